@@ -1,0 +1,31 @@
+// The bcastgen command line.
+#include <iostream>
+#include <utility>
+#include <vector>
+
+#include "bcastgen/gen/exit_codes.h"
+#include "bcastgen/gen/version.h"
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"bcastgen: generates specialized C++ loop nests for broadcasting elementwise kernels"};
+  app.set_version_flag("--version", std::string("bcastgen ") + bcastgen::gen::kVersion);
+  app.require_subcommand(1);
+
+  std::vector<std::pair<CLI::App*, bcastgen::cli::Action>> actions;
+  for (auto reg : {bcastgen::cli::register_shape, bcastgen::cli::register_explain}) {
+    auto action = reg(app);
+    actions.emplace_back(app.get_subcommands({}).back(), std::move(action));
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, version or the error
+    return code == 0 ? bcastgen::gen::kExitOk : bcastgen::gen::kExitBadInput;
+  }
+  for (auto& [sub, action] : actions) {
+    if (sub->parsed()) return bcastgen::cli::run_guarded(action);
+  }
+  return bcastgen::gen::kExitBadInput;
+}

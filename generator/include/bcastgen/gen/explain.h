@@ -1,0 +1,25 @@
+// `bcastgen explain`: a readable and a JSON view of how a rule aligns two
+// shapes (and, for kernels, how the planner lays out the loop nest).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bcastgen/rules.h"
+
+namespace bcastgen::gen {
+
+struct RuleQuery {
+  Rule rule = Rule::Numpy;
+  std::int64_t axis = -1;
+  Shape a, b;
+};
+
+// Applies the rule; throws like broadcast_shapes.
+BroadcastResult evaluate(const RuleQuery& q);
+
+std::string explain_rule_text(const RuleQuery& q, const BroadcastResult& r);
+nlohmann::json explain_rule_json(const RuleQuery& q, const BroadcastResult& r);
+
+}  // namespace bcastgen::gen

@@ -1,0 +1,98 @@
+#include "bcastgen/gen/explain.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace bcastgen::gen {
+namespace {
+
+// Axes on which an operand is stretched: its dim differs from the result's.
+std::vector<std::int64_t> broadcast_axes(const Shape& aligned, const Shape& out) {
+  std::vector<std::int64_t> axes;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (aligned[i] != out[i]) axes.push_back(static_cast<std::int64_t>(i));
+  }
+  return axes;
+}
+
+std::string row(const std::string& label, const std::vector<std::string>& cells, std::size_t width) {
+  std::string s = fmt::format("{:<10}", label);
+  for (const auto& c : cells) s += fmt::format("{:>{}}", c, width + 1);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s + "\n";
+}
+
+std::vector<std::string> cells(const Shape& s) {
+  std::vector<std::string> c;
+  for (auto d : s) c.push_back(std::to_string(d));
+  return c;
+}
+
+}  // namespace
+
+BroadcastResult evaluate(const RuleQuery& q) {
+  if (q.rule != Rule::Pdpd && q.axis != -1) {
+    throw InvalidArgument(std::string("--axis applies only to rule pdpd, not ") + rule_name(q.rule));
+  }
+  return broadcast_shapes(q.rule, q.a, q.b, q.axis);
+}
+
+std::string explain_rule_text(const RuleQuery& q, const BroadcastResult& r) {
+  const bool bidir = q.rule == Rule::Bidirectional;
+  const std::string a = bidir ? "input" : "A", b = bidir ? "target" : "B";
+  std::string s;
+  s += fmt::format("{:<10}{}", "rule", rule_name(q.rule));
+  if (q.rule == Rule::Pdpd) {
+    s += q.axis == -1 ? fmt::format(" (axis -1: start at rank(A) - rank(B) = {})",
+                                    static_cast<std::int64_t>(q.a.size()) - static_cast<std::int64_t>(q.b.size()))
+                      : fmt::format(" (axis {})", q.axis);
+  }
+  s += "\n";
+  s += fmt::format("{:<10}{}\n{:<10}{}\n{:<10}{}\n\n", a, format_shape(q.a), b, format_shape(q.b), "result",
+                   format_shape(r.out));
+  if (r.out.empty()) return s + "scalar result: no axes\n";
+
+  std::size_t width = 4;
+  for (const Shape* v : {&r.out, &r.a_aligned, &r.b_aligned, &r.a_strides, &r.b_strides}) {
+    for (auto d : *v) width = std::max(width, std::to_string(d).size());
+  }
+  std::vector<std::string> axis_cells, who;
+  const auto a_axes = broadcast_axes(r.a_aligned, r.out), b_axes = broadcast_axes(r.b_aligned, r.out);
+  for (std::size_t i = 0; i < r.out.size(); ++i) {
+    axis_cells.push_back(std::to_string(i));
+    const auto i64 = static_cast<std::int64_t>(i);
+    const bool in_a = std::count(a_axes.begin(), a_axes.end(), i64) > 0;
+    const bool in_b = std::count(b_axes.begin(), b_axes.end(), i64) > 0;
+    who.push_back(in_a ? a : in_b ? b : "-");
+    width = std::max(width, who.back().size());
+  }
+  s += row("axis", axis_cells, width);
+  s += row(a + " dim", cells(r.a_aligned), width);
+  s += row(b + " dim", cells(r.b_aligned), width);
+  s += row("result", cells(r.out), width);
+  s += row(a + " stride", cells(r.a_strides), width);
+  s += row(b + " stride", cells(r.b_strides), width);
+  s += row("stretched", who, width);
+  s += "\n(dims are right-aligned on the result's axes; a stride of 0 marks an axis the operand broadcasts on)\n";
+  return s;
+}
+
+nlohmann::json explain_rule_json(const RuleQuery& q, const BroadcastResult& r) {
+  return nlohmann::json{
+      {"rule", rule_name(q.rule)},
+      {"axis", q.axis},
+      {"a", q.a},
+      {"b", q.b},
+      {"out", r.out},
+      {"a_aligned", r.a_aligned},
+      {"b_aligned", r.b_aligned},
+      {"a_strides", r.a_strides},
+      {"b_strides", r.b_strides},
+      {"a_broadcast_axes", broadcast_axes(r.a_aligned, r.out)},
+      {"b_broadcast_axes", broadcast_axes(r.b_aligned, r.out)},
+  };
+}
+
+}  // namespace bcastgen::gen
