@@ -13,6 +13,7 @@ using Action = std::function<int()>;
 
 Action register_shape(CLI::App& app);
 Action register_explain(CLI::App& app);
+Action register_generate(CLI::App& app);
 
 // Runs `body`, turning bcastgen's exceptions into a message on stderr and
 // the matching exit code.

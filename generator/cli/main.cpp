@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::vector<std::pair<CLI::App*, bcastgen::cli::Action>> actions;
-  for (auto reg : {bcastgen::cli::register_shape, bcastgen::cli::register_explain}) {
+  for (auto reg : {bcastgen::cli::register_shape, bcastgen::cli::register_explain,
+                   bcastgen::cli::register_generate}) {
     auto action = reg(app);
     actions.emplace_back(app.get_subcommands({}).back(), std::move(action));
   }

@@ -17,8 +17,9 @@ std::vector<std::int64_t> broadcast_axes(const Shape& aligned, const Shape& out)
   return axes;
 }
 
-std::string row(const std::string& label, const std::vector<std::string>& cells, std::size_t width) {
-  std::string s = fmt::format("{:<10}", label);
+std::string row(const std::string& label, const std::vector<std::string>& cells, std::size_t width,
+                std::size_t label_width) {
+  std::string s = fmt::format("{:<{}}", label, label_width);
   for (const auto& c : cells) s += fmt::format("{:>{}}", c, width + 1);
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s + "\n";
@@ -68,13 +69,16 @@ std::string explain_rule_text(const RuleQuery& q, const BroadcastResult& r) {
     who.push_back(in_a ? a : in_b ? b : "-");
     width = std::max(width, who.back().size());
   }
-  s += row("axis", axis_cells, width);
-  s += row(a + " dim", cells(r.a_aligned), width);
-  s += row(b + " dim", cells(r.b_aligned), width);
-  s += row("result", cells(r.out), width);
-  s += row(a + " stride", cells(r.a_strides), width);
-  s += row(b + " stride", cells(r.b_strides), width);
-  s += row("stretched", who, width);
+  // Labels are padded to a common width so that the columns line up
+  // ("target stride" is longer than the usual 10).
+  const std::size_t lw = std::max<std::size_t>(10, std::max(a.size(), b.size()) + 7);
+  s += row("axis", axis_cells, width, lw);
+  s += row(a + " dim", cells(r.a_aligned), width, lw);
+  s += row(b + " dim", cells(r.b_aligned), width, lw);
+  s += row("result", cells(r.out), width, lw);
+  s += row(a + " stride", cells(r.a_strides), width, lw);
+  s += row(b + " stride", cells(r.b_strides), width, lw);
+  s += row("stretched", who, width, lw);
   s += "\n(dims are right-aligned on the result's axes; a stride of 0 marks an axis the operand broadcasts on)\n";
   return s;
 }

@@ -1,0 +1,29 @@
+// Emission: a spec in, the generated files out, as strings. This is also
+// the library entry point for AOT compilers that embed bcastgen: no files
+// are read or written and no process is spawned.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bcastgen/gen/plan.h"
+#include "bcastgen/gen/spec.h"
+
+namespace bcastgen::gen {
+
+struct GenerateOptions {
+  std::string stem = "kernels";       // output names: <stem>.h, <stem>.cpp
+  std::string source_name = "<spec>"; // named in the banner (no absolute paths)
+  bool emit_runtime = false;          // also return the runtime headers, under bcastgen/
+};
+
+struct GeneratedFiles {
+  std::map<std::string, std::string> files;  // relative path -> content
+  std::vector<KernelPlan> plans;
+};
+
+// Validates the spec, plans every kernel and renders the files.
+GeneratedFiles generate(const Spec& spec, const GenerateOptions& options);
+
+}  // namespace bcastgen::gen

@@ -1,0 +1,80 @@
+// The kernel planner: from a kernel spec and the rule engine's aligned
+// strides to a loop nest with constant trip counts and strides, and per ISA
+// the vector width, unroll, tail and store kind. The emitter only lays out
+// what is decided here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bcastgen/coalesce.h"
+#include "bcastgen/gen/spec.h"
+#include "bcastgen/gen/vocabulary.h"
+
+namespace bcastgen::gen {
+
+// One constant loop: extent and element strides of a, b and out.
+struct Loop {
+  std::int64_t extent = 1;
+  std::int64_t a = 0, b = 0, out = 0;
+};
+
+// How the innermost loop reads its operands.
+enum class InnerClass {
+  VectorVector,  // a and b both advance: a[j] op b[j]
+  VectorScalar,  // b is one value per row: a[j] op b
+  ScalarVector,  // a is one value per row: a op b[j]
+  Repeat,        // a small operand repeats with a period of a few elements
+  Copy,          // broadcast op, input advances: out[j] = in[j]
+  Fill,          // broadcast op, input is one value per row: out[j] = in
+  Empty,         // the output has no elements
+};
+const char* inner_class_name(InnerClass c);
+
+// How an operand is read in the innermost row.
+enum class Access { Stream, Splat, Pattern };
+
+// The decisions for one ISA variant.
+struct IsaPlan {
+  Isa isa = Isa::Scalar;
+  std::vector<Loop> outer;   // loops around the row, outermost first
+  std::int64_t row = 1;      // elements per row (the innermost trip count)
+  Access a = Access::Stream, b = Access::Stream;
+  std::int64_t period = 0;   // Repeat: the pattern's length in elements
+  int pattern_vectors = 0;   // Repeat: registers holding lcm(period, lanes) elements
+  bool vector = false;       // SIMD intrinsics (else a scalar loop under the ISA's target)
+  int lanes = 1, unroll = 1;
+  std::int64_t step = 1;         // lanes * unroll
+  std::int64_t main_trips = 0;   // row / step
+  int tail_vectors = 0;          // whole vectors after the main loop, unrolled
+  int tail_lanes = 0;            // then a partial vector (masked, or unrolled scalars)
+  bool stream = false;           // non-temporal stores (when the output is aligned)
+  std::string why;               // one line: why these choices
+};
+
+struct KernelPlan {
+  KernelSpec spec;
+  BroadcastResult shapes;    // from the rule engine
+  DType out_dtype = DType::F32;
+  std::vector<Loop> loops;   // coalesced nest, outermost first (empty: one element)
+  InnerClass inner = InnerClass::VectorVector;
+  std::int64_t out_numel = 0, out_bytes = 0;
+  std::int64_t outer_extent = 1;  // the first loop's extent: what a thread pool may split
+  std::vector<IsaPlan> isas;      // in the spec's order, best first
+};
+
+struct PlanOptions {
+  std::vector<Isa> isas;
+  std::int64_t stream_threshold_bytes = 16 << 20;
+  int unroll = 4;  // vectors per main-loop iteration
+};
+
+KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& options,
+                       const Vocabulary& vocabulary = Vocabulary::builtin());
+
+// Human-readable plan, for `bcastgen explain` and generated comments.
+std::string describe_loops(const KernelPlan& plan, const std::string& indent);
+std::string describe_isa(const KernelPlan& plan, const IsaPlan& isa);
+
+}  // namespace bcastgen::gen

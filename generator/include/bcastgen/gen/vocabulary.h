@@ -1,0 +1,49 @@
+// The per-ISA intrinsic vocabulary (templates/vocabulary.yaml), loaded once.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "bcastgen/cpu.h"
+#include "bcastgen/types.h"
+
+namespace bcastgen::gen {
+
+struct IsaVocabulary {
+  std::string target;  // __attribute__((target(...)))
+  int bytes = 0;       // vector width in bytes
+  bool mask_tail = false;  // partial vectors via constant lane masks
+};
+
+// Register type and memory forms of one dtype on one ISA.
+struct TypeVocabulary {
+  std::string vec, mask, cmp;
+  std::string load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
+};
+
+class Vocabulary {
+ public:
+  // The table compiled into the tool.
+  static const Vocabulary& builtin();
+  // Parses a table (tests use their own); throws InvalidArgument.
+  static Vocabulary parse(const std::string& yaml_text);
+
+  const IsaVocabulary* isa(Isa isa) const;
+  const TypeVocabulary* type(Isa isa, DType t) const;
+  // The vector expression of an op, if this ISA has one for the dtype.
+  std::optional<std::string> op(Isa isa, DType t, Op op) const;
+
+ private:
+  std::map<Isa, IsaVocabulary> isas_;
+  std::map<std::pair<Isa, DType>, TypeVocabulary> types_;
+  std::map<std::tuple<Isa, DType, Op>, std::string> ops_;
+};
+
+// Substitutes {name} placeholders (lower-case names); a placeholder that is
+// not in `values` is a hard error (InvalidArgument naming the pattern).
+std::string expand(const std::string& pattern, const std::map<std::string, std::string>& values);
+
+}  // namespace bcastgen::gen

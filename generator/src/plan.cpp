@@ -1,0 +1,182 @@
+#include "bcastgen/gen/plan.h"
+
+#include <fmt/format.h>
+
+#include <numeric>
+
+namespace bcastgen::gen {
+
+const char* inner_class_name(InnerClass c) {
+  switch (c) {
+    case InnerClass::VectorVector: return "vector-vector";
+    case InnerClass::VectorScalar: return "vector-scalar";
+    case InnerClass::ScalarVector: return "scalar-vector";
+    case InnerClass::Repeat: return "repeat";
+    case InnerClass::Copy: return "copy";
+    case InnerClass::Fill: return "fill";
+    case InnerClass::Empty: return "empty";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr int kMaxPatternVectors = 16;  // registers a repeating operand may occupy
+
+Access access_of(std::int64_t inner_stride) { return inner_stride == 0 ? Access::Splat : Access::Stream; }
+
+InnerClass classify(const KernelPlan& p) {
+  if (p.out_numel == 0) return InnerClass::Empty;
+  const bool broadcast = p.spec.op == Op::Broadcast;
+  if (p.loops.empty()) return broadcast ? InnerClass::Copy : InnerClass::VectorVector;
+  const Loop& in = p.loops.back();
+  if (broadcast) return in.a == 0 ? InnerClass::Fill : InnerClass::Copy;
+  if (in.a != 0 && in.b != 0) return InnerClass::VectorVector;
+  return in.a != 0 ? InnerClass::VectorScalar : InnerClass::ScalarVector;
+}
+
+// The last two loops [M, P] where one operand repeats with period P while
+// the others are dense across both: they fuse into one row of M*P elements.
+// Returns which operand repeats ('a' or 'b'), or 0.
+char repeating_operand(const KernelPlan& p) {
+  if (p.loops.size() < 2) return 0;
+  const Loop& o = p.loops[p.loops.size() - 2];
+  const Loop& in = p.loops.back();
+  const std::int64_t P = in.extent;
+  auto dense = [&](std::int64_t so, std::int64_t si) { return si == 1 && so == P; };
+  auto repeats = [&](std::int64_t so, std::int64_t si) { return si == 1 && so == 0; };
+  if (!dense(o.out, in.out)) return 0;
+  const bool broadcast = p.spec.op == Op::Broadcast;
+  if (repeats(o.a, in.a) && (broadcast || dense(o.b, in.b))) return 'a';
+  if (!broadcast && repeats(o.b, in.b) && dense(o.a, in.a)) return 'b';
+  return 0;
+}
+
+void settle_tail(IsaPlan& ip) {
+  ip.step = static_cast<std::int64_t>(ip.lanes) * ip.unroll;
+  ip.main_trips = ip.row / ip.step;
+  const std::int64_t rest = ip.row % ip.step;
+  ip.tail_vectors = static_cast<int>(rest / ip.lanes);
+  ip.tail_lanes = static_cast<int>(rest % ip.lanes);
+}
+
+IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Vocabulary& voc) {
+  IsaPlan ip;
+  ip.isa = isa;
+  ip.outer = p.loops;
+  if (!ip.outer.empty()) {
+    const Loop in = ip.outer.back();
+    ip.outer.pop_back();
+    ip.row = in.extent;
+    ip.a = access_of(in.a);
+    ip.b = access_of(in.b);
+  }
+  if (p.inner == InnerClass::Empty) {
+    ip.outer.clear();
+    ip.row = 0;
+    ip.why = "the output has no elements: nothing to do";
+    return ip;
+  }
+  const IsaVocabulary* iv = voc.isa(isa);
+  const TypeVocabulary* tv = voc.type(isa, p.spec.dtype);
+  const bool broadcast = p.spec.op == Op::Broadcast;
+  const bool has_op = broadcast || voc.op(isa, p.spec.dtype, p.spec.op).has_value();
+  if (isa == Isa::Scalar || !iv || !tv || !has_op) {
+    ip.why = isa == Isa::Scalar ? "portable scalar loop"
+                                : fmt::format("scalar loop compiled for {}: the vocabulary has no {} {} vector form",
+                                              isa_name(isa), dtype_name(p.spec.dtype), op_name(p.spec.op));
+    return ip;
+  }
+  ip.vector = true;
+  ip.lanes = iv->bytes / dtype_size(p.spec.dtype);
+  ip.unroll = opt.unroll;
+
+  // A short row whose small operand repeats: fuse the last two loops and
+  // keep the pattern in registers, instead of one short row per element.
+  const char rep = repeating_operand(p);
+  if (rep && p.loops.back().extent % ip.lanes != 0) {
+    const std::int64_t P = p.loops.back().extent;
+    const std::int64_t period_elems = std::lcm(P, static_cast<std::int64_t>(ip.lanes));
+    const auto k = static_cast<int>(period_elems / ip.lanes);
+    if (k <= kMaxPatternVectors) {
+      const Loop fused_outer = ip.outer.back();
+      ip.outer.pop_back();
+      ip.row = fused_outer.extent * P;
+      ip.period = P;
+      ip.pattern_vectors = k;
+      ip.a = rep == 'a' ? Access::Pattern : Access::Stream;
+      ip.b = rep == 'b' ? Access::Pattern : Access::Stream;
+      // The main loop steps by whole patterns, so vector i always meets pattern register i % k.
+      ip.unroll = k * std::max(1, (opt.unroll + k / 2) / k);
+    }
+  }
+  settle_tail(ip);
+
+  // Streaming stores skip the cache for outputs too big to stay in it. Every
+  // full-vector store must then be vector-aligned when the output is: the
+  // rows must start at multiples of the vector width.
+  const int out_size = dtype_size(p.out_dtype);
+  bool rows_aligned = true;
+  for (const Loop& l : ip.outer) rows_aligned = rows_aligned && (l.out * out_size) % iv->bytes == 0;
+  ip.stream = p.out_bytes >= opt.stream_threshold_bytes && rows_aligned && p.out_dtype == p.spec.dtype;
+
+  std::string tail = ip.tail_lanes == 0 ? "no partial vector"
+                     : iv->mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
+                                       : fmt::format("{} unrolled scalar elements", ip.tail_lanes);
+  ip.why = fmt::format("{} lanes x unroll {} = {} elements per step; row {} = {} x {} + {} vectors + {}", ip.lanes,
+                       ip.unroll, ip.step, ip.row, ip.main_trips, ip.step, ip.tail_vectors, tail);
+  if (ip.period) {
+    ip.why += fmt::format("; operand {} repeats every {} elements, held in {} registers", rep, ip.period,
+                          ip.pattern_vectors);
+  }
+  if (ip.stream) ip.why += fmt::format("; streaming stores (output {} bytes >= threshold)", p.out_bytes);
+  return ip;
+}
+
+}  // namespace
+
+KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {
+  KernelPlan p;
+  p.spec = k;
+  const bool broadcast = k.op == Op::Broadcast;
+  p.shapes = broadcast ? broadcast_to(k.mode, k.a, k.b, k.axis, k.axes_mapping)
+                       : broadcast_shapes(k.rule, k.a, k.b, k.axis);
+  p.out_dtype = result_dtype(k.op, k.dtype);
+  p.out_numel = checked_numel(p.shapes.out);
+  p.out_bytes = checked_mul(p.out_numel, dtype_size(p.out_dtype), "output bytes");
+
+  BroadcastResult for_loops = p.shapes;
+  // The Broadcast op's target has no data: coalesce as if it were the output.
+  if (broadcast) for_loops.b_strides = contiguous_strides(p.shapes.out);
+  const CoalescedLoops c = coalesce(for_loops);
+  for (std::size_t i = 0; i < c.extents.size(); ++i) {
+    p.loops.push_back({c.extents[i], c.a_strides[i], broadcast ? 0 : c.b_strides[i], c.out_strides[i]});
+  }
+  p.inner = classify(p);
+  if (p.inner != InnerClass::Empty && repeating_operand(p)) p.inner = InnerClass::Repeat;
+  p.outer_extent = p.loops.empty() ? 1 : p.loops.front().extent;
+  for (Isa isa : opt.isas) p.isas.push_back(plan_isa(p, isa, opt, voc));
+  return p;
+}
+
+std::string describe_loops(const KernelPlan& p, const std::string& indent) {
+  if (p.inner == InnerClass::Empty) return indent + "(no loops: the output has no elements)\n";
+  if (p.loops.empty()) return indent + "(no loops: one element)\n";
+  const bool broadcast = p.spec.op == Op::Broadcast;
+  std::string s = indent + fmt::format("{:<6}{:>12}{:>12}", "loop", "extent", broadcast ? "in" : "a");
+  if (!broadcast) s += fmt::format("{:>12}", "b");
+  s += fmt::format("{:>12}\n", "out");
+  for (std::size_t i = 0; i < p.loops.size(); ++i) {
+    const Loop& l = p.loops[i];
+    s += indent + fmt::format("{:<6}{:>12}{:>12}", fmt::format("i{}", i), l.extent, l.a);
+    if (!broadcast) s += fmt::format("{:>12}", l.b);
+    s += fmt::format("{:>12}", l.out);
+    if (i + 1 == p.loops.size()) s += fmt::format("   inner: {}", inner_class_name(p.inner));
+    s += "\n";
+  }
+  return s;
+}
+
+std::string describe_isa(const KernelPlan&, const IsaPlan& ip) { return ip.why; }
+
+}  // namespace bcastgen::gen

@@ -1,0 +1,129 @@
+#include "bcastgen/gen/vocabulary.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <set>
+#include <tuple>
+
+#include "bcastgen/gen/embedded.h"
+
+namespace bcastgen::gen {
+
+const std::string& embedded_file(const std::string& name) {
+  const auto& files = embedded_files();
+  auto it = files.find(name);
+  if (it == files.end()) throw Error("internal: no embedded file '" + name + "'");
+  return it->second;
+}
+
+const Vocabulary& Vocabulary::builtin() {
+  static const Vocabulary v = parse(embedded_file("templates/vocabulary.yaml"));
+  return v;
+}
+
+Vocabulary Vocabulary::parse(const std::string& yaml_text) {
+  Vocabulary v;
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw InvalidArgument(std::string("vocabulary: ") + e.what());
+  }
+  auto isa_of = [](const std::string& name) {
+    Isa isa;
+    if (!parse_isa(name, &isa)) throw InvalidArgument("vocabulary: unknown isa '" + name + "'");
+    return isa;
+  };
+  auto dtype_of = [](const std::string& name) {
+    DType t;
+    if (!parse_dtype(name, &t)) throw InvalidArgument("vocabulary: unknown dtype '" + name + "'");
+    return t;
+  };
+  for (const auto& kv : root["isas"]) {
+    IsaVocabulary iv;
+    iv.target = kv.second["target"].as<std::string>();
+    iv.bytes = kv.second["bytes"].as<int>();
+    iv.mask_tail = kv.second["tail"].as<std::string>() == "mask";
+    v.isas_[isa_of(kv.first.as<std::string>())] = iv;
+  }
+  static const std::set<std::string> kTypeKeys = {"vec",   "mask",      "cmp",        "load",       "store",
+                                                  "stream", "splat",    "load_tail",  "store_tail", "store_bool",
+                                                  "store_bool_tail"};
+  for (const auto& isa_kv : root["types"]) {
+    const Isa isa = isa_of(isa_kv.first.as<std::string>());
+    for (const auto& t_kv : isa_kv.second) {
+      TypeVocabulary tv;
+      for (const auto& f : t_kv.second) {
+        const std::string key = f.first.as<std::string>();
+        if (!kTypeKeys.count(key)) throw InvalidArgument("vocabulary: unknown type field '" + key + "'");
+        const std::string val = f.second.as<std::string>();
+        std::string* fields[] = {&tv.vec,   &tv.mask,      &tv.cmp,        &tv.load,       &tv.store,
+                                 &tv.stream, &tv.splat,    &tv.load_tail,  &tv.store_tail, &tv.store_bool,
+                                 &tv.store_bool_tail};
+        const char* names[] = {"vec",   "mask",      "cmp",        "load",       "store",
+                               "stream", "splat",    "load_tail",  "store_tail", "store_bool",
+                               "store_bool_tail"};
+        for (std::size_t i = 0; i < std::size(names); ++i) {
+          if (key == names[i]) *fields[i] = val;
+        }
+      }
+      v.types_[{isa, dtype_of(t_kv.first.as<std::string>())}] = tv;
+    }
+  }
+  for (const auto& isa_kv : root["ops"]) {
+    const Isa isa = isa_of(isa_kv.first.as<std::string>());
+    for (const auto& t_kv : isa_kv.second) {
+      const DType t = dtype_of(t_kv.first.as<std::string>());
+      for (const auto& o : t_kv.second) {
+        Op op;
+        if (!parse_op(o.first.as<std::string>(), &op)) {
+          throw InvalidArgument("vocabulary: unknown op '" + o.first.as<std::string>() + "'");
+        }
+        v.ops_[{isa, t, op}] = o.second.as<std::string>();
+      }
+    }
+  }
+  return v;
+}
+
+const IsaVocabulary* Vocabulary::isa(Isa isa) const {
+  auto it = isas_.find(isa);
+  return it == isas_.end() ? nullptr : &it->second;
+}
+
+const TypeVocabulary* Vocabulary::type(Isa isa, DType t) const {
+  auto it = types_.find({isa, t});
+  return it == types_.end() ? nullptr : &it->second;
+}
+
+std::optional<std::string> Vocabulary::op(Isa isa, DType t, Op op) const {
+  auto it = ops_.find({isa, t, op});
+  if (it == ops_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string expand(const std::string& pattern, const std::map<std::string, std::string>& values) {
+  std::string out;
+  std::set<std::string> used;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '{' || i + 1 >= pattern.size() || pattern[i + 1] == ' ') {
+      out += pattern[i];
+      continue;
+    }
+    const std::size_t close = pattern.find('}', i);
+    const std::string name = pattern.substr(i + 1, close == std::string::npos ? 0 : close - i - 1);
+    const bool is_name = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos;
+    if (!is_name) {  // a brace of C++ code, e.g. "{ const ... }"
+      out += pattern[i];
+      continue;
+    }
+    auto it = values.find(name);
+    if (it == values.end()) throw InvalidArgument("unknown placeholder {" + name + "} in '" + pattern + "'");
+    out += it->second;
+    used.insert(name);
+    i = close;
+  }
+  return out;
+}
+
+}  // namespace bcastgen::gen
