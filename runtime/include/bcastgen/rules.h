@@ -159,7 +159,7 @@ inline BroadcastResult pdpd(const Shape& a, const Shape& b, std::int64_t axis, c
     throw BroadcastError(pair_text(rule, a, b, a_name, b_name) + b_name + " placed at axis " +
                              std::to_string(start) + " needs " + std::to_string(len) + " axes but " + a_name +
                              " has rank " + std::to_string(ra),
-                         "pdpd", start, ra, len);
+                         "pdpd", -1, ra, len);  // a placement, not one axis: -1 (errors.h)
   }
   Shape bb(a.size(), 1);
   for (std::int64_t i = 0; i < len; ++i) {
