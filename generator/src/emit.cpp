@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "bcastgen/gen/embedded.h"
 #include "bcastgen/gen/version.h"
 #include "emit_body.h"
@@ -62,6 +64,29 @@ Params params_of(const KernelPlan& p) {
   return s;
 }
 
+// "squared_difference" -> "SquaredDifference": the enumerator of a name.
+std::string camel(const std::string& name) {
+  std::string s;
+  bool up = true;
+  for (char c : name) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    s += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return s;
+}
+
+// The stem as an identifier, for the name of the file's kernel table.
+std::string table_function(const std::string& stem) {
+  std::string s;
+  for (char c : stem) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "k" + s;
+  return s + "_kernels";
+}
+
 const char* isa_enum(Isa isa) {
   switch (isa) {
     case Isa::Scalar: return "Scalar";
@@ -71,10 +96,11 @@ const char* isa_enum(Isa isa) {
   return "Scalar";
 }
 
-Values kernel_values(const KernelPlan& p, const Vocabulary& voc) {
+Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::string& table_fn) {
   const KernelSpec& k = p.spec;
   const Params prm = params_of(p);
   Values v;
+  v.set("table_fn", table_fn);
   v.set("name", k.name).set("summary", summary(p)).set("params", prm.params).set("param_types", prm.types);
   v.set("args", prm.args).set("view_params", prm.view_params).set("view_args", prm.view_args);
   v.set("out_numel", p.out_numel);
@@ -91,6 +117,32 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc) {
                            .set("dims", dims_text(*shape)));
   }
   v.list("operands", operands);
+  std::vector<Values> target;
+  if (broadcast) {
+    target.push_back(Values()
+                         .set("target_rank", static_cast<std::int64_t>(k.b.size()))
+                         .set("target_dims", dims_text(k.b))
+                         .set("mapping_rank", static_cast<std::int64_t>(k.axes_mapping.size()))
+                         .set("mapping_dims", dims_text(k.axes_mapping)));
+  }
+  v.list("target", target).declare("target_rank").declare("target_dims").declare("mapping_rank").declare("mapping_dims");
+
+  // The type-erased entry and its row in the file's kernel table.
+  const std::string t = dtype_info(k.dtype).cpp_type, r = dtype_info(p.out_dtype).cpp_type;
+  const std::string sh = k.name + "_shape::";
+  if (broadcast) {
+    v.set("erased_body", fmt::format("(void)b;\n  {}_isa(isa, static_cast<const {}*>(a), static_cast<{}*>(out));",
+                                     k.name, t, r));
+  } else {
+    v.set("erased_body",
+          fmt::format("{}_isa(isa, static_cast<const {}*>(a), static_cast<const {}*>(b), static_cast<{}*>(out));",
+                      k.name, t, t, r));
+  }
+  v.set("entry", fmt::format("{{\"{0}\", bcastgen::Op::{1}, bcastgen::DType::{2}, bcastgen::Rule::{3}, "
+                             "bcastgen::BroadcastMode::{4}, {5}, {6}, {7}, {8}, {9}, {0}_erased}}",
+                             k.name, camel(op_name(k.op)), camel(dtype_name(k.dtype)), camel(rule_name(k.rule)),
+                             camel(mode_name(k.mode)), k.axis, broadcast ? sh + "axes_mapping" : "bcastgen::ShapeRef{}",
+                             broadcast ? sh + "in" : sh + "a", broadcast ? sh + "target" : sh + "b", sh + "out"));
 
   v.set("loop_table", describe_loops(p, "//   "));
 
@@ -166,16 +218,19 @@ GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
   for (Isa isa : popt.isas) x86 = x86 || isa != Isa::Scalar;
   for (const KernelSpec& k : spec.kernels) {
     out.plans.push_back(plan_kernel(k, popt, voc));
-    Values kv = kernel_values(out.plans.back(), voc);
+    Values kv = kernel_values(out.plans.back(), voc, table_function(options.stem));
     header_kernels.push_back(kv);
-    source_kernels.push_back(Values().set("code", render("kernel.cpp.mustache", kv)));
+    source_kernels.push_back(
+        Values().set("code", render("kernel.cpp.mustache", kv)).set("entry", std::get<std::string>(kv.entries().at("entry"))));
   }
   const std::string header = options.stem + ".h";
   Values hv;
   hv.set("banner", banner(options)).set("namespace", spec.ns).list("kernels", header_kernels);
+  hv.set("table_fn", table_function(options.stem));
   out.files[header] = render("header.h.mustache", hv);
   Values sv;
   sv.set("banner", banner(options)).set("namespace", spec.ns).set("header", header).flag("x86", x86);
+  sv.set("table_fn", table_function(options.stem));
   sv.list("kernels", source_kernels);
   out.files[options.stem + ".cpp"] = render("source.cpp.mustache", sv);
   if (options.emit_runtime) {

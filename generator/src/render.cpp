@@ -43,7 +43,13 @@ Values& Values::list(const std::string& key, std::vector<Values> items) {
   return *this;
 }
 
+Values& Values::declare(const std::string& key) {
+  declared_.insert(key);
+  return *this;
+}
+
 void Values::collect_keys(std::set<std::string>& keys) const {
+  keys.insert(declared_.begin(), declared_.end());
   for (const auto& [key, value] : entries_) {
     keys.insert(key);
     if (const auto* items = std::get_if<std::vector<Values>>(&value)) {

@@ -19,6 +19,9 @@ class Values {
   Values& set(const std::string& key, std::int64_t value) { return set(key, std::to_string(value)); }
   Values& flag(const std::string& key, bool value);
   Values& list(const std::string& key, std::vector<Values> items);
+  // Names a key that only appears inside a section that may be empty here,
+  // so the strict tag check still knows it.
+  Values& declare(const std::string& key);
 
   void collect_keys(std::set<std::string>& keys) const;
   const std::map<std::string, std::variant<std::string, bool, std::vector<Values>>>& entries() const {
@@ -27,6 +30,7 @@ class Values {
 
  private:
   std::map<std::string, std::variant<std::string, bool, std::vector<Values>>> entries_;
+  std::set<std::string> declared_;
 };
 
 // Renders templates/<name>. Every tag must name a value present somewhere
