@@ -16,6 +16,7 @@ struct RuleArgs {
   std::int64_t axis = -1;
   std::string a, b;
   bool json = false;
+  std::string op = "add", dtype = "f32";
 };
 
 void add_rule_options(CLI::App* cmd, RuleArgs& args) {
@@ -52,16 +53,28 @@ Action register_shape(CLI::App& app) {
 
 Action register_explain(CLI::App& app) {
   auto args = std::make_shared<RuleArgs>();
-  auto* cmd = app.add_subcommand("explain", "show how a rule aligns two shapes: dims, strides, broadcast axes");
+  auto* cmd = app.add_subcommand(
+      "explain", "show how a rule aligns two shapes (dims, strides, broadcast axes) and the kernel plan for them");
   add_rule_options(cmd, *args);
   cmd->add_flag("--json", args->json, "print JSON instead of a table");
+  cmd->add_option("--op", args->op, "the op whose kernel plan to show")->capture_default_str();
+  cmd->add_option("--dtype", args->dtype, "the element type of the plan")->capture_default_str();
   return [args] {
     const gen::RuleQuery q = to_query(*args);
     const BroadcastResult r = gen::evaluate(q);
+    Op op;
+    DType dtype;
+    if (!parse_op(args->op, &op)) throw InvalidArgument("unknown op '" + args->op + "'");
+    if (!parse_dtype(args->dtype, &dtype)) throw InvalidArgument("unknown dtype '" + args->dtype + "'");
+    gen::PlanOptions options;
+    options.isas = gen::default_isas();
+    const gen::KernelPlan plan = gen::plan_query(q, op, dtype, options);
     if (args->json) {
-      std::cout << gen::explain_rule_json(q, r).dump(2) << "\n";
+      nlohmann::json j = gen::explain_rule_json(q, r);
+      j["plan"] = gen::explain_plan_json(plan);
+      std::cout << j.dump(2) << "\n";
     } else {
-      std::cout << gen::explain_rule_text(q, r);
+      std::cout << gen::explain_rule_text(q, r) << "\n" << gen::explain_plan_text(plan);
     }
     return gen::kExitOk;
   };

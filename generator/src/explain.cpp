@@ -99,4 +99,75 @@ nlohmann::json explain_rule_json(const RuleQuery& q, const BroadcastResult& r) {
   };
 }
 
+KernelPlan plan_query(const RuleQuery& q, Op op, DType dtype, const PlanOptions& options) {
+  KernelSpec k;
+  k.name = "explain";
+  k.op = q.rule == Rule::Bidirectional ? Op::Broadcast : op;
+  k.dtype = dtype;
+  k.rule = q.rule;
+  k.mode = BroadcastMode::Bidirectional;
+  k.axis = q.axis;
+  k.a = q.a;
+  k.b = q.b;
+  if (!op_supports(k.op, k.dtype)) {
+    throw InvalidArgument(std::string("op '") + op_name(k.op) + "' does not support dtype '" + dtype_name(dtype) +
+                          "' (valid: " + supported_dtypes_text(k.op) + ")");
+  }
+  return plan_kernel(k, options);
+}
+
+namespace {
+
+const char* access_name(Access a) {
+  switch (a) {
+    case Access::Stream: return "stream";
+    case Access::Splat: return "splat";
+    case Access::Pattern: return "pattern";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string explain_plan_text(const KernelPlan& p) {
+  std::string s = fmt::format("plan      {} {} -> {}, {} output elements ({} bytes)\n", op_name(p.spec.op),
+                              dtype_name(p.spec.dtype), dtype_name(p.out_dtype), p.out_numel, p.out_bytes);
+  s += "loop nest (size-1 axes dropped, adjacent axes coalesced; strides in elements):\n";
+  s += describe_loops(p, "  ");
+  for (const IsaPlan& ip : p.isas) {
+    s += fmt::format("{:<8}  {}\n", isa_name(ip.isa), ip.why);
+    if (ip.vector) {
+      s += fmt::format("          outer loops {}, row {}, tail {}, stores {}\n", ip.outer.size(), ip.row,
+                       ip.tail_lanes == 0 ? "none" : ip.isa == Isa::Avx512 ? "constant mask" : "unrolled scalars",
+                       ip.stream ? "streaming (when out is aligned)" : "normal");
+    }
+  }
+  return s;
+}
+
+nlohmann::json explain_plan_json(const KernelPlan& p) {
+  nlohmann::json loops = nlohmann::json::array();
+  for (const Loop& l : p.loops) loops.push_back({{"extent", l.extent}, {"a", l.a}, {"b", l.b}, {"out", l.out}});
+  nlohmann::json isas = nlohmann::json::array();
+  for (const IsaPlan& ip : p.isas) {
+    isas.push_back({{"isa", isa_name(ip.isa)},
+                    {"vector", ip.vector},
+                    {"lanes", ip.lanes},
+                    {"unroll", ip.unroll},
+                    {"row", ip.row},
+                    {"outer_loops", ip.outer.size()},
+                    {"main_trips", ip.main_trips},
+                    {"tail_vectors", ip.tail_vectors},
+                    {"tail_lanes", ip.tail_lanes},
+                    {"a_access", access_name(ip.a)},
+                    {"b_access", access_name(ip.b)},
+                    {"period", ip.period},
+                    {"stream", ip.stream},
+                    {"why", ip.why}});
+  }
+  return {{"op", op_name(p.spec.op)},       {"dtype", dtype_name(p.spec.dtype)},
+          {"out_dtype", dtype_name(p.out_dtype)}, {"loops", loops},
+          {"inner", inner_class_name(p.inner)}, {"isas", isas}};
+}
+
 }  // namespace bcastgen::gen

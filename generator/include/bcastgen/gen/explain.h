@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bcastgen/gen/plan.h"
 #include "bcastgen/rules.h"
 
 namespace bcastgen::gen {
@@ -21,5 +22,11 @@ BroadcastResult evaluate(const RuleQuery& q);
 
 std::string explain_rule_text(const RuleQuery& q, const BroadcastResult& r);
 nlohmann::json explain_rule_json(const RuleQuery& q, const BroadcastResult& r);
+
+// The kernel plan of an elementwise op on the query's shapes (rule
+// bidirectional plans the Broadcast op in that mode).
+KernelPlan plan_query(const RuleQuery& q, Op op, DType dtype, const PlanOptions& options);
+std::string explain_plan_text(const KernelPlan& plan);
+nlohmann::json explain_plan_json(const KernelPlan& plan);
 
 }  // namespace bcastgen::gen
