@@ -14,6 +14,7 @@ using Action = std::function<int()>;
 Action register_shape(CLI::App& app);
 Action register_explain(CLI::App& app);
 Action register_generate(CLI::App& app);
+Action register_run(CLI::App& app);
 
 // Runs `body`, turning bcastgen's exceptions into a message on stderr and
 // the matching exit code.

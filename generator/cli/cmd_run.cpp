@@ -1,0 +1,572 @@
+// `bcastgen run`: one kernel for the shapes and dtype of .npy inputs,
+// generated, compiled with a small driver by the system compiler, run, and
+// its output written as .npy. With --check the output is also compared with
+// the runtime reference and the kernel is timed.
+//
+// The kernel is compiled out of process, exactly as a user would compile
+// generated code, so `run` exercises the real emitted source rather than an
+// in-process stand-in.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bcastgen/errors.h"
+#include "bcastgen/gen/emit.h"
+#include "bcastgen/gen/exit_codes.h"
+#include "bcastgen/gen/npy.h"
+#include "bcastgen/gen/output.h"
+#include "bcastgen/gen/shape_parse.h"
+#include "bcastgen/ops.h"
+#include "bcastgen/reference.h"
+#include "commands.h"
+
+extern char** environ;
+
+namespace bcastgen::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Names inside the temporary directory.
+constexpr const char* kNamespace = "bcastgen_run";
+constexpr const char* kStem = "kernel";
+constexpr const char* kDriverSource = "driver_main.cpp";
+constexpr const char* kDriverExe = "driver";
+
+// A compiler or driver that failed: exit 4 with `detail` (its output) shown.
+class ToolFailure : public Error {
+ public:
+  ToolFailure(const std::string& message, std::string detail = "") : Error(message), detail_(std::move(detail)) {}
+  const std::string& detail() const { return detail_; }
+
+ private:
+  std::string detail_;
+};
+
+struct RunArgs {
+  std::string op, rule = "numpy", mode = "numpy", target, axes_mapping, out, isa;
+  std::int64_t axis = -1;
+  std::vector<std::string> inputs;
+  bool check = false, keep_temp = false;
+  // Kept to tell options given on the command line from their defaults.
+  CLI::Option *rule_opt = nullptr, *mode_opt = nullptr, *target_opt = nullptr, *axes_opt = nullptr;
+};
+
+// ---------------------------------------------------------------------------
+// Command line -> spec
+
+std::vector<std::string> op_names() {
+  std::vector<std::string> names;
+  for (Op op : kAllOps) names.emplace_back(op_name(op));
+  return names;
+}
+
+// The two forms (binary op, broadcast op) take different options; a stray
+// one is refused rather than silently ignored.
+void check_usage(const RunArgs& args, Op op) {
+  if (op == Op::Broadcast) {
+    if (args.inputs.size() != 1) throw InvalidArgument("--op broadcast takes one input .npy file");
+    if (args.target_opt->count() == 0) throw InvalidArgument("--op broadcast needs --target");
+    if (args.rule_opt->count() > 0) throw InvalidArgument("--rule is for binary ops; --op broadcast takes --mode");
+    if (args.axes_opt->count() > 0 && args.mode != "explicit") {
+      throw InvalidArgument("--axes-mapping is only used by --mode explicit");
+    }
+    return;
+  }
+  if (args.inputs.size() != 2) {
+    throw InvalidArgument(std::string("--op ") + op_name(op) + " takes two input .npy files");
+  }
+  for (const CLI::Option* o : {args.mode_opt, args.target_opt, args.axes_opt}) {
+    if (o->count() > 0) throw InvalidArgument(o->get_name() + " is only used by --op broadcast");
+  }
+}
+
+std::vector<gen::NpyArray> read_inputs(const RunArgs& args) {
+  std::vector<gen::NpyArray> arrays;
+  for (const auto& path : args.inputs) arrays.push_back(gen::read_npy(path));
+  // One kernel has one input dtype; no implicit promotion as NumPy would do.
+  if (arrays.size() == 2 && arrays[0].dtype != arrays[1].dtype) {
+    throw InvalidArgument("inputs have different dtypes: " + args.inputs[0] + " is " + dtype_name(arrays[0].dtype) +
+                          ", " + args.inputs[1] + " is " + dtype_name(arrays[1].dtype) +
+                          " (both inputs of a binary op need the same dtype)");
+  }
+  return arrays;
+}
+
+gen::KernelSpec make_kernel(const RunArgs& args, Op op, const std::vector<gen::NpyArray>& inputs) {
+  gen::KernelSpec k;
+  k.name = std::string("run_") + op_name(op);
+  k.op = op;
+  k.dtype = inputs[0].dtype;
+  k.axis = args.axis;
+  k.a = inputs[0].shape;
+  if (op == Op::Broadcast) {
+    if (!parse_mode(args.mode, &k.mode)) throw InvalidArgument("unknown broadcast mode '" + args.mode + "'");
+    k.b = gen::parse_shape(args.target);
+    if (!args.axes_mapping.empty()) k.axes_mapping = gen::parse_shape(args.axes_mapping);
+  } else {
+    if (!parse_rule(args.rule, &k.rule)) throw InvalidArgument("unknown rule '" + args.rule + "'");
+    k.b = inputs[1].shape;
+  }
+  return k;
+}
+
+// Checked like a parsed spec, so errors read (and exit) as `generate`'s do.
+gen::Spec make_spec(const RunArgs& args, gen::KernelSpec kernel) {
+  gen::Spec spec;
+  spec.ns = kNamespace;
+  spec.kernels.push_back(std::move(kernel));
+  std::string where = "bcastgen run";
+  for (const auto& p : args.inputs) where += " " + p;
+  gen::validate_spec(spec, where);
+  return spec;
+}
+
+std::optional<Isa> requested_isa(const RunArgs& args) {
+  if (args.isa.empty()) return std::nullopt;
+  Isa isa;
+  if (!parse_isa(args.isa, &isa)) throw InvalidArgument("unknown ISA '" + args.isa + "'");
+  // Checked here: the driver would only fail later, after a compile.
+  if (!cpu_supports(isa)) {
+    throw InvalidArgument(std::string("--isa ") + isa_name(isa) + ": this CPU does not support it (best: " +
+                          isa_name(detected_isa()) + ")");
+  }
+  return isa;
+}
+
+// ---------------------------------------------------------------------------
+// Files and processes
+
+// A fresh directory under $TMPDIR (or /tmp), removed at scope exit unless kept.
+class TempDir {
+ public:
+  explicit TempDir(bool keep) : keep_(keep) {
+    const char* env = std::getenv("TMPDIR");
+    const fs::path base = (env != nullptr && *env != '\0') ? fs::path(env) : fs::path("/tmp");
+    std::string tmpl = (base / "bcastgen-run-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) {
+      throw gen::IoError("cannot create a temporary directory " + tmpl + ": " + std::strerror(errno));
+    }
+    path_ = tmpl;
+    if (keep_) std::cerr << "bcastgen: temporary directory kept: " << path_.string() << "\n";
+  }
+  ~TempDir() {
+    std::error_code ec;  // best effort: a leftover directory is not worth failing over
+    if (!keep_) fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+  bool keep_;
+};
+
+void write_bytes(const fs::path& path, const std::vector<unsigned char>& bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) throw gen::IoError("cannot write " + path.string());
+}
+
+std::vector<unsigned char> read_bytes(const fs::path& path) {
+  const std::string s = gen::read_file(path.string());
+  return std::vector<unsigned char>(s.begin(), s.end());
+}
+
+std::string command_text(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+// Runs argv (argv[0] searched in PATH) with stdin from /dev/null, stdout to
+// `out_path` and stderr to `err_path` (may be the same file). Returns "" on
+// exit status 0, else what went wrong.
+std::string run_process(const std::vector<std::string>& argv, const fs::path& out_path, const fs::path& err_path) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (err_path == out_path) {
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
+  std::vector<char*> cargv;
+  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return "could not be started: " + std::string(std::strerror(rc));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return "could not be waited for: " + std::string(std::strerror(errno));
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status) == 0 ? "" : "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+  return "ended abnormally";
+}
+
+// $CXX (split on whitespace, so "ccache g++" works) or c++.
+std::vector<std::string> compiler_command() {
+  const char* env = std::getenv("CXX");
+  std::istringstream words((env != nullptr && *env != '\0') ? env : "c++");
+  std::vector<std::string> argv;
+  for (std::string w; words >> w;) argv.push_back(w);
+  return argv;
+}
+
+// ---------------------------------------------------------------------------
+// The driver
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) {
+    s.replace(p, from.size(), to);
+  }
+  return s;
+}
+
+// Argument list of the kernel entry points: (a, b, out) or (in, out).
+std::string call_args(bool binary) { return binary ? "a, b, out" : "a, out"; }
+
+// The statement that runs the kernel: the _isa entry when an ISA is asked
+// for, else the dispatching entry (checked or not).
+std::string kernel_call(const std::string& kernel, bool binary, std::optional<Isa> isa, bool checked) {
+  const std::string fn = std::string(kNamespace) + "::" + kernel;
+  if (isa) {
+    static const char* const kEnum[] = {"Scalar", "Avx2", "Avx512"};
+    return fn + "_isa(bcastgen::Isa::" + kEnum[static_cast<int>(*isa)] + ", " + call_args(binary) + ");";
+  }
+  if (!checked) return fn + "(" + call_args(binary) + ");";
+  const std::string shape = fn + "_shape::";
+  if (binary) return fn + "_checked({a, " + shape + "a}, {b, " + shape + "b}, {out, " + shape + "out});";
+  return fn + "_checked({a, " + shape + "in}, {out, " + shape + "out});";
+}
+
+// The driver's source. Inputs and output are raw bytes in files, so it
+// needs no .npy code; its only job is to call the generated kernel.
+constexpr const char* kDriverTemplate = R"(// Written by `bcastgen run`: reads the raw input bytes, runs the kernel,
+// writes the raw output bytes; when asked, also times the kernel.
+// Usage: driver A B OUT TIME (B is ignored by the broadcast op; TIME is 0 or 1)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "@HEADER@"
+
+namespace {
+
+using In = @IN@;
+using Out = @OUT@;
+constexpr std::size_t kABytes = @A_BYTES@, kBBytes = @B_BYTES@, kOutBytes = @OUT_BYTES@;
+
+[[noreturn]] void fail(const std::string& message) {
+  std::fprintf(stderr, "driver: %s\n", message.c_str());
+  std::exit(1);
+}
+
+// 64-byte aligned (vector loads, streaming stores) and never null, even
+// for an empty array.
+void* alloc_bytes(std::size_t bytes) {
+  const std::size_t size = (bytes + 63) / 64 * 64 + 64;
+  void* p = std::aligned_alloc(64, size);
+  if (p == nullptr) fail("out of memory");
+  std::memset(p, 0, size);
+  return p;
+}
+
+const In* read_input(const char* path, std::size_t bytes) {
+  void* p = alloc_bytes(bytes);
+  if (bytes == 0) return static_cast<const In*>(p);
+  std::FILE* f = std::fopen(path, "rb");
+  if (f == nullptr) fail(std::string("cannot open ") + path);
+  const std::size_t got = std::fread(p, 1, bytes, f);
+  const bool extra = std::fgetc(f) != EOF;
+  std::fclose(f);
+  if (got != bytes || extra) fail(std::string(path) + " does not hold " + std::to_string(bytes) + " bytes");
+  return static_cast<const In*>(p);
+}
+
+void write_output(const char* path, const void* data, std::size_t bytes) {
+  std::FILE* f = std::fopen(path, "wb");
+  if (f == nullptr) fail(std::string("cannot create ") + path);
+  const bool ok = std::fwrite(data, 1, bytes, f) == bytes;
+  if (std::fclose(f) != 0 || !ok) fail(std::string("cannot write ") + path);
+}
+
+void run_first(const In* a, const In* b, Out* out) {
+  (void)b;
+  @FIRST_CALL@
+}
+
+void run_timed(const In* a, const In* b, Out* out) {
+  (void)b;
+  @TIMED_CALL@
+}
+
+// Nanoseconds per call: the batch size doubles until a batch takes 1 ms,
+// then batches run until 0.2 s in total; the median batch shrugs off
+// interruptions by other processes.
+double time_per_call_ns(const In* a, const In* b, Out* out) {
+  using Clock = std::chrono::steady_clock;
+  auto batch = [&](long reps) {
+    const auto t0 = Clock::now();
+    for (long i = 0; i < reps; ++i) run_timed(a, b, out);
+    return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+  };
+  long reps = 1;
+  double t = batch(reps);
+  while (t < 1e6 && reps < (1L << 30)) {
+    reps *= 2;
+    t = batch(reps);
+  }
+  std::vector<double> per_call{t / static_cast<double>(reps)};
+  for (double total = t; total < 2e8; total += t) {
+    t = batch(reps);
+    per_call.push_back(t / static_cast<double>(reps));
+  }
+  std::nth_element(per_call.begin(), per_call.begin() + per_call.size() / 2, per_call.end());
+  return per_call[per_call.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) fail("usage: driver A B OUT TIME");
+  try {
+    const In* a = read_input(argv[1], kABytes);
+    const In* b = read_input(argv[2], kBBytes);
+    Out* out = static_cast<Out*>(alloc_bytes(kOutBytes));
+    run_first(a, b, out);
+    write_output(argv[3], out, kOutBytes);
+    if (std::strcmp(argv[4], "1") == 0) std::printf("time_per_call_ns=%.3f\n", time_per_call_ns(a, b, out));
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  return 0;
+}
+)";
+
+std::size_t byte_count(const Shape& shape, DType dtype) {
+  return static_cast<std::size_t>(checked_numel(shape)) * static_cast<std::size_t>(dtype_size(dtype));
+}
+
+std::string driver_source(const gen::KernelPlan& plan, std::optional<Isa> isa) {
+  const gen::KernelSpec& k = plan.spec;
+  const bool binary = k.op != Op::Broadcast;
+  std::string s = kDriverTemplate;
+  s = replace_all(s, "@HEADER@", std::string(kStem) + ".h");
+  s = replace_all(s, "@IN@", dtype_info(k.dtype).cpp_type);
+  s = replace_all(s, "@OUT@", dtype_info(plan.out_dtype).cpp_type);
+  s = replace_all(s, "@A_BYTES@", std::to_string(byte_count(k.a, k.dtype)));
+  s = replace_all(s, "@B_BYTES@", binary ? std::to_string(byte_count(k.b, k.dtype)) : "0");
+  s = replace_all(s, "@OUT_BYTES@", std::to_string(byte_count(plan.shapes.out, plan.out_dtype)));
+  // The checked entry validates the shapes once, so a driver bug shows as
+  // an error rather than as a wrong result; timing uses the unchecked one.
+  s = replace_all(s, "@FIRST_CALL@", kernel_call(k.name, binary, isa, true));
+  s = replace_all(s, "@TIMED_CALL@", kernel_call(k.name, binary, isa, false));
+  return s;
+}
+
+void compile_driver(const TempDir& dir) {
+  std::vector<std::string> argv = compiler_command();
+  // No -march: each variant carries its own target attribute.
+  for (const std::string& a : {std::string("-std=c++17"), std::string("-O2"), "-I" + dir.path().string(),
+                               (dir / kDriverSource).string(), (dir / (std::string(kStem) + ".cpp")).string(),
+                               std::string("-o"), (dir / kDriverExe).string()}) {
+    argv.push_back(a);
+  }
+  const fs::path log = dir / "compile.log";
+  const std::string failure = run_process(argv, log, log);
+  if (!failure.empty()) {
+    throw ToolFailure("compiling the kernel failed: `" + command_text(argv) + "` " + failure,
+                      gen::read_file(log.string()));
+  }
+}
+
+struct DriverResult {
+  std::vector<unsigned char> output;
+  double ns_per_call = 0;  // when timed
+};
+
+DriverResult run_driver(const TempDir& dir, bool binary, bool timed) {
+  const std::vector<std::string> argv = {(dir / kDriverExe).string(), (dir / "a.bin").string(),
+                                         (dir / (binary ? "b.bin" : "none")).string(), (dir / "out.bin").string(),
+                                         timed ? "1" : "0"};
+  const fs::path out_log = dir / "driver.out", err_log = dir / "driver.err";
+  const std::string failure = run_process(argv, out_log, err_log);
+  if (!failure.empty()) throw ToolFailure("the kernel driver " + failure, gen::read_file(err_log.string()));
+  DriverResult r;
+  r.output = read_bytes(dir / "out.bin");
+  if (timed) {
+    const std::string text = gen::read_file(out_log.string());
+    const std::string key = "time_per_call_ns=";
+    const std::size_t p = text.find(key);
+    if (p == std::string::npos) throw ToolFailure("the kernel driver printed no timing", text);
+    r.ns_per_call = std::strtod(text.c_str() + p + key.size(), nullptr);
+  }
+  return r;
+}
+
+// Generates, compiles and runs the kernel on `inputs`; returns the driver's
+// raw output (and timing).
+DriverResult run_generated(const RunArgs& args, const gen::Spec& spec, const std::vector<gen::NpyArray>& inputs,
+                           gen::KernelPlan* plan) {
+  gen::GenerateOptions options;
+  options.stem = kStem;
+  options.source_name = "bcastgen run";
+  options.emit_runtime = true;  // the temporary build must not depend on an installed bcastgen
+  gen::GeneratedFiles files = gen::generate(spec, options);
+  *plan = files.plans.at(0);
+  files.files[kDriverSource] = driver_source(*plan, requested_isa(args));
+
+  const TempDir dir(args.keep_temp);
+  gen::write_files(dir.path().string(), files.files);
+  write_bytes(dir / "a.bin", inputs[0].data);
+  if (inputs.size() > 1) write_bytes(dir / "b.bin", inputs[1].data);
+  compile_driver(dir);
+  DriverResult r = run_driver(dir, inputs.size() > 1, args.check);
+  const std::size_t expected = byte_count(plan->shapes.out, plan->out_dtype);
+  if (r.output.size() != expected) {
+    throw ToolFailure("the kernel driver wrote " + std::to_string(r.output.size()) + " bytes, expected " +
+                      std::to_string(expected));
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// --check
+
+std::vector<unsigned char> reference_output(const gen::KernelPlan& plan, const std::vector<gen::NpyArray>& inputs) {
+  const gen::KernelSpec& k = plan.spec;
+  std::vector<unsigned char> out(byte_count(plan.shapes.out, plan.out_dtype));
+  if (k.op == Op::Broadcast) {
+    reference::broadcast_to(k.dtype, k.mode, inputs[0].data.data(), k.a, k.b, k.axis, k.axes_mapping, out.data());
+  } else {
+    reference::binary(k.op, k.dtype, k.rule, k.axis, inputs[0].data.data(), k.a, inputs[1].data.data(), k.b,
+                      out.data());
+  }
+  return out;
+}
+
+struct Comparison {
+  double max_abs_error = 0;
+  std::int64_t mismatches = 0;
+};
+
+// Element by element; for floats NaN equals NaN (and -0 equals +0), any
+// other difference is a mismatch whose size feeds max_abs_error.
+Comparison compare(DType dtype, const std::vector<unsigned char>& got, const std::vector<unsigned char>& want) {
+  Comparison c;
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const std::size_t n = got.size() / sizeof(T);
+    for (std::size_t i = 0; i < n; ++i) {
+      T x, y;  // memcpy: the byte buffers carry no alignment or type
+      std::memcpy(&x, got.data() + i * sizeof(T), sizeof(T));
+      std::memcpy(&y, want.data() + i * sizeof(T), sizeof(T));
+      if (x == y) continue;
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(x) && std::isnan(y)) continue;
+      }
+      ++c.mismatches;
+      double err = std::fabs(static_cast<double>(x) - static_cast<double>(y));
+      if (std::isnan(err)) err = std::numeric_limits<double>::infinity();  // NaN against a number
+      c.max_abs_error = std::max(c.max_abs_error, err);
+    }
+  });
+  return c;
+}
+
+int report_check(const gen::KernelPlan& plan, const std::vector<gen::NpyArray>& inputs, const DriverResult& r) {
+  const Comparison c = compare(plan.out_dtype, r.output, reference_output(plan, inputs));
+  std::cout << fmt::format("check: max_abs_error={} mismatches={} time_per_call_ns={:.1f}\n", c.max_abs_error,
+                           c.mismatches, r.ns_per_call);
+  if (c.mismatches == 0) return gen::kExitOk;
+  std::cerr << "bcastgen: check failed: " << c.mismatches << " of " << checked_numel(plan.shapes.out)
+            << " output elements differ from the reference\n";
+  return gen::kExitToolFailure;
+}
+
+int run(const RunArgs& args) {
+  Op op;
+  if (!parse_op(args.op, &op)) throw InvalidArgument("unknown op '" + args.op + "'");
+  check_usage(args, op);
+  requested_isa(args);  // before any file is read or compiled
+  const std::vector<gen::NpyArray> inputs = read_inputs(args);
+  const gen::Spec spec = make_spec(args, make_kernel(args, op, inputs));
+  gen::KernelPlan plan;
+  const DriverResult r = run_generated(args, spec, inputs, &plan);
+  gen::write_npy(args.out, gen::NpyArray{plan.out_dtype, plan.shapes.out, r.output});
+  return args.check ? report_check(plan, inputs, r) : gen::kExitOk;
+}
+
+}  // namespace
+
+Action register_run(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand(
+      "run", "generate one kernel for .npy inputs, compile it with the system C++ compiler, run it, write the output");
+  cmd->add_option("--op", args->op, "the op")->required()->check(CLI::IsMember(op_names()));
+  args->rule_opt = cmd->add_option("--rule", args->rule, "broadcast rule of a binary op")
+                       ->check(CLI::IsMember({"none", "numpy", "pdpd", "bidirectional"}))
+                       ->capture_default_str();
+  args->mode_opt = cmd->add_option("--mode", args->mode, "mode of --op broadcast")
+                       ->check(CLI::IsMember({"numpy", "explicit", "bidirectional", "pdpd"}))
+                       ->capture_default_str();
+  cmd->add_option("--axis", args->axis, "pdpd: start axis of B in A (of the input in the target); -1: aligned right")
+      ->capture_default_str();
+  args->target_opt = cmd->add_option("--target", args->target, "--op broadcast: the target shape, e.g. 2,1,6");
+  args->axes_opt = cmd->add_option("--axes-mapping", args->axes_mapping,
+                                   "--mode explicit: the target axis of each input axis, e.g. 0,2");
+  cmd->add_option("INPUTS", args->inputs, "A.npy B.npy for a binary op, one .npy for broadcast")
+      ->required()
+      ->expected(1, 2);
+  cmd->add_option("-o,--output", args->out, "the output .npy file")->required();
+  cmd->add_flag("--check", args->check, "compare with the reference, time the kernel, exit 4 on a mismatch");
+  cmd->add_option("--isa", args->isa, "run this variant instead of the best for this CPU")
+      ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
+  cmd->add_flag("--keep-temp", args->keep_temp, "keep the temporary build directory and print its path");
+  return [args] {
+    try {
+      return run(*args);
+    } catch (const ToolFailure& e) {
+      std::cerr << "bcastgen: " << e.what() << "\n" << e.detail();
+      if (!e.detail().empty() && e.detail().back() != '\n') std::cerr << "\n";
+      if (!args->keep_temp) std::cerr << "bcastgen: rerun with --keep-temp to keep the build directory\n";
+      return static_cast<int>(gen::kExitToolFailure);
+    }
+  };
+}
+
+}  // namespace bcastgen::cli

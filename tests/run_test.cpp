@@ -1,0 +1,212 @@
+// `bcastgen run` end to end, with NumPy as the oracle: Python writes the
+// inputs, the tool generates, compiles and runs a kernel, Python checks the
+// output array (values, dtype and shape) against NumPy's own result.
+// Each compiling run costs a second or two, so the suite keeps them few.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Proc {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+std::string show(const Proc& r) {
+  return "exit " + std::to_string(r.code) + "\n--- stdout:\n" + r.out + "--- stderr:\n" + r.err;
+}
+
+// Each test works in its own directory, which is also the TMPDIR of the
+// tool, so the test can see that the tool's build directory is removed.
+class RunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = "/tmp/bcastgen_run_test_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Runs a shell command in the test directory, capturing its output.
+  Proc shell(const std::string& command) {
+    const fs::path out = dir_ / ".stdout", err = dir_ / ".stderr";
+    const std::string cmd = "cd " + quote(dir_.string()) + " && TMPDIR=" + quote(dir_.string()) + " " + command +
+                            " >" + quote(out.string()) + " 2>" + quote(err.string()) + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    Proc r;
+    r.code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  // Runs Python code (numpy imported as np) in the test directory; a failed
+  // assert shows as a traceback.
+  void python(const std::string& code) {
+    {
+      std::ofstream f(dir_ / "script.py");
+      f << "import numpy as np\nrng = np.random.default_rng(20240601)\n" << code;
+    }
+    const Proc r = shell(std::string(BCASTGEN_PYTHON) + " script.py");
+    ASSERT_EQ(r.code, 0) << code << "\n" << show(r);
+  }
+
+  Proc bcastgen(std::initializer_list<std::string> args) {
+    std::string cmd = quote(BCASTGEN_EXE) + " run";
+    for (const auto& a : args) cmd += " " + quote(a);
+    return shell(cmd);
+  }
+
+  // A successful run: exit 0 and no build directory left behind.
+  void expect_ok(const Proc& r) {
+    EXPECT_EQ(r.code, 0) << show(r);
+    for (const auto& e : fs::directory_iterator(dir_)) {
+      EXPECT_FALSE(contains(e.path().filename().string(), "bcastgen-run-")) << "left behind: " << e.path();
+    }
+  }
+
+  fs::path dir_;
+};
+
+// The project's acceptance example: (8,1,6,1) + (7,1,5) -> (8,7,6,5).
+TEST_F(RunTest, AddMatchesNumpyExactly) {
+  python(
+      "np.save('a.npy', rng.standard_normal((8, 1, 6, 1)).astype(np.float32))\n"
+      "np.save('b.npy', rng.standard_normal((7, 1, 5)).astype(np.float32))\n");
+  expect_ok(bcastgen({"--op", "add", "--rule", "numpy", "a.npy", "b.npy", "-o", "o.npy"}));
+  python(
+      "a, b, o = np.load('a.npy'), np.load('b.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.float32 and o.shape == (8, 7, 6, 5), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o, a + b)\n");
+}
+
+TEST_F(RunTest, ComparisonWritesBool) {
+  // Small integer values, so that many pairs are equal.
+  python(
+      "np.save('a.npy', rng.integers(-3, 3, (8, 1, 6, 1)).astype(np.float32))\n"
+      "np.save('b.npy', rng.integers(-3, 3, (7, 1, 5)).astype(np.float32))\n");
+  expect_ok(bcastgen({"--op", "less_equal", "a.npy", "b.npy", "-o", "o.npy"}));
+  python(
+      "a, b, o = np.load('a.npy'), np.load('b.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.bool_ and o.shape == (8, 7, 6, 5), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o, a <= b)\n");
+}
+
+TEST_F(RunTest, IntFloorModMatchesNumpyRemainder) {
+  // Mixed signs (floor semantics: the result takes the divisor's sign), no
+  // zero divisors.
+  python(
+      "np.save('a.npy', rng.integers(-50, 50, (4, 1, 9)).astype(np.int32))\n"
+      "b = rng.integers(1, 10, (5, 1)) * rng.choice([-1, 1], (5, 1))\n"
+      "np.save('b.npy', b.astype(np.int32))\n");
+  expect_ok(bcastgen({"--op", "floor_mod", "a.npy", "b.npy", "-o", "o.npy"}));
+  python(
+      "a, b, o = np.load('a.npy'), np.load('b.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.int32 and o.shape == (4, 5, 9), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o, np.remainder(a, b))\n");
+}
+
+TEST_F(RunTest, BroadcastBidirectional) {
+  python("np.save('x.npy', rng.integers(-1000, 1000, (3, 1)).astype(np.int16))\n");
+  expect_ok(bcastgen({"--op", "broadcast", "--mode", "bidirectional", "x.npy", "--target", "2,1,6", "-o", "o.npy"}));
+  python(
+      "x, o = np.load('x.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.int16 and o.shape == (2, 3, 6), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o, (x * np.ones((2, 1, 6), np.int16)).astype(np.int16))\n"
+      "assert np.array_equal(o, np.broadcast_to(x, (2, 3, 6)))\n");
+}
+
+// pdpd places B's (3,) (its trailing 1 dropped) at axis 1 of A; --check
+// compares with the reference and times the kernel.
+TEST_F(RunTest, PdpdAxisWithCheck) {
+  python(
+      "np.save('a.npy', rng.standard_normal((2, 3, 4, 5)))\n"
+      "np.save('b.npy', rng.standard_normal((3, 1)))\n");
+  const Proc r = bcastgen({"--op", "multiply", "--rule", "pdpd", "--axis", "1", "a.npy", "b.npy", "-o", "o.npy",
+                           "--check"});
+  expect_ok(r);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("^check: max_abs_error=0 mismatches=0 time_per_call_ns=[0-9.]+\n$")))
+      << show(r);
+  python(
+      "a, b, o = np.load('a.npy'), np.load('b.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.float64 and o.shape == (2, 3, 4, 5), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o, a * b.reshape(1, 3, 1, 1))\n");
+}
+
+// A forced variant, NaNs included: NaN results count as equal in --check.
+TEST_F(RunTest, ScalarIsaWithNansAndCheck) {
+  python(
+      "a = rng.standard_normal((4, 5, 3)).astype(np.float32)\n"
+      "a[1, 2, :] = np.nan\n"
+      "np.save('a.npy', a)\n"
+      "np.save('b.npy', rng.standard_normal((3,)).astype(np.float32))\n");
+  const Proc r = bcastgen({"--op", "subtract", "--isa", "scalar", "--check", "a.npy", "b.npy", "-o", "o.npy"});
+  expect_ok(r);
+  EXPECT_TRUE(contains(r.out, "mismatches=0")) << show(r);
+  python(
+      "a, b, o = np.load('a.npy'), np.load('b.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.float32 and o.shape == (4, 5, 3), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o, a - b, equal_nan=True)\n");
+}
+
+// ---------------------------------------------------------------------------
+// Errors: reported before anything is compiled, and no output written.
+
+TEST_F(RunTest, MismatchedDtypesExitTwo) {
+  python(
+      "np.save('a.npy', np.zeros((2, 3), np.float32))\n"
+      "np.save('b.npy', np.zeros((3,), np.int32))\n");
+  const Proc r = bcastgen({"--op", "add", "a.npy", "b.npy", "-o", "o.npy"});
+  EXPECT_EQ(r.code, 2) << show(r);
+  for (const char* word : {"a.npy", "b.npy", "f32", "i32"}) EXPECT_TRUE(contains(r.err, word)) << word << show(r);
+  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+}
+
+TEST_F(RunTest, ShapesThatDoNotBroadcastExitOne) {
+  python(
+      "np.save('a.npy', np.zeros((3, 1, 5), np.float32))\n"
+      "np.save('b.npy', np.zeros((4, 4, 5), np.float32))\n");
+  const Proc r = bcastgen({"--op", "add", "a.npy", "b.npy", "-o", "o.npy"});
+  EXPECT_EQ(r.code, 1) << show(r);
+  EXPECT_TRUE(contains(r.err, "numpy: A [3,1,5] and B [4,4,5] do not broadcast: axis 0 has 3 vs 4")) << show(r);
+  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+}
+
+TEST_F(RunTest, MissingFileExitsThree) {
+  python("np.save('a.npy', np.zeros((3,), np.float32))\n");
+  const Proc r = bcastgen({"--op", "add", "a.npy", "missing.npy", "-o", "o.npy"});
+  EXPECT_EQ(r.code, 3) << show(r);
+  EXPECT_TRUE(contains(r.err, "missing.npy")) << show(r);
+  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+}
+
+}  // namespace
