@@ -3,7 +3,9 @@
 // (spec checking, planning) and the runtime (reference, dispatch).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -32,7 +34,8 @@ inline const DTypeInfo& dtype_info(DType t) {
       {"i64", "std::int64_t", "<i8", 8, false, true},   {"u64", "std::uint64_t", "<u8", 8, false, false},
       {"bool", "bool", "|b1", 1, false, false},
   };
-  return kInfo[static_cast<int>(t)];
+  const auto i = static_cast<std::size_t>(t);
+  return kInfo[i < std::size(kInfo) ? i : 0];  // an out-of-range value cast to DType reads entry 0
 }
 
 inline const char* dtype_name(DType t) { return dtype_info(t).name; }
@@ -84,7 +87,8 @@ inline const OpInfo& op_info(Op op) {
       {"bitwise_and", OpKind::Bitwise},     {"bitwise_or", OpKind::Bitwise},   {"bitwise_xor", OpKind::Bitwise},
       {"broadcast", OpKind::Broadcast},
   };
-  return kInfo[static_cast<int>(op)];
+  const auto i = static_cast<std::size_t>(op);
+  return kInfo[i < std::size(kInfo) ? i : 0];  // an out-of-range value cast to Op reads entry 0
 }
 
 inline const char* op_name(Op op) { return op_info(op).name; }
