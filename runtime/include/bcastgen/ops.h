@@ -1,0 +1,462 @@
+// bcastgen runtime: the scalar semantics of every elementwise op. This file
+// is the single source of op semantics: the reference implementation, the
+// generic fallback loop and the code generator's scalar tails all call these
+// functions, and the generator's SIMD bodies must agree with them bit for
+// bit (see the per-op notes).
+//
+// Element types: float, double, std::int8_t .. std::uint64_t and bool.
+// Semantics follow NumPy (and OpenVINO where NumPy leaves a choice); nothing
+// here has undefined behaviour or traps for any input:
+//
+//   add, subtract, multiply, squared_difference
+//       integers wrap modulo 2^bits (computed in an unsigned type at least as
+//       wide as unsigned int, so no signed overflow and no int promotion UB).
+//       Floats: IEEE a+b, a-b, a*b, (a-b)*(a-b).
+//   divide
+//       floats: IEEE a / b. Signed integers: floor division (NumPy `//`,
+//       OpenVINO Divide with pythondiv). Unsigned: plain division.
+//       Integer x / 0 == 0. INT_MIN / -1 wraps to INT_MIN.
+//   mod        sign of the dividend (C fmod, truncating %).
+//   floor_mod  sign of the divisor (NumPy %, np.remainder).
+//       Integer x mod 0 == 0, x mod -1 == 0. Float mod/floor_mod by zero
+//       (and with an infinite dividend) is NaN, as in NumPy.
+//   maximum, minimum
+//       NaN propagates (either operand NaN -> NaN). When the operands compare
+//       equal (+0 vs -0) the *second* operand is returned, exactly as NumPy
+//       1.24 and x86 max/min instructions do:
+//         maximum(a, b) = (a > b || isnan(a)) ? a : b
+//         minimum(a, b) = (a < b || isnan(a)) ? a : b
+//       (SIMD: blend(max_ps(a, b), a, isnan(a)).)
+//   power
+//       floats: std::pow. Integers with exponent >= 0: repeated squaring with
+//       wrap-around (0^0 == 1). Negative exponent (signed types; NumPy raises
+//       here, so this is our documented choice): the result is the real value
+//       a^b truncated toward zero, i.e. 1 for a == 1, -1 or 1 for a == -1
+//       (-1 when b is odd), and 0 for every other a, including a == 0 (which
+//       does not trap).
+//   equal .. greater_equal   bool; IEEE comparisons (NaN != everything).
+//   logical_and/or/xor       bool; any nonzero operand counts as true.
+//   bitwise_and/or/xor       integers and bool.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "bcastgen/errors.h"
+#include "bcastgen/types.h"
+
+namespace bcastgen {
+
+// ---------------------------------------------------------------------------
+// C++ type <-> DType
+// ---------------------------------------------------------------------------
+
+template <class T>
+struct TypeTag {
+  using type = T;
+};
+
+namespace detail {
+template <class T>
+struct DTypeOf;
+template <> struct DTypeOf<float> { static constexpr DType value = DType::F32; };
+template <> struct DTypeOf<double> { static constexpr DType value = DType::F64; };
+template <> struct DTypeOf<std::int8_t> { static constexpr DType value = DType::I8; };
+template <> struct DTypeOf<std::uint8_t> { static constexpr DType value = DType::U8; };
+template <> struct DTypeOf<std::int16_t> { static constexpr DType value = DType::I16; };
+template <> struct DTypeOf<std::uint16_t> { static constexpr DType value = DType::U16; };
+template <> struct DTypeOf<std::int32_t> { static constexpr DType value = DType::I32; };
+template <> struct DTypeOf<std::uint32_t> { static constexpr DType value = DType::U32; };
+template <> struct DTypeOf<std::int64_t> { static constexpr DType value = DType::I64; };
+template <> struct DTypeOf<std::uint64_t> { static constexpr DType value = DType::U64; };
+template <> struct DTypeOf<bool> { static constexpr DType value = DType::Bool; };
+}  // namespace detail
+
+// The DType of a C++ element type (compile error for other types).
+template <class T>
+inline constexpr DType dtype_of_v = detail::DTypeOf<T>::value;
+
+// Calls f(TypeTag<T>{}) with the C++ element type of `t`; returns its result.
+template <class F>
+inline decltype(auto) visit_dtype(DType t, F&& f) {
+  switch (t) {
+    case DType::F32: return std::forward<F>(f)(TypeTag<float>{});
+    case DType::F64: return std::forward<F>(f)(TypeTag<double>{});
+    case DType::I8: return std::forward<F>(f)(TypeTag<std::int8_t>{});
+    case DType::U8: return std::forward<F>(f)(TypeTag<std::uint8_t>{});
+    case DType::I16: return std::forward<F>(f)(TypeTag<std::int16_t>{});
+    case DType::U16: return std::forward<F>(f)(TypeTag<std::uint16_t>{});
+    case DType::I32: return std::forward<F>(f)(TypeTag<std::int32_t>{});
+    case DType::U32: return std::forward<F>(f)(TypeTag<std::uint32_t>{});
+    case DType::I64: return std::forward<F>(f)(TypeTag<std::int64_t>{});
+    case DType::U64: return std::forward<F>(f)(TypeTag<std::uint64_t>{});
+    case DType::Bool: return std::forward<F>(f)(TypeTag<bool>{});
+  }
+  throw InvalidArgument("unknown dtype " + std::to_string(static_cast<int>(t)));
+}
+
+// Calls f(std::integral_constant<Op, op>{}) for a binary (non-Broadcast) op;
+// throws InvalidArgument for Op::Broadcast, which has no scalar function.
+template <class F>
+inline decltype(auto) visit_binary_op(Op op, F&& f) {
+#define BCASTGEN_VISIT_OP_(E) \
+  case Op::E: return std::forward<F>(f)(std::integral_constant<Op, Op::E>{});
+  switch (op) {
+    BCASTGEN_VISIT_OP_(Add)
+    BCASTGEN_VISIT_OP_(Subtract)
+    BCASTGEN_VISIT_OP_(Multiply)
+    BCASTGEN_VISIT_OP_(Divide)
+    BCASTGEN_VISIT_OP_(Maximum)
+    BCASTGEN_VISIT_OP_(Minimum)
+    BCASTGEN_VISIT_OP_(Power)
+    BCASTGEN_VISIT_OP_(SquaredDifference)
+    BCASTGEN_VISIT_OP_(Mod)
+    BCASTGEN_VISIT_OP_(FloorMod)
+    BCASTGEN_VISIT_OP_(Equal)
+    BCASTGEN_VISIT_OP_(NotEqual)
+    BCASTGEN_VISIT_OP_(Less)
+    BCASTGEN_VISIT_OP_(LessEqual)
+    BCASTGEN_VISIT_OP_(Greater)
+    BCASTGEN_VISIT_OP_(GreaterEqual)
+    BCASTGEN_VISIT_OP_(LogicalAnd)
+    BCASTGEN_VISIT_OP_(LogicalOr)
+    BCASTGEN_VISIT_OP_(LogicalXor)
+    BCASTGEN_VISIT_OP_(BitwiseAnd)
+    BCASTGEN_VISIT_OP_(BitwiseOr)
+    BCASTGEN_VISIT_OP_(BitwiseXor)
+    case Op::Broadcast:
+      throw InvalidArgument("op 'broadcast' is not a binary elementwise op");
+  }
+#undef BCASTGEN_VISIT_OP_
+  throw InvalidArgument("unknown op " + std::to_string(static_cast<int>(op)));
+}
+
+namespace ops {
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// Unsigned type used for wrapping arithmetic on T: T's unsigned twin, but at
+// least unsigned int so that the operands are not promoted to (signed) int.
+template <class T>
+using wide_unsigned_t =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned int)), unsigned int, std::make_unsigned_t<T>>;
+
+template <class T>
+inline T wrap_add(T a, T b) {
+  using U = wide_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+}
+template <class T>
+inline T wrap_sub(T a, T b) {
+  using U = wide_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+}
+template <class T>
+inline T wrap_mul(T a, T b) {
+  using U = wide_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+}
+
+template <class T>
+inline constexpr void require_number() {
+  static_assert(std::is_floating_point_v<T> || is_int_v<T>,
+                "bcastgen::ops: arithmetic ops take float, double or an integer type (not bool)");
+}
+template <class T>
+inline constexpr void require_bitwise() {
+  static_assert(std::is_integral_v<T>, "bcastgen::ops: bitwise ops take integers or bool");
+}
+
+}  // namespace detail
+
+// --- arithmetic ------------------------------------------------------------
+
+template <class T>
+inline T add(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return a + b;
+  } else {
+    return detail::wrap_add(a, b);
+  }
+}
+
+template <class T>
+inline T subtract(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return a - b;
+  } else {
+    return detail::wrap_sub(a, b);
+  }
+}
+
+template <class T>
+inline T multiply(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return a * b;
+  } else {
+    return detail::wrap_mul(a, b);
+  }
+}
+
+// Floats: IEEE. Signed: floor division; x / 0 == 0; MIN / -1 == MIN.
+// Unsigned: a / b, x / 0 == 0.
+template <class T>
+inline T divide(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return a / b;
+  } else {
+    if (b == 0) return T(0);
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return detail::wrap_sub(T(0), a);  // -a, wrapping MIN to MIN
+      T q = static_cast<T>(a / b);
+      const T r = static_cast<T>(a % b);
+      if (r != 0 && ((r < 0) != (b < 0))) q = static_cast<T>(q - 1);
+      return q;
+    } else {
+      return static_cast<T>(a / b);
+    }
+  }
+}
+
+// NaN-propagating; returns b when a == b (so maximum(-0.0, +0.0) == +0.0).
+template <class T>
+inline T maximum(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return (a > b || std::isnan(a)) ? a : b;
+  } else {
+    return a > b ? a : b;
+  }
+}
+
+// NaN-propagating; returns b when a == b (so minimum(+0.0, -0.0) == -0.0).
+template <class T>
+inline T minimum(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return (a < b || std::isnan(a)) ? a : b;
+  } else {
+    return a < b ? a : b;
+  }
+}
+
+// Floats: std::pow. Integers, b >= 0: repeated squaring with wrap-around,
+// 0^0 == 1. Integers, b < 0 (our choice; NumPy raises): the real value a^b
+// truncated toward zero: 1 if a == 1; 1 or -1 if a == -1 (-1 iff b is odd);
+// 0 for every other a, including 0 (no division by zero, no trap).
+template <class T>
+inline T power(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::pow(a, b);
+  } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (b < 0) {
+        if (a == 1) return T(1);
+        if (a == T(-1)) return (b % 2 != 0) ? T(-1) : T(1);
+        return T(0);
+      }
+    }
+    using U = detail::wide_unsigned_t<T>;
+    U base = static_cast<U>(a), result = 1;
+    auto e = static_cast<std::make_unsigned_t<T>>(b);
+    while (e != 0) {
+      if (e & 1u) result = static_cast<U>(result * base);
+      base = static_cast<U>(base * base);
+      e = static_cast<std::make_unsigned_t<T>>(e >> 1);
+    }
+    return static_cast<T>(result);
+  }
+}
+
+// (a - b)^2; integers wrap (the difference wraps first, as NumPy's (a-b)**2).
+template <class T>
+inline T squared_difference(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    const T d = a - b;
+    return d * d;
+  } else {
+    const T d = detail::wrap_sub(a, b);
+    return detail::wrap_mul(d, d);
+  }
+}
+
+// Remainder with the sign of the dividend: std::fmod for floats (NaN for a
+// zero divisor), truncating % for integers (0 for a zero or -1 divisor).
+template <class T>
+inline T mod(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::fmod(a, b);
+  } else {
+    if (b == 0) return T(0);
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return T(0);
+    }
+    return static_cast<T>(a % b);
+  }
+}
+
+// Remainder with the sign of the divisor (NumPy %, np.remainder). Floats use
+// NumPy's npy_remainder: r = fmod(a, b); if r != 0 and its sign differs from
+// b's, r += b; if r == 0, r = copysign(0, b). A zero divisor gives NaN.
+// Integers: 0 for a zero or -1 divisor.
+template <class T>
+inline T floor_mod(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    T r = std::fmod(a, b);
+    if (b == T(0)) return r;  // NaN
+    if (r != T(0)) {          // true for NaN as well, as in NumPy
+      if ((b < T(0)) != (r < T(0))) r += b;
+    } else {
+      r = std::copysign(T(0), b);
+    }
+    return r;
+  } else {
+    if (b == 0) return T(0);
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return T(0);
+      T r = static_cast<T>(a % b);
+      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+      return r;
+    } else {
+      return static_cast<T>(a % b);
+    }
+  }
+}
+
+// --- comparison (bool result; IEEE: every comparison with NaN is false
+// except not_equal) ----------------------------------------------------------
+
+template <class T> inline bool equal(T a, T b) { return a == b; }
+template <class T> inline bool not_equal(T a, T b) { return a != b; }
+template <class T> inline bool less(T a, T b) { return a < b; }
+template <class T> inline bool less_equal(T a, T b) { return a <= b; }
+template <class T> inline bool greater(T a, T b) { return a > b; }
+template <class T> inline bool greater_equal(T a, T b) { return a >= b; }
+
+// --- logical (bool; nonzero is true) -----------------------------------------
+
+template <class T> inline bool logical_and(T a, T b) { return static_cast<bool>(a) && static_cast<bool>(b); }
+template <class T> inline bool logical_or(T a, T b) { return static_cast<bool>(a) || static_cast<bool>(b); }
+template <class T> inline bool logical_xor(T a, T b) { return static_cast<bool>(a) != static_cast<bool>(b); }
+
+// --- bitwise (integers and bool) ---------------------------------------------
+
+template <class T>
+inline T bitwise_and(T a, T b) {
+  detail::require_bitwise<T>();
+  return static_cast<T>(a & b);
+}
+template <class T>
+inline T bitwise_or(T a, T b) {
+  detail::require_bitwise<T>();
+  return static_cast<T>(a | b);
+}
+template <class T>
+inline T bitwise_xor(T a, T b) {
+  detail::require_bitwise<T>();
+  return static_cast<T>(a ^ b);
+}
+
+// --- compile-time and run-time dispatch ---------------------------------------
+
+// Whether the spec accepts `op` on element type T: the same table as
+// op_supports(op, dtype_of_v<T>) in types.h, for every binary op. Broadcast
+// has no scalar function here, so it gives false.
+template <class T>
+constexpr bool op_defined_for(Op op) {
+  constexpr bool is_bool = std::is_same_v<T, bool>;
+  switch (op) {
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum:
+    case Op::Minimum: case Op::Power: case Op::SquaredDifference: case Op::Mod: case Op::FloorMod:
+      return !is_bool;
+    case Op::Equal: case Op::NotEqual: case Op::Less: case Op::LessEqual: case Op::Greater:
+    case Op::GreaterEqual:
+      return true;
+    case Op::LogicalAnd: case Op::LogicalOr: case Op::LogicalXor:
+      return is_bool;
+    case Op::BitwiseAnd: case Op::BitwiseOr: case Op::BitwiseXor:
+      return std::is_integral_v<T>;
+    case Op::Broadcast:
+      return false;
+  }
+  return false;
+}
+
+// Whether `op` produces bool whatever its input type (comparison, logical).
+constexpr bool op_returns_bool(Op op) {
+  switch (op) {
+    case Op::Equal: case Op::NotEqual: case Op::Less: case Op::LessEqual: case Op::Greater:
+    case Op::GreaterEqual: case Op::LogicalAnd: case Op::LogicalOr: case Op::LogicalXor:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The C++ result type of op kOp on T: bool for comparisons and logical ops,
+// else T. Matches result_dtype() for every supported (op, dtype).
+template <Op kOp, class T>
+using result_t = std::conditional_t<op_returns_bool(kOp), bool, T>;
+
+// Calls the scalar function of kOp; the pair must be op_defined_for.
+template <Op kOp, class T>
+inline result_t<kOp, T> call(T a, T b) {
+  static_assert(op_defined_for<T>(kOp), "bcastgen::ops::call: op not defined for this element type");
+  if constexpr (kOp == Op::Add) return add(a, b);
+  else if constexpr (kOp == Op::Subtract) return subtract(a, b);
+  else if constexpr (kOp == Op::Multiply) return multiply(a, b);
+  else if constexpr (kOp == Op::Divide) return divide(a, b);
+  else if constexpr (kOp == Op::Maximum) return maximum(a, b);
+  else if constexpr (kOp == Op::Minimum) return minimum(a, b);
+  else if constexpr (kOp == Op::Power) return power(a, b);
+  else if constexpr (kOp == Op::SquaredDifference) return squared_difference(a, b);
+  else if constexpr (kOp == Op::Mod) return mod(a, b);
+  else if constexpr (kOp == Op::FloorMod) return floor_mod(a, b);
+  else if constexpr (kOp == Op::Equal) return equal(a, b);
+  else if constexpr (kOp == Op::NotEqual) return not_equal(a, b);
+  else if constexpr (kOp == Op::Less) return less(a, b);
+  else if constexpr (kOp == Op::LessEqual) return less_equal(a, b);
+  else if constexpr (kOp == Op::Greater) return greater(a, b);
+  else if constexpr (kOp == Op::GreaterEqual) return greater_equal(a, b);
+  else if constexpr (kOp == Op::LogicalAnd) return logical_and(a, b);
+  else if constexpr (kOp == Op::LogicalOr) return logical_or(a, b);
+  else if constexpr (kOp == Op::LogicalXor) return logical_xor(a, b);
+  else if constexpr (kOp == Op::BitwiseAnd) return bitwise_and(a, b);
+  else if constexpr (kOp == Op::BitwiseOr) return bitwise_or(a, b);
+  else return bitwise_xor(a, b);
+}
+
+// Run-time dispatch: computes op(a, b) and writes the result to `out`, which
+// must point to one element of result_dtype(op, dtype_of_v<T>) (a T, or a
+// bool for comparisons). Throws InvalidArgument when !op_defined_for<T>(op)
+// (this includes Op::Broadcast). Meant for tests and the reference; hot loops
+// dispatch once with visit_binary_op and call<kOp, T>.
+template <class T>
+inline void apply_binary(Op op, T a, T b, void* out) {
+  visit_binary_op(op, [&](auto op_c) {
+    constexpr Op kOp = decltype(op_c)::value;
+    if constexpr (op_defined_for<T>(kOp)) {
+      *static_cast<result_t<kOp, T>*>(out) = call<kOp, T>(a, b);
+    } else {
+      throw InvalidArgument(std::string("op '") + op_name(kOp) + "' does not support dtype " +
+                            dtype_name(dtype_of_v<T>) + " (supported: " + supported_dtypes_text(kOp) + ")");
+    }
+  });
+}
+
+}  // namespace ops
+}  // namespace bcastgen
