@@ -4,6 +4,7 @@
 // in-place outputs where the Array API allows them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -98,6 +99,24 @@ std::string check_kernel(const KernelEntry& k, Isa isa, std::uint64_t seed) {
   }
   for (std::size_t i = out_bytes; i < got.size(); ++i) {
     if (got[i] != kSentinel) return "wrote past the output at byte " + std::to_string(i);
+  }
+  // Ranges: any partition of the split loop, run in any order, equals one call.
+  {
+    std::vector<std::int64_t> cuts = {0, k.outer_extent};
+    const int pieces = static_cast<int>(rng() % 5);
+    for (int i = 0; i < pieces && k.outer_extent > 1; ++i) {
+      cuts.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(k.outer_extent + 1)));
+    }
+    std::sort(cuts.begin(), cuts.end());
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) ranges.emplace_back(cuts[i], cuts[i + 1]);
+    std::shuffle(ranges.begin(), ranges.end(), rng);
+    std::vector<unsigned char> parts(out_bytes + kGuard, kSentinel);
+    for (const auto& [begin, end] : ranges) k.run_range(isa, begin, end, a.data(), b.data(), parts.data());
+    if (std::memcmp(parts.data(), got.data(), got.size()) != 0) {
+      return "running the split loop in " + std::to_string(ranges.size()) + " ranges of " +
+             std::to_string(k.outer_extent) + " differs from one call";
+    }
   }
   // In place: an input of the output's shape and type may be the output.
   if (!broadcast && out_t == k.dtype) {

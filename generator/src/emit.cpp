@@ -103,7 +103,7 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::stri
   v.set("table_fn", table_fn);
   v.set("name", k.name).set("summary", summary(p)).set("params", prm.params).set("param_types", prm.types);
   v.set("args", prm.args).set("view_params", prm.view_params).set("view_args", prm.view_args);
-  v.set("out_numel", p.out_numel);
+  v.set("out_numel", p.out_numel).set("outer_extent", p.outer_extent).set("split_why", p.split_why);
   // The header's constexpr shapes.
   std::vector<Values> operands;
   const bool broadcast = k.op == Op::Broadcast;
@@ -130,19 +130,20 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::stri
   // The type-erased entry and its row in the file's kernel table.
   const std::string t = dtype_info(k.dtype).cpp_type, r = dtype_info(p.out_dtype).cpp_type;
   const std::string sh = k.name + "_shape::";
-  if (broadcast) {
-    v.set("erased_body", fmt::format("(void)b;\n  {}_isa(isa, static_cast<const {}*>(a), static_cast<{}*>(out));",
-                                     k.name, t, r));
-  } else {
-    v.set("erased_body",
-          fmt::format("{}_isa(isa, static_cast<const {}*>(a), static_cast<const {}*>(b), static_cast<{}*>(out));",
-                      k.name, t, t, r));
-  }
+  // The erased entries cast back to the kernel's types.
+  const std::string casts =
+      broadcast ? fmt::format("static_cast<const {}*>(a), static_cast<{}*>(out)", t, r)
+                : fmt::format("static_cast<const {0}*>(a), static_cast<const {0}*>(b), static_cast<{1}*>(out)", t, r);
+  const std::string unused_b = broadcast ? "(void)b;\n  " : "";
+  v.set("erased_body", fmt::format("{}{}_isa(isa, {});", unused_b, k.name, casts));
+  v.set("erased_range_body",
+        fmt::format("{}{}_impl::select_range(isa, out)(begin, end, {});", unused_b, k.name, casts));
   v.set("entry", fmt::format("{{\"{0}\", bcastgen::Op::{1}, bcastgen::DType::{2}, bcastgen::Rule::{3}, "
-                             "bcastgen::BroadcastMode::{4}, {5}, {6}, {7}, {8}, {9}, {0}_erased}}",
+                             "bcastgen::BroadcastMode::{4}, {5}, {6}, {7}, {8}, {9}, {0}_erased, {10}, {0}_range_erased}}",
                              k.name, camel(op_name(k.op)), camel(dtype_name(k.dtype)), camel(rule_name(k.rule)),
                              camel(mode_name(k.mode)), k.axis, broadcast ? sh + "axes_mapping" : "bcastgen::ShapeRef{}",
-                             broadcast ? sh + "in" : sh + "a", broadcast ? sh + "target" : sh + "b", sh + "out"));
+                             broadcast ? sh + "in" : sh + "a", broadcast ? sh + "target" : sh + "b", sh + "out",
+                             p.outer_extent));
 
   v.set("loop_table", describe_loops(p, "//   "));
 
@@ -152,32 +153,44 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::stri
   for (const IsaPlan& ip : p.isas) {
     const std::string base = isa_name(ip.isa);
     const std::string target = ip.isa == Isa::Scalar ? "" : voc.isa(ip.isa)->target;
-    auto attributes = [&](const std::string& variant) {
-      std::string a = "BCASTGEN_KERNEL(\"bcastgen.kernel:" + k.name + ":" + variant + "\")";
-      if (!target.empty()) a = "__attribute__((target(\"" + target + "\"))) " + a;
-      return a;
+    // The driver carries the kernel mark for `bcastgen inspect`; the block
+    // holds the nest and is inlined into the full and the range drivers.
+    auto attributes = [&](const std::string& kind, const std::string& variant, bool inline_always) {
+      std::string a = "BCASTGEN_KERNEL(\"bcastgen." + kind + ":" + k.name + ":" + variant + "\")";
+      std::string gnu;
+      if (inline_always) gnu = "always_inline";
+      if (!target.empty()) gnu += (gnu.empty() ? "" : ", ") + std::string("target(\"") + target + "\")";
+      return gnu.empty() ? a : "__attribute__((" + gnu + ")) " + a;
     };
-    variants.push_back(Values()
-                           .set("variant", base)
-                           .set("why", ip.why)
-                           .set("attributes", attributes(base))
-                           .set("params", prm.params)
-                           .set("body", emit_variant_body(p, ip, voc, false)));
-    std::string select = "return " + base + ";";
+    auto variant = [&](const std::string& name, const std::string& why, bool streaming) {
+      return Values()
+          .set("variant", name)
+          .set("why", why)
+          .set("block_attributes", attributes("block", name, true))
+          .set("attributes", attributes("kernel", name, false))
+          .set("range_attributes", attributes("range", name, false))
+          .set("params", prm.params)
+          .set("args", prm.args)
+          .set("outer_extent", p.outer_extent)
+          .flag("streaming", streaming)
+          .set("body", emit_variant_body(p, ip, voc, streaming));
+    };
+    variants.push_back(variant(base, ip.why, false));
+    std::string select = "return " + base + ";", select_range = "return " + base + "_range;";
     if (ip.stream) {
       has_stream = true;
       const std::string nt = base + "_nt";
-      variants.push_back(Values()
-                             .set("variant", nt)
-                             .set("why", "as " + base + ", with streaming stores; used when out is " +
-                                             std::to_string(voc.isa(ip.isa)->bytes) + "-byte aligned")
-                             .set("attributes", attributes(nt))
-                             .set("params", prm.params)
-                             .set("body", emit_variant_body(p, ip, voc, true)));
-      select = fmt::format("return reinterpret_cast<std::uintptr_t>(out) % {} == 0 ? {} : {};",
-                           voc.isa(ip.isa)->bytes, nt, base);
+      variants.push_back(variant(nt,
+                                 "as " + base + ", with streaming stores; used when out is " +
+                                     std::to_string(voc.isa(ip.isa)->bytes) + "-byte aligned",
+                                 true));
+      const std::string aligned =
+          fmt::format("reinterpret_cast<std::uintptr_t>(out) % {} == 0", voc.isa(ip.isa)->bytes);
+      select = fmt::format("return {} ? {} : {};", aligned, nt, base);
+      select_range = fmt::format("return {} ? {}_range : {}_range;", aligned, nt, base);
     }
-    dispatch.push_back(Values().set("isa_enum", isa_enum(ip.isa)).set("select", select));
+    dispatch.push_back(
+        Values().set("isa_enum", isa_enum(ip.isa)).set("select", select).set("select_range", select_range));
   }
   v.list("variants", variants).list("dispatch", dispatch).flag("has_stream", has_stream);
 

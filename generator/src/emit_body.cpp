@@ -59,7 +59,8 @@ class BodyEmitter {
 
   std::string emit() {
     if (p_.inner == InnerClass::Empty) {
-      for (const char* n : broadcast_ ? std::vector<const char*>{"in", "out"} : std::vector<const char*>{"a", "b", "out"}) {
+      for (const char* n : broadcast_ ? std::vector<const char*>{"i0", "in", "out"}
+                                      : std::vector<const char*>{"i0", "a", "b", "out"}) {
         pr_.line(fmt::format("(void){};", n));
       }
       pr_.line("// the output has no elements");
@@ -69,28 +70,38 @@ class BodyEmitter {
     if (broadcast_) inputs = {{"in", "in", ip_.a}};
     else inputs = {{"a", "a", ip_.a}, {"b", "b", ip_.b}};
     std::string out_ptr = "out";
-    // Outer loops: constant extents and strides; an operand that does not
-    // move in a loop keeps its pointer.
-    for (std::size_t d = 0; d < ip_.outer.size(); ++d) {
-      const Loop& l = ip_.outer[d];
-      const std::string i = fmt::format("i{}", d);
-      pr_.open(fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, l.extent));
-      auto advance = [&](std::string& ptr, const std::string& name, const std::string& type, std::int64_t stride) {
-        if (stride == 0) return;
-        const std::string next = fmt::format("{}{}", name, d + 1);
-        pr_.line(fmt::format("{}* {} = {} + {};", type, next, ptr,
-                             stride == 1 ? i : fmt::format("{} * {}", i, stride)));
-        ptr = next;
-      };
+    auto advance = [&](std::string& ptr, const std::string& name, const std::string& type, std::int64_t stride,
+                       const std::string& i, std::size_t depth) {
+      if (stride == 0) return;
+      const std::string next = fmt::format("{}{}", name, depth + 1);
+      pr_.line(fmt::format("{}* {} = {} + {};", type, next, ptr, stride == 1 ? i : fmt::format("{} * {}", i, stride)));
+      ptr = next;
+    };
+    auto advance_all = [&](const Loop& l, const std::string& i, std::size_t depth) {
       for (std::size_t k = 0; k < inputs.size(); ++k) {
-        advance(inputs[k].ptr, inputs[k].name, "const " + elem_, k == 0 ? l.a : l.b);
+        advance(inputs[k].ptr, inputs[k].name, "const " + elem_, k == 0 ? l.a : l.b, i, depth);
       }
-      advance(out_ptr, "out", out_elem_, l.out);
+      advance(out_ptr, "out", out_elem_, l.out, i, depth);
+    };
+    // The split loop runs outside this body: i0 arrives as a parameter.
+    std::size_t first = 0;
+    if (p_.split) {
+      pr_.line(fmt::format("// iteration i0 of the split loop (extent {})", ip_.outer.front().extent));
+      advance_all(ip_.outer.front(), "i0", 0);
+      first = 1;
+    } else {
+      pr_.line("(void)i0;  // one piece: no split loop");
+    }
+    // The other outer loops: constant extents and strides; an operand that
+    // does not move in a loop keeps its pointer.
+    for (std::size_t d = first; d < ip_.outer.size(); ++d) {
+      const std::string i = fmt::format("i{}", d);
+      pr_.open(fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, ip_.outer[d].extent));
+      advance_all(ip_.outer[d], i, d);
     }
     if (ip_.vector) emit_vector_row(inputs, out_ptr);
     else emit_scalar_row(inputs, out_ptr);
-    for (std::size_t d = ip_.outer.size(); d-- > 0;) pr_.close(fmt::format("for i{}", d));
-    if (streaming_) pr_.line("_mm_sfence();  // order the streaming stores before returning");
+    for (std::size_t d = ip_.outer.size(); d-- > first;) pr_.close(fmt::format("for i{}", d));
     return pr_.take();
   }
 

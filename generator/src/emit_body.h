@@ -9,8 +9,10 @@
 
 namespace bcastgen::gen {
 
+// The body of `<variant>_block(i0, ...)`: iteration i0 of the kernel's
+// split loop (plan.split), or the whole nest when it has none.
 // `streaming`: use the vocabulary's non-temporal stores for whole vectors
-// (the caller guarantees an aligned output) and fence at the end.
+// (the caller guarantees an aligned output and fences after all blocks).
 std::string emit_variant_body(const KernelPlan& plan, const IsaPlan& isa, const Vocabulary& vocabulary,
                               bool streaming);
 

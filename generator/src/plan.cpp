@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 
 namespace bcastgen::gen {
@@ -133,6 +134,36 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   return ip;
 }
 
+// A block must hold whole main-loop steps of every ISA: steps are lanes x
+// unroll (at most 64 x 4) or, for a repeating operand, lcm(period, lanes)
+// times a factor of 1, 2 or 4, so 256 elements (periods) divide them all.
+constexpr std::int64_t kBlockQuantum = 256;
+
+// Cuts a kernel that is one long row, or one row of a repeating period,
+// into [blocks][block] with a block that divides the row exactly, so that
+// every trip count stays a constant and a thread pool still has a loop to
+// split. Returns a note, or "" when it does not apply.
+std::string block_single_row(KernelPlan& p, const PlanOptions& opt) {
+  const bool repeat = p.inner == InnerClass::Repeat && p.loops.size() == 2;
+  if (!(p.loops.size() == 1 || repeat)) return "";
+  const std::int64_t period = repeat ? p.loops[1].extent : 1;
+  const std::int64_t units = p.loops[0].extent;  // elements, or periods
+  const std::int64_t max_units = std::max<std::int64_t>(kBlockQuantum, opt.max_block_elements / period);
+  if (units % kBlockQuantum != 0 || units <= kBlockQuantum) return "";
+  std::int64_t best = 0;
+  for (std::int64_t b = kBlockQuantum; b <= max_units && b < units; b += kBlockQuantum) {
+    if (units % b == 0) best = b;
+  }
+  if (best == 0) return "";
+  const Loop row = p.loops[0];
+  const Loop block_loop{units / best, row.a * best, row.b * best, row.out * best};
+  const Loop in_block{best, row.a, row.b, row.out};
+  p.loops.erase(p.loops.begin());
+  p.loops.insert(p.loops.begin(), {block_loop, in_block});
+  return fmt::format("the row of {} {} is cut into {} blocks of {} so that it can be split", units,
+                     repeat ? "periods" : "elements", units / best, best);
+}
+
 }  // namespace
 
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {
@@ -154,8 +185,19 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabu
   }
   p.inner = classify(p);
   if (p.inner != InnerClass::Empty && repeating_operand(p)) p.inner = InnerClass::Repeat;
-  p.outer_extent = p.loops.empty() ? 1 : p.loops.front().extent;
+  const std::string blocked = p.inner == InnerClass::Empty ? "" : block_single_row(p, opt);
   for (Isa isa : opt.isas) p.isas.push_back(plan_isa(p, isa, opt, voc));
+
+  // The split loop is loops[0] if every variant kept it as its outermost loop
+  // (a repeat fusion of the last two loops may have absorbed it).
+  p.split = !p.loops.empty() && p.loops.size() >= 2;
+  for (const IsaPlan& ip : p.isas) {
+    p.split = p.split && !ip.outer.empty() && ip.outer.front().extent == p.loops.front().extent;
+  }
+  p.outer_extent = p.split ? p.loops.front().extent : 1;
+  p.split_why = p.split ? fmt::format("loop i0 ({} iterations) can be split across threads", p.outer_extent)
+                        : "one piece: the kernel has no outer loop common to all its variants";
+  if (!blocked.empty()) p.split_why = blocked + "; " + p.split_why;
   return p;
 }
 

@@ -23,6 +23,9 @@ struct KernelEntry {
   ShapeRef a, b, out;         // for Broadcast: a is the input, b the target
   // Runs with the best variant not above `isa`; `b` is ignored by Broadcast.
   void (*run)(Isa isa, const void* a, const void* b, void* out);
+  // Extent of the split loop, and a run of iterations [begin, end) of it.
+  std::int64_t outer_extent;
+  void (*run_range)(Isa isa, std::int64_t begin, std::int64_t end, const void* a, const void* b, void* out);
 };
 
 struct KernelTable {

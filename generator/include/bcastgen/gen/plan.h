@@ -60,7 +60,12 @@ struct KernelPlan {
   std::vector<Loop> loops;   // coalesced nest, outermost first (empty: one element)
   InnerClass inner = InnerClass::VectorVector;
   std::int64_t out_numel = 0, out_bytes = 0;
-  std::int64_t outer_extent = 1;  // the first loop's extent: what a thread pool may split
+  // The split loop: every ISA variant's outermost loop is loops[0], so
+  // `<kernel>_range(begin, end)` can run part of it; outer_extent is its
+  // extent, or 1 when the kernel cannot be split.
+  bool split = false;
+  std::int64_t outer_extent = 1;
+  std::string split_why;          // how the split loop was chosen
   std::vector<IsaPlan> isas;      // in the spec's order, best first
 };
 
@@ -68,6 +73,9 @@ struct PlanOptions {
   std::vector<Isa> isas;
   std::int64_t stream_threshold_bytes = 16 << 20;
   int unroll = 4;  // vectors per main-loop iteration
+  // A kernel that is one long row is cut into blocks of at most this many
+  // elements, so that a thread pool can split it (see plan.cpp).
+  std::int64_t max_block_elements = 16384;
 };
 
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& options,
