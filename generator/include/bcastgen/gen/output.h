@@ -16,13 +16,19 @@ class IoError : public Error {
 };
 
 // Writes every file under `dir` (created if missing). Each is first written
-// to a temporary file beside its target; only when all temporaries exist are
-// they renamed into place, so an error leaves the directory as it was.
+// to a hidden temporary beside its target (".<name>.tmp<pid>", fsync'ed);
+// only when all temporaries exist are they renamed into place, each replaced
+// file kept as a hard-linked backup until the last rename succeeded, so an
+// error at any step (a full disk, a read-only or missing directory, a failed
+// rename) leaves the directory as it was: replaced files are restored, new
+// ones and the directories created are removed. A process killed before the
+// renames leaves only hidden temporaries, which the next run removes.
 // Files whose content is unchanged are not rewritten (builds stay quiet).
 // Returns the paths that were written. Throws IoError naming the path.
 std::vector<std::string> write_files(const std::string& dir, const std::map<std::string, std::string>& files);
 
-// Reads a whole file; throws IoError naming the path.
+// Reads a whole regular file; throws IoError naming the path (also for a
+// directory).
 std::string read_file(const std::string& path);
 
 }  // namespace bcastgen::gen
