@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "bcastgen/gen/embedded.h"
+#include "bcastgen/gen/manifest.h"
 #include "bcastgen/gen/version.h"
 #include "emit_body.h"
 #include "render.h"
@@ -42,7 +43,14 @@ std::string banner(const GenerateOptions& o, const char* comment = "//") {
 
 struct Params {
   std::string params, types, args, view_params, view_args;
+  std::string c_params, c_args, c_checked_params, c_checked_args;  // the C entry points
 };
+
+// The C spelling of an element type ("std::int8_t" -> "int8_t").
+std::string c_type(DType t) {
+  std::string s = dtype_info(t).cpp_type;
+  return s.rfind("std::", 0) == 0 ? s.substr(5) : s;
+}
 
 Params params_of(const KernelPlan& p) {
   const std::string t = dtype_info(p.spec.dtype).cpp_type, r = dtype_info(p.out_dtype).cpp_type;
@@ -50,6 +58,10 @@ Params params_of(const KernelPlan& p) {
   std::vector<std::string> ins = p.spec.op == Op::Broadcast ? std::vector<std::string>{"in"}
                                                              : std::vector<std::string>{"a", "b"};
   for (const auto& n : ins) {
+    s.c_params += fmt::format("const {}* {}, ", c_type(p.spec.dtype), n);
+    s.c_args += n + ", ";
+    s.c_checked_params += fmt::format("const {0}* {1}, const int64_t* {1}_dims, size_t {1}_rank, ", c_type(p.spec.dtype), n);
+    s.c_checked_args += fmt::format("{{{0}, bcastgen::ShapeRef({0}_dims, {0}_rank)}}, ", n);
     s.params += fmt::format("const {}* {}, ", t, n);
     s.types += fmt::format("const {}*, ", t);
     s.args += n + ", ";
@@ -61,6 +73,10 @@ Params params_of(const KernelPlan& p) {
   s.args += "out";
   s.view_params += fmt::format("bcastgen::TensorView<{}> out", r);
   s.view_args += "out.data";
+  s.c_params += fmt::format("{}* out", c_type(p.out_dtype));
+  s.c_args += "out";
+  s.c_checked_params += fmt::format("{}* out, const int64_t* out_dims, size_t out_rank", c_type(p.out_dtype));
+  s.c_checked_args += "{out, bcastgen::ShapeRef(out_dims, out_rank)}";
   return s;
 }
 
@@ -79,13 +95,23 @@ std::string camel(const std::string& name) {
   return s;
 }
 
-// The stem as an identifier, for the name of the file's kernel table.
-std::string table_function(const std::string& stem) {
+// A C identifier from a stem or namespace ("my-model" -> "my_model", "a::b" -> "a_b").
+std::string c_identifier(const std::string& name) {
   std::string s;
-  for (char c : stem) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name.compare(i, 2, "::") == 0) {
+      s += '_';
+      ++i;
+    } else {
+      s += std::isalnum(static_cast<unsigned char>(name[i])) ? name[i] : '_';
+    }
+  }
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "k" + s;
-  return s + "_kernels";
+  return s;
 }
+
+// The name of the file's kernel table.
+std::string table_function(const std::string& stem) { return c_identifier(stem) + "_kernels"; }
 
 const char* isa_enum(Isa isa) {
   switch (isa) {
@@ -103,6 +129,8 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::stri
   v.set("table_fn", table_fn);
   v.set("name", k.name).set("summary", summary(p)).set("params", prm.params).set("param_types", prm.types);
   v.set("args", prm.args).set("view_params", prm.view_params).set("view_args", prm.view_args);
+  v.set("c_params", prm.c_params).set("c_args", prm.c_args).set("c_checked_params", prm.c_checked_params);
+  v.set("c_checked_args", prm.c_checked_args);
   v.set("out_numel", p.out_numel).set("outer_extent", p.outer_extent).set("split_why", p.split_why);
   // The header's constexpr shapes.
   std::vector<Values> operands;
@@ -233,19 +261,33 @@ GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
     out.plans.push_back(plan_kernel(k, popt, voc));
     Values kv = kernel_values(out.plans.back(), voc, table_function(options.stem));
     header_kernels.push_back(kv);
-    source_kernels.push_back(
-        Values().set("code", render("kernel.cpp.mustache", kv)).set("entry", std::get<std::string>(kv.entries().at("entry"))));
+    Values sk = kv;  // the kernel's values, for the C entry points
+    sk.set("code", render("kernel.cpp.mustache", kv));
+    source_kernels.push_back(sk);
   }
-  const std::string header = options.stem + ".h";
+  const std::string header = options.stem + ".h", source = options.stem + ".cpp";
+  const std::string c_header = options.stem + "_c.h";
+  const std::string c_prefix = c_identifier(spec.ns) + "_";
   Values hv;
   hv.set("banner", banner(options)).set("namespace", spec.ns).list("kernels", header_kernels);
   hv.set("table_fn", table_function(options.stem));
   out.files[header] = render("header.h.mustache", hv);
   Values sv;
   sv.set("banner", banner(options)).set("namespace", spec.ns).set("header", header).flag("x86", x86);
-  sv.set("table_fn", table_function(options.stem));
+  sv.declare("c_params").declare("c_checked_params").declare("c_args").declare("c_checked_args");
+  sv.set("table_fn", table_function(options.stem)).set("c_header", c_header).set("c_prefix", c_prefix);
   sv.list("kernels", source_kernels);
-  out.files[options.stem + ".cpp"] = render("source.cpp.mustache", sv);
+  out.files[source] = render("source.cpp.mustache", sv);
+
+  Values cv;
+  cv.set("banner", banner(options)).set("header", header).set("source_file", source).set("c_prefix", c_prefix);
+  std::string guard = "BCASTGEN_" + c_identifier(options.stem) + "_C_H";
+  for (char& c : guard) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  cv.set("guard", guard).list("kernels", header_kernels);
+  out.files[c_header] = render("c_header.h.mustache", cv);
+
+  ManifestNames names{options.source_name, spec.ns, header, source, c_header, c_prefix};
+  out.files[options.stem + ".manifest.json"] = manifest_json(out.plans, names).dump(2) + "\n";
   if (options.emit_runtime) {
     const std::string prefix = "runtime/include/";
     for (const auto& [path, content] : embedded_files()) {
