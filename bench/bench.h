@@ -1,0 +1,85 @@
+// bcastgen benchmark: what every peer sees of a case.
+//
+// One Case per kernel of bench/cases.yaml. The buffers are allocated once,
+// 64-byte aligned, filled with exactly representable values (so every peer
+// must agree bit for bit), and shared by all peers; each peer writes `out`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bcastgen/rules.h"
+#include "bcastgen/shape.h"
+#include "bcastgen/types.h"
+
+namespace bench {
+
+struct AlignedFree {
+  void operator()(void* p) const;
+};
+using Buffer = std::unique_ptr<unsigned char, AlignedFree>;
+Buffer aligned_buffer(std::size_t bytes);  // 64-byte aligned, at least 64 bytes
+
+struct Case {
+  std::string name;   // the kernel name in cases.yaml, e.g. c04_nhwc_c3
+  std::string label;  // the case number, e.g. "4", "12a"
+  bcastgen::Op op;
+  bcastgen::DType dtype;      // input element type
+  bcastgen::DType out_dtype;  // result_dtype(op, dtype)
+  bcastgen::Rule rule;
+  bcastgen::BroadcastMode mode;
+  std::int64_t axis;
+  bcastgen::Shape a, b, out;  // as in the spec (for Broadcast, b is the target)
+  // a and b aligned to the output's rank with 1s on broadcast axes: the form
+  // the numpy-rule peers (XNNPACK, oneDNN, Eigen, NumPy) are given.
+  bcastgen::Shape a_aligned, b_aligned;
+  std::int64_t a_numel, b_numel, out_numel;  // b_numel = 0 for Broadcast
+  std::size_t a_bytes, b_bytes, out_bytes;
+  Buffer a_buf, b_buf, out_buf;
+  void* a_ptr() const { return a_buf.get(); }
+  void* b_ptr() const { return b_buf.get(); }
+  void* out_ptr() const { return out_buf.get(); }
+  std::vector<unsigned char> expected;  // bcastgen's output, for the checks
+  std::uint64_t checksum = 0;           // of `expected`, for the NumPy process
+  bool binary() const { return op != bcastgen::Op::Broadcast; }
+};
+
+// What a peer offers for a case: a call to time, or why it cannot run it.
+struct PeerRun {
+  std::function<void()> run;  // empty: not supported
+  std::string na;             // the reason, when `run` is empty
+  std::string note;           // e.g. the implementation oneDNN picked
+};
+
+inline PeerRun not_available(std::string why) {
+  PeerRun p;
+  p.na = std::move(why);
+  return p;
+}
+
+// Peers (one translation unit each).
+PeerRun make_xnnpack(const Case& c);
+PeerRun make_onednn(const Case& c);
+PeerRun make_eigen(const Case& c);
+PeerRun make_fallback(const Case& c);
+
+// Roofs (roofs.cpp): each returns a call that processes `n` elements of
+// c[i] = a[i] + b[i] (f32), on buffers it owns.
+struct Roof {
+  std::string name;
+  std::int64_t elements;  // per call
+  std::size_t bytes;      // read + written per call
+  std::function<void()> run;
+};
+std::vector<Roof> make_roofs();
+
+// 64-bit checksum of a byte string, identical in numpy_bench.py: the bytes
+// zero-padded to 8-byte little-endian words w[i], sum of w[i] * (2i + 1)
+// modulo 2^64.
+std::uint64_t checksum(const void* data, std::size_t bytes);
+
+}  // namespace bench

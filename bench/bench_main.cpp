@@ -1,0 +1,354 @@
+// bcastgen benchmark driver (bench/run.sh runs it; see bench/README.md).
+//
+//   bcastgen_bench [--cases-json=PATH] [--status-json=PATH] [--check-only]
+//                  [Google Benchmark flags]
+//
+// 1. Builds every case of bench/cases.yaml (the generated kernel table gives
+//    the shapes), fills the inputs and runs bcastgen once: its output is the
+//    expected output of every peer.
+// 2. Makes each peer (setup outside the timed region), runs it once and
+//    compares its output byte for byte with bcastgen's: a mismatch is
+//    printed loudly and the peer's time is reported as MISMATCH.
+// 3. Registers one benchmark per (case, peer) that can run, plus the roofs,
+//    and runs them (one thread).
+// --cases-json writes the cases and bcastgen's output checksums for
+// numpy_bench.py; --status-json writes every (case, peer)'s status: ok, n/a
+// with the reason, or mismatch.
+#include <benchmark/benchmark.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bcastgen/registry.h"
+#include "bench.h"
+#include "cases.h"  // generated from bench/cases.yaml
+
+namespace bench {
+
+void AlignedFree::operator()(void* p) const { std::free(p); }
+
+// Buffers of 1 MiB and more are 2 MiB aligned and advised to use
+// transparent huge pages, as NumPy does for its own large arrays (THP is in
+// "madvise" mode on Debian): without this the C++ peers, not NumPy, would pay
+// the TLB misses of 4 KiB pages on the DRAM- and L3-sized cases.
+Buffer aligned_buffer(std::size_t bytes) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  const std::size_t align = bytes >= (std::size_t{1} << 20) ? kHuge : 64;
+  const std::size_t size = std::max<std::size_t>(((bytes + align - 1) / align) * align, 64);
+  void* p = std::aligned_alloc(align, size);
+  if (p == nullptr) throw std::bad_alloc();
+  if (align == kHuge) madvise(p, size, MADV_HUGEPAGE);  // advice only: failure is harmless
+  return Buffer(static_cast<unsigned char*>(p));
+}
+
+std::uint64_t checksum(const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint64_t h = 0;
+  for (std::size_t i = 0, k = 0; i < bytes; i += 8, ++k) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p + i, bytes - i < 8 ? bytes - i : 8);  // little endian
+    h += w * (2 * k + 1);
+  }
+  return h;
+}
+
+namespace {
+
+// Input values, identical in numpy_bench.py: exactly representable, so
+// every peer's result is exact and must match bit for bit. Unsigned 8-bit
+// inputs stay below 128 so that no sum overflows (oneDNN and XNNPACK
+// saturate where bcastgen, NumPy and Eigen wrap).
+void fill(void* p, bcastgen::DType t, std::int64_t n, std::int64_t seed) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t k = (i * 7 + seed) % 509;
+    switch (t) {
+      case bcastgen::DType::F32: static_cast<float*>(p)[i] = static_cast<float>(k) * 0.25f - 63.5f; break;
+      case bcastgen::DType::U8: static_cast<std::uint8_t*>(p)[i] = static_cast<std::uint8_t>((i * 7 + seed) % 128); break;
+      case bcastgen::DType::I32: static_cast<std::int32_t*>(p)[i] = static_cast<std::int32_t>(k - 254); break;
+      default: throw std::runtime_error("bench: fill: dtype not used by the cases");
+    }
+  }
+}
+
+// The generated kernels, called through their unchecked entry.
+template <class A, class O>
+std::function<void()> bind(void (*f)(const A*, const A*, O*), const Case& c) {
+  const auto* a = static_cast<const A*>(c.a_ptr());
+  const auto* b = static_cast<const A*>(c.b_ptr());
+  auto* o = static_cast<O*>(c.out_ptr());
+  return [f, a, b, o] { f(a, b, o); };
+}
+template <class A>
+std::function<void()> bind(void (*f)(const A*, A*), const Case& c) {
+  const auto* a = static_cast<const A*>(c.a_ptr());
+  auto* o = static_cast<A*>(c.out_ptr());
+  return [f, a, o] { f(a, o); };
+}
+
+#define BENCH_CASES(X)                                                                                      \
+  X(c01_same_shape, "1") X(c02_nchw_bias, "2") X(c03_nhwc_bias, "3") X(c04_nhwc_c3, "4")                  \
+  X(c05_attn_mask, "5") X(c06_ln_scale, "6") X(c07_row_bcast, "7") X(c08_outer, "8") X(c09_array_api, "9") \
+  X(c10_se_scale, "10") X(c11_pdpd, "11") X(c12a_u8_add, "12a") X(c12b_i32_bias, "12b")                   \
+  X(c13_broadcast, "13") X(c14_greater, "14")
+
+struct Entry {
+  std::unique_ptr<Case> c;
+  std::function<void()> bcastgen;
+};
+
+bcastgen::Shape shape_of(bcastgen::ShapeRef r) { return r.to_shape(); }
+
+std::unique_ptr<Case> make_case(const bcastgen::KernelEntry& k, const char* label) {
+  auto c = std::make_unique<Case>();
+  c->name = k.name;
+  c->label = label;
+  c->op = k.op;
+  c->dtype = k.dtype;
+  c->out_dtype = bcastgen::result_dtype(k.op, k.dtype);
+  c->rule = k.rule;
+  c->mode = k.mode;
+  c->axis = k.axis;
+  c->a = shape_of(k.a);
+  c->b = shape_of(k.b);
+  c->out = shape_of(k.out);
+  const bcastgen::BroadcastResult r = c->binary() ? bcastgen::broadcast_shapes(c->rule, c->a, c->b, c->axis)
+                                                  : bcastgen::broadcast_to(c->mode, c->a, c->b, c->axis, {});
+  c->a_aligned = r.a_aligned;
+  c->b_aligned = c->binary() ? r.b_aligned : bcastgen::Shape{};
+  c->a_numel = bcastgen::checked_numel(c->a);
+  c->b_numel = c->binary() ? bcastgen::checked_numel(c->b) : 0;
+  c->out_numel = bcastgen::checked_numel(c->out);
+  const auto in_size = static_cast<std::size_t>(bcastgen::dtype_size(c->dtype));
+  c->a_bytes = static_cast<std::size_t>(c->a_numel) * in_size;
+  c->b_bytes = static_cast<std::size_t>(c->b_numel) * in_size;
+  c->out_bytes = static_cast<std::size_t>(c->out_numel) * static_cast<std::size_t>(bcastgen::dtype_size(c->out_dtype));
+  c->a_buf = aligned_buffer(c->a_bytes);
+  c->b_buf = aligned_buffer(c->b_bytes);
+  c->out_buf = aligned_buffer(c->out_bytes);
+  fill(c->a_ptr(), c->dtype, c->a_numel, 1);
+  fill(c->b_ptr(), c->dtype, c->b_numel, 5);
+  return c;
+}
+
+std::vector<Entry> make_entries() {
+  const bcastgen::KernelTable table = bcbench::cases_kernels();
+  auto find = [&](const char* name) -> const bcastgen::KernelEntry& {
+    for (const bcastgen::KernelEntry& k : table) {
+      if (std::strcmp(k.name, name) == 0) return k;
+    }
+    throw std::runtime_error(std::string("bench: kernel ") + name + " is not in the generated table");
+  };
+  std::vector<Entry> entries;
+#define MAKE_ENTRY(name, label)                              \
+  {                                                          \
+    Entry e;                                                 \
+    e.c = make_case(find(#name), label);                     \
+    e.bcastgen = bind(&bcbench::name, *e.c);                 \
+    entries.push_back(std::move(e));                         \
+  }
+  BENCH_CASES(MAKE_ENTRY)
+#undef MAKE_ENTRY
+  return entries;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string o;
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      o += '\\';
+      o += ch;
+    } else if (static_cast<unsigned char>(ch) < 0x20) {
+      o += ' ';
+    } else {
+      o += ch;
+    }
+  }
+  return o;
+}
+
+std::string json_shape(const bcastgen::Shape& s) {
+  std::string o = "[";
+  for (std::size_t i = 0; i < s.size(); ++i) o += (i ? ", " : "") + std::to_string(s[i]);
+  return o + "]";
+}
+
+struct Status {
+  std::string case_name, peer, status, reason;
+};
+
+const char* const kPeers[] = {"bcastgen", "xnnpack", "onednn", "eigen", "fallback"};
+
+PeerRun make_peer(const std::string& peer, const Entry& e) {
+  try {
+    if (peer == "bcastgen") {
+      PeerRun p;
+      p.run = e.bcastgen;
+      p.note = std::string("isa ") + bcastgen::isa_name(bcastgen::active_isa());
+      return p;
+    }
+    if (peer == "xnnpack") return make_xnnpack(*e.c);
+    if (peer == "onednn") return make_onednn(*e.c);
+    if (peer == "eigen") return make_eigen(*e.c);
+    if (peer == "fallback") return make_fallback(*e.c);
+  } catch (const std::exception& ex) {
+    return not_available(std::string("setup threw: ") + ex.what());
+  }
+  return not_available("unknown peer");
+}
+
+// Runs `p` once on a poisoned output and compares with bcastgen's output.
+// Returns "" or a description of the first difference.
+std::string check(const Case& c, const PeerRun& p) {
+  std::memset(c.out_ptr(), 0xAB, c.out_bytes);
+  p.run();
+  const auto* got = static_cast<const unsigned char*>(c.out_ptr());
+  if (std::memcmp(got, c.expected.data(), c.out_bytes) == 0) return "";
+  std::size_t diffs = 0, first = c.out_bytes;
+  for (std::size_t i = 0; i < c.out_bytes; ++i) {
+    if (got[i] != c.expected[i]) {
+      if (first == c.out_bytes) first = i;
+      ++diffs;
+    }
+  }
+  const std::size_t elem = static_cast<std::size_t>(bcastgen::dtype_size(c.out_dtype));
+  std::ostringstream os;
+  os << diffs << " of " << c.out_bytes << " output bytes differ; first at element " << first / elem;
+  return os.str();
+}
+
+}  // namespace
+}  // namespace bench
+
+int main(int argc, char** argv) {
+  using namespace bench;
+  benchmark::Initialize(&argc, argv);
+  std::string cases_json, status_json;
+  bool check_only = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--cases-json=", 0) == 0) {
+      cases_json = arg.substr(13);
+    } else if (arg.rfind("--status-json=", 0) == 0) {
+      status_json = arg.substr(14);
+    } else if (arg == "--check-only") {
+      check_only = true;
+    } else {
+      std::cerr << "bcastgen_bench: unknown argument " << arg << "\n";
+      return 2;
+    }
+  }
+
+  std::vector<Entry> entries = make_entries();
+  for (Entry& e : entries) {
+    std::memset(e.c->out_ptr(), 0xAB, e.c->out_bytes);
+    e.bcastgen();
+    const auto* o = static_cast<const unsigned char*>(e.c->out_ptr());
+    e.c->expected.assign(o, o + e.c->out_bytes);
+    e.c->checksum = checksum(o, e.c->out_bytes);
+  }
+  if (!cases_json.empty()) {
+    std::ofstream f(cases_json);
+    f << "[\n";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const Case& c = *entries[i].c;
+      f << "  {\"name\": \"" << c.name << "\", \"label\": \"" << c.label << "\", \"op\": \""
+        << bcastgen::op_name(c.op) << "\", \"dtype\": \"" << bcastgen::dtype_name(c.dtype) << "\", \"out_dtype\": \""
+        << bcastgen::dtype_name(c.out_dtype) << "\", \"rule\": \""
+        << (c.binary() ? bcastgen::rule_name(c.rule) : bcastgen::mode_name(c.mode)) << "\", \"axis\": " << c.axis
+        << ", \"a\": " << json_shape(c.a) << ", \"b\": " << json_shape(c.b) << ", \"out\": " << json_shape(c.out)
+        << ", \"a_aligned\": " << json_shape(c.a_aligned) << ", \"b_aligned\": " << json_shape(c.b_aligned)
+        << ", \"a_bytes\": " << c.a_bytes << ", \"b_bytes\": " << c.b_bytes << ", \"out_bytes\": " << c.out_bytes
+        << ", \"out_numel\": " << c.out_numel << ", \"checksum\": \"" << c.checksum << "\"}"
+        << (i + 1 < entries.size() ? ",\n" : "\n");
+    }
+    f << "]\n";
+  }
+
+  // Peers: make, check once, register.
+  std::vector<Status> statuses;
+  std::vector<PeerRun> keep;  // alive until the benchmarks have run
+  keep.reserve(entries.size() * std::size(kPeers));
+  int mismatches = 0;
+  for (const Entry& e : entries) {
+    const Case& c = *e.c;
+    for (const char* peer : kPeers) {
+      PeerRun p = make_peer(peer, e);
+      Status s{c.name, peer, "ok", p.note};
+      if (!p.run) {
+        s.status = "n/a";
+        s.reason = p.na;
+      } else {
+        std::string diff;
+        try {
+          diff = check(c, p);
+        } catch (const std::exception& ex) {
+          diff = std::string("threw: ") + ex.what();
+        }
+        if (!diff.empty()) {
+          ++mismatches;
+          s.status = "mismatch";
+          s.reason = diff;
+          std::cerr << "\n*** MISMATCH *** case " << c.label << " (" << c.name << "), peer " << peer
+                    << " differs from bcastgen: " << diff << "\n\n";
+        }
+      }
+      std::cerr << "check  " << c.label << "\t" << c.name << "\t" << peer << "\t" << s.status
+                << (s.reason.empty() ? "" : "\t" + s.reason) << "\n";
+      if (p.run && s.status == "ok" && !check_only) {
+        std::function<void()> run = p.run;
+        const std::size_t bytes = c.a_bytes + c.b_bytes + c.out_bytes;
+        benchmark::RegisterBenchmark((c.name + "/" + peer).c_str(),
+                                     [run, bytes](benchmark::State& state) {
+                                       for (auto _ : state) {
+                                         run();
+                                         benchmark::ClobberMemory();
+                                       }
+                                       state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                                                               static_cast<std::int64_t>(bytes));
+                                     })
+            ->Unit(benchmark::kNanosecond);
+      }
+      statuses.push_back(std::move(s));
+      keep.push_back(std::move(p));
+    }
+  }
+  if (!status_json.empty()) {
+    std::ofstream f(status_json);
+    f << "[\n";
+    for (std::size_t i = 0; i < statuses.size(); ++i) {
+      const Status& s = statuses[i];
+      f << "  {\"case\": \"" << s.case_name << "\", \"peer\": \"" << s.peer << "\", \"status\": \"" << s.status
+        << "\", \"reason\": \"" << json_escape(s.reason) << "\"}" << (i + 1 < statuses.size() ? ",\n" : "\n");
+    }
+    f << "]\n";
+  }
+  if (mismatches) std::cerr << "*** " << mismatches << " peer output(s) differ from bcastgen's (see above) ***\n";
+  if (check_only) return mismatches ? 1 : 0;
+
+  std::vector<Roof> roofs = make_roofs();
+  for (const Roof& r : roofs) {
+    std::function<void()> run = r.run;
+    const std::size_t bytes = r.bytes;
+    benchmark::RegisterBenchmark(("roof/" + r.name).c_str(),
+                                 [run, bytes](benchmark::State& state) {
+                                   for (auto _ : state) {
+                                     run();
+                                     benchmark::ClobberMemory();
+                                   }
+                                   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                                                           static_cast<std::int64_t>(bytes));
+                                 })
+        ->Unit(benchmark::kNanosecond);
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return mismatches ? 1 : 0;
+}

@@ -1,0 +1,129 @@
+// Peer: Eigen 3.4 Tensor module, single-threaded (DefaultDevice). Operands
+// are TensorMaps of the shared buffers at the output's rank; an operand that
+// broadcasts goes through .broadcast(factors), one that does not is used as
+// is (as an Eigen user would write it). Compiled with -march=x86-64-v3 so
+// Eigen vectorizes with AVX2/FMA (bench/CMakeLists.txt).
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "bench.h"
+
+namespace bench {
+namespace {
+
+template <int N>
+std::array<Eigen::Index, N> to_dims(const bcastgen::Shape& s) {
+  std::array<Eigen::Index, N> d{};
+  for (int i = 0; i < N; ++i) d[i] = static_cast<Eigen::Index>(s[static_cast<std::size_t>(i)]);
+  return d;
+}
+
+template <int N>
+std::array<Eigen::Index, N> factors(const bcastgen::Shape& s, const bcastgen::Shape& out) {
+  std::array<Eigen::Index, N> f{};
+  for (int i = 0; i < N; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    f[i] = static_cast<Eigen::Index>(s[k] == out[k] ? 1 : out[k]);
+  }
+  return f;
+}
+
+struct AddF {
+  template <class X, class Y>
+  auto operator()(const X& x, const Y& y) const { return x + y; }
+};
+struct SubF {
+  template <class X, class Y>
+  auto operator()(const X& x, const Y& y) const { return x - y; }
+};
+struct MulF {
+  template <class X, class Y>
+  auto operator()(const X& x, const Y& y) const { return x * y; }
+};
+struct GtF {
+  template <class X, class Y>
+  auto operator()(const X& x, const Y& y) const { return x > y; }
+};
+
+template <int N, class T, class TO, class F>
+PeerRun binary(const Case& c) {
+  using In = Eigen::TensorMap<const Eigen::Tensor<T, N, Eigen::RowMajor>, Eigen::Aligned64>;
+  using Out = Eigen::TensorMap<Eigen::Tensor<TO, N, Eigen::RowMajor>, Eigen::Aligned64>;
+  const auto* pa = static_cast<const T*>(c.a_ptr());
+  const auto* pb = static_cast<const T*>(c.b_ptr());
+  auto* po = static_cast<TO*>(c.out_ptr());
+  const auto da = to_dims<N>(c.a_aligned), db = to_dims<N>(c.b_aligned), dout = to_dims<N>(c.out);
+  const auto fa = factors<N>(c.a_aligned, c.out), fb = factors<N>(c.b_aligned, c.out);
+  const bool a_full = c.a_aligned == c.out, b_full = c.b_aligned == c.out;
+  PeerRun p;
+  if (a_full && b_full) {
+    p.run = [=] { Out(po, dout) = F()(In(pa, da), In(pb, db)); };
+  } else if (a_full) {
+    p.run = [=] { Out(po, dout) = F()(In(pa, da), In(pb, db).broadcast(fb)); };
+  } else if (b_full) {
+    p.run = [=] { Out(po, dout) = F()(In(pa, da).broadcast(fa), In(pb, db)); };
+  } else {
+    p.run = [=] { Out(po, dout) = F()(In(pa, da).broadcast(fa), In(pb, db).broadcast(fb)); };
+  }
+  return p;
+}
+
+template <int N, class T>
+PeerRun materialize(const Case& c) {
+  using In = Eigen::TensorMap<const Eigen::Tensor<T, N, Eigen::RowMajor>, Eigen::Aligned64>;
+  using Out = Eigen::TensorMap<Eigen::Tensor<T, N, Eigen::RowMajor>, Eigen::Aligned64>;
+  const auto* pa = static_cast<const T*>(c.a_ptr());
+  auto* po = static_cast<T*>(c.out_ptr());
+  const auto da = to_dims<N>(c.a_aligned), dout = to_dims<N>(c.out);
+  const auto fa = factors<N>(c.a_aligned, c.out);
+  PeerRun p;
+  p.run = [=] { Out(po, dout) = In(pa, da).broadcast(fa); };
+  return p;
+}
+
+// Each (rank, type, op) costs a few Eigen evaluators to compile: only the
+// combinations of bench/cases.yaml are instantiated.
+template <int N, class T, class TO>
+PeerRun dispatch_op(const Case& c) {
+  using bcastgen::Op;
+  switch (c.op) {
+    case Op::Add: return binary<N, T, TO, AddF>(c);
+    case Op::Subtract: return binary<N, T, TO, SubF>(c);
+    case Op::Multiply: return binary<N, T, TO, MulF>(c);
+    default: break;
+  }
+  return not_available("op not instantiated in peer_eigen.cpp");
+}
+
+template <int N>
+PeerRun dispatch_f32(const Case& c) {
+  if (c.op == bcastgen::Op::Broadcast) return materialize<N, float>(c);
+  if (c.op == bcastgen::Op::Greater) return binary<N, float, bool, GtF>(c);
+  return dispatch_op<N, float, float>(c);
+}
+
+}  // namespace
+
+PeerRun make_eigen(const Case& c) {
+  using bcastgen::DType;
+  const std::size_t rank = c.out.size();
+  if (c.dtype == DType::F32) {
+    switch (rank) {
+      case 1: return dispatch_f32<1>(c);
+      case 2: return dispatch_f32<2>(c);
+      case 3: return dispatch_f32<3>(c);
+      case 4: return dispatch_f32<4>(c);
+      default: break;
+    }
+  } else if (c.dtype == DType::U8 && rank == 1 && c.op == bcastgen::Op::Add) {
+    return binary<1, std::uint8_t, std::uint8_t, AddF>(c);
+  } else if (c.dtype == DType::I32 && rank == 4 && c.op == bcastgen::Op::Add) {
+    return binary<4, std::int32_t, std::int32_t, AddF>(c);
+  }
+  return not_available("combination not instantiated in peer_eigen.cpp");
+}
+
+}  // namespace bench
