@@ -1,0 +1,260 @@
+#!/usr/bin/python3
+"""Merges the benchmark's results into the table, the CSV and the summary line.
+
+    /usr/bin/python3 bench/report.py RESULTS_DIR
+
+RESULTS_DIR holds cases.json and status.json (bcastgen_bench), cpp.json
+(Google Benchmark JSON with median aggregates) and numpy.json
+(numpy_bench.py). Writes RESULTS_DIR/results.csv and RESULTS_DIR/table.md,
+prints the table and ends with the summary line.
+
+Definitions (also in README.md, "## Benchmarks"):
+- time: the median over repetitions of the CPU time per call, in ns.
+- GB/s: effective bandwidth, (bytes of a + bytes of b + bytes of out) / time;
+  each operand counted once, whatever the access pattern.
+- speedup vs best peer: time of the fastest peer that supports the case
+  (XNNPACK, oneDNN, Eigen, fallback, NumPy; mismatching peers excluded)
+  divided by bcastgen's time. Above 1: bcastgen is faster.
+- level: where the working set (a + b + out bytes) fits, against the per-core
+  cache sizes read from /sys: L1 (<= L1d), L2, L3, else DRAM.
+- % roof: DRAM cases against the streaming-store roof of the same read/write
+  mix (add: dram_add_stream; the Broadcast op, write-only: dram_fill_stream),
+  in GB/s. Every other case ("in-cache") against the L1 add roof in
+  elements/ns, scaled by 4 / the widest element size (u8 vectors carry 4x the
+  f32 elements).
+- % level roof (informative): against the add loop measured in the level the
+  working set lives in (L1: elements/ns as above; L2, L3, DRAM: GB/s).
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+PEERS = ["xnnpack", "onednn", "eigen", "fallback", "numpy"]
+PEER_TITLES = {"bcastgen": "bcastgen", "xnnpack": "XNNPACK", "onednn": "oneDNN", "eigen": "Eigen",
+               "fallback": "fallback", "numpy": "NumPy"}
+SIZES = {"f32": 4, "f64": 8, "u8": 1, "i8": 1, "bool": 1, "i32": 4, "u32": 4, "i16": 2, "u16": 2,
+         "i64": 8, "u64": 8}
+
+
+def cache_sizes():
+    """Per-core data/unified cache sizes in bytes by level, from sysfs."""
+    sizes = {}
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    for idx in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+        if not idx.startswith("index"):
+            continue
+        d = os.path.join(base, idx)
+        try:
+            level = int(open(os.path.join(d, "level")).read())
+            typ = open(os.path.join(d, "type")).read().strip()
+            size = open(os.path.join(d, "size")).read().strip()
+        except OSError:
+            continue
+        if typ == "Instruction":
+            continue
+        mult = {"K": 1024, "M": 1024 * 1024}.get(size[-1], 1)
+        sizes[level] = int(size.rstrip("KM")) * mult
+    return sizes
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def fmt_ns(ns):
+    return "%.0f" % ns if ns >= 100 else "%.1f" % ns
+
+
+def fmt_bytes(n):
+    for unit, div in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= div:
+            return "%.1f %s" % (n / div, unit)
+    return "%d B" % n
+
+
+def main():
+    rdir = sys.argv[1]
+    cases = load(os.path.join(rdir, "cases.json"))
+    status = {(s["case"], s["peer"]): s for s in load(os.path.join(rdir, "status.json"))}
+    for s in load(os.path.join(rdir, "numpy.json")):
+        status[(s["case"], "numpy")] = s
+    gb = load(os.path.join(rdir, "cpp.json"))
+    times = {}  # run_name -> median cpu ns
+    for b in gb["benchmarks"]:
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median":
+            assert b["time_unit"] == "ns", b
+            times[b["run_name"]] = b["cpu_time"]
+    for s in load(os.path.join(rdir, "numpy.json")):
+        if "ns" in s:
+            times["%s/numpy" % s["case"]] = s["ns"]
+
+    roofs = {}
+    for name, elements, nbytes in (("dram_add_store", 4194304, 4194304 * 12),
+                                   ("dram_add_stream", 4194304, 4194304 * 12),
+                                   ("l1_add", 2048, 2048 * 12), ("l2_add", 16384, 16384 * 12),
+                                   ("l3_add", 524288, 524288 * 12),
+                                   ("dram_fill_stream", 8388608, 8388608 * 4)):
+        ns = times.get("roof/" + name)
+        if ns:
+            roofs[name] = {"ns": ns, "el_ns": elements / ns, "gbps": nbytes / ns}
+    caches = cache_sizes()
+
+    rows, csv_rows, notes = [], [], []
+    note_ids = {}
+
+    def note(text):
+        if text not in note_ids:
+            note_ids[text] = len(note_ids) + 1
+            notes.append(text)
+        return note_ids[text]
+
+    speedups, dram_pcts, cache_pcts = [], [], []
+    mismatch = False
+    for c in cases:
+        ws = c["a_bytes"] + c["b_bytes"] + c["out_bytes"]
+        level = "DRAM"
+        for lv in (1, 2, 3):
+            if lv in caches and ws <= caches[lv]:
+                level = "L%d" % lv
+                break
+        widest = max(SIZES[c["dtype"]], SIZES[c["out_dtype"]])
+        res = {}
+        for peer in ["bcastgen"] + PEERS:
+            st = status.get((c["name"], peer), {"status": "n/a", "reason": "not run"})
+            ns = times.get("%s/%s" % (c["name"], peer))
+            entry = {"status": st["status"], "reason": st.get("reason", ""), "note": st.get("note", ""), "ns": None}
+            if st["status"] == "ok" and peer != "numpy":
+                entry["note"], entry["reason"] = st.get("reason", ""), ""
+            if st["status"] == "ok" and ns is None:
+                entry["status"], entry["reason"] = "n/a", "no timing (benchmark did not run)"
+            if st["status"] == "mismatch":
+                mismatch = True
+            if st["status"] == "ok":
+                entry["ns"] = ns
+                entry["gbps"] = ws / ns
+                entry["el_ns"] = c["out_numel"] / ns
+            res[peer] = entry
+        bc = res["bcastgen"]
+        ok_peers = [p for p in PEERS if res[p]["ns"] is not None]
+        best = min(ok_peers, key=lambda p: res[p]["ns"]) if ok_peers else None
+        speedup = res[best]["ns"] / bc["ns"] if best and bc["ns"] else None
+        if speedup:
+            speedups.append(speedup)
+        roof_pct = level_pct = None
+        roof_name = ""
+        if bc["ns"]:
+            if level == "DRAM":
+                roof_name = "dram_fill_stream" if c["op"] == "broadcast" else "dram_add_stream"
+                if roof_name in roofs:
+                    roof_pct = 100 * bc["gbps"] / roofs[roof_name]["gbps"]
+                    dram_pcts.append(roof_pct)
+                level_pct = roof_pct
+            else:
+                roof_name = "l1_add x%d" % (4 // widest) if widest < 4 else "l1_add"
+                if "l1_add" in roofs:
+                    roof_pct = 100 * bc["el_ns"] / (roofs["l1_add"]["el_ns"] * 4 / widest)
+                    cache_pcts.append(roof_pct)
+                if level == "L1":
+                    level_pct = roof_pct
+                elif level.lower() + "_add" in roofs:
+                    level_pct = 100 * bc["gbps"] / roofs[level.lower() + "_add"]["gbps"]
+        rows.append(dict(case=c, ws=ws, level=level, res=res, best=best, speedup=speedup, roof_pct=roof_pct,
+                         roof_name=roof_name, level_pct=level_pct))
+        for peer in ["bcastgen"] + PEERS:
+            e = res[peer]
+            csv_rows.append({
+                "case": c["label"], "kernel": c["name"], "op": c["op"], "dtype": c["dtype"],
+                "a": "x".join(map(str, c["a"])), "b": "x".join(map(str, c["b"])),
+                "out": "x".join(map(str, c["out"])), "working_set_bytes": ws, "level": level, "peer": peer,
+                "status": e["status"], "ns_per_call": "%.1f" % e["ns"] if e["ns"] else "",
+                "gb_per_s": "%.2f" % e["gbps"] if e["ns"] else "",
+                "elements_per_ns": "%.3f" % e["el_ns"] if e["ns"] else "",
+                "speedup_vs_best_peer": "%.3f" % speedup if peer == "bcastgen" and speedup else "",
+                "best_peer": best if peer == "bcastgen" and best else "",
+                "roof": roof_name if peer == "bcastgen" else "",
+                "pct_roof": "%.1f" % roof_pct if peer == "bcastgen" and roof_pct is not None else "",
+                "pct_level_roof": "%.1f" % level_pct if peer == "bcastgen" and level_pct is not None else "",
+                "reason": e["reason"], "note": e["note"]})
+    for name, r in roofs.items():
+        csv_rows.append({"case": "roof", "kernel": name, "peer": "roof", "status": "ok",
+                         "ns_per_call": "%.1f" % r["ns"], "gb_per_s": "%.2f" % r["gbps"],
+                         "elements_per_ns": "%.3f" % r["el_ns"]})
+
+    # Table 1: time per call.
+    peers_all = ["bcastgen"] + PEERS
+    out = []
+    out.append("ns per call (median CPU time), and the speedup of bcastgen over the fastest peer:")
+    out.append("")
+    out.append("| # | case | " + " | ".join(PEER_TITLES[p] for p in peers_all) +
+               " | best peer | speedup | level | % roof | % level roof |")
+    out.append("|---|---|" + "---:|" * len(peers_all) + "---|---:|---|---:|---:|")
+
+    def cell(peer, e, key, fmt):
+        if e["status"] == "mismatch":
+            return "**MISMATCH** [%d]" % note("%s: %s" % (PEER_TITLES[peer], e["reason"]))
+        if e["ns"] is None:
+            return "n/a [%d]" % note("%s: %s" % (PEER_TITLES[peer], e["reason"]))
+        return fmt(e[key])
+
+    for r in rows:
+        c = r["case"]
+        title = "%s %s %s" % (c["op"], "x".join(map(str, c["a"])) or "[]",
+                              ("to " if c["op"] == "broadcast" else "& ") + ("x".join(map(str, c["b"])) or "[]"))
+        if c["dtype"] != "f32":
+            title += " " + c["dtype"]
+        cells = [cell(p, r["res"][p], "ns", fmt_ns) for p in peers_all]
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            c["label"], title, " | ".join(cells), PEER_TITLES.get(r["best"], "-"),
+            "%.2fx" % r["speedup"] if r["speedup"] else "-", r["level"],
+            "%.0f%%" % r["roof_pct"] if r["roof_pct"] is not None else "-",
+            "%.0f%%" % r["level_pct"] if r["level_pct"] is not None else "-"))
+    out.append("")
+    out.append("Effective GB/s ((a + b + out bytes) / time):")
+    out.append("")
+    out.append("| # | working set | " + " | ".join(PEER_TITLES[p] for p in peers_all) + " |")
+    out.append("|---|---:|" + "---:|" * len(peers_all))
+    for r in rows:
+        cells = [cell(p, r["res"][p], "gbps", lambda v: "%.1f" % v) for p in peers_all]
+        out.append("| %s | %s | %s |" % (r["case"]["label"], fmt_bytes(r["ws"]), " | ".join(cells)))
+    out.append("")
+    out.append("Roofs (same run): " + ", ".join(
+        "%s %.1f GB/s = %.2f el/ns" % (n, r["gbps"], r["el_ns"]) for n, r in roofs.items()))
+    out.append("Caches per core (sysfs): " + ", ".join("L%d %s" % (k, fmt_bytes(v)) for k, v in sorted(caches.items())))
+    if notes:
+        out.append("")
+        for i, t in enumerate(notes, 1):
+            out.append("[%d] %s" % (i, t))
+    peer_notes = ["case %s %s: %s" % (r["case"]["label"], PEER_TITLES[p], r["res"][p]["note"])
+                  for r in rows for p in ("xnnpack", "onednn")
+                  if r["res"][p]["note"] and r["res"][p]["note"] != "impl jit:uni"]
+    out.append("")
+    out.append("Peer notes: oneDNN's implementation is jit:uni unless listed; " + "; ".join(peer_notes) + ".")
+
+    geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else float("nan")
+    summary = "summary: cases=%d geomean_vs_best_peer=%.2f min_vs_best_peer=%.2f dram_roof_pct=%.0f l1_roof_pct=%.0f" % (
+        len(cases), geo, min(speedups) if speedups else float("nan"),
+        min(dram_pcts) if dram_pcts else float("nan"), min(cache_pcts) if cache_pcts else float("nan"))
+    text = "\n".join(out)
+    with open(os.path.join(rdir, "table.md"), "w") as f:
+        f.write(text + "\n\n" + summary + "\n")
+    fields = ["case", "kernel", "op", "dtype", "a", "b", "out", "working_set_bytes", "level", "peer", "status",
+              "ns_per_call", "gb_per_s", "elements_per_ns", "speedup_vs_best_peer", "best_peer", "roof", "pct_roof",
+              "pct_level_roof", "reason", "note"]
+    with open(os.path.join(rdir, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        for row in csv_rows:
+            w.writerow(row)
+    print(text)
+    print()
+    if mismatch:
+        print("*** MISMATCH: at least one peer's output differs from bcastgen's (see the table) ***")
+    print(summary)
+    return 1 if mismatch else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

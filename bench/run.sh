@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds and runs the bcastgen benchmark against its peers, prints the table
+# and ends with the summary line. See README.md, "## Benchmarks".
+#
+#   bash bench/run.sh [BUILD_DIR]        (default: build-bench)
+#
+# Environment: BENCH_REPETITIONS (default 9), BENCH_MIN_TIME (seconds per
+# repetition, default 0.05), BENCH_FILTER (a Google Benchmark regex; the
+# table then shows only what ran). Results go to BUILD_DIR/bench/results/.
+# Needs the Debian packages of scripts/install-deps.sh plus libbenchmark-dev,
+# libxnnpack-dev, libpthreadpool-dev, libdnnl-dev, libeigen3-dev and
+# python3-numpy.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-$root/build-bench}
+reps=${BENCH_REPETITIONS:-9}
+min_time=${BENCH_MIN_TIME:-0.05}
+results=$build/bench/results
+start=$(date +%s)
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DBCASTGEN_BUILD_BENCH=ON -DBCASTGEN_BUILD_TESTS=OFF >/dev/null
+ninja -C "$build" -j2 bcastgen_bench
+echo "bench: built in $(( $(date +%s) - start )) s"
+
+mkdir -p "$results"
+rm -f "$results"/*.json "$results"/results.csv "$results"/table.md
+
+# One thread everywhere: oneDNN's OpenMP, and any BLAS NumPy might touch.
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+
+status=0
+# Correctness first (inside the same process, before any timing): each peer
+# against bcastgen, printed per (case, peer); a mismatch is reported loudly
+# and makes this script exit 1 after the table.
+"$build/bench/bcastgen_bench" \
+  --cases-json="$results/cases.json" --status-json="$results/status.json" \
+  --benchmark_repetitions="$reps" --benchmark_min_time="$min_time" \
+  --benchmark_enable_random_interleaving=true \
+  --benchmark_report_aggregates_only=true \
+  --benchmark_filter="${BENCH_FILTER:-.}" \
+  --benchmark_out="$results/cpp.json" --benchmark_out_format=json \
+  >"$results/cpp.txt" 2>"$results/cpp.err" || status=1
+grep -E '^check|MISMATCH' "$results/cpp.err" || true
+echo "bench: C++ peers done at $(( $(date +%s) - start )) s"
+
+/usr/bin/python3 "$root/bench/numpy_bench.py" "$results/cases.json" "$results/numpy.json" \
+  --repeat "$reps" --min-time "$min_time" || status=1
+echo "bench: NumPy done at $(( $(date +%s) - start )) s"
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(getconf _NPROCESSORS_ONLN) cpus," \
+       "flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx2|fma|bmi2|avx512f' | sort -u | tr '\n' ' ')"
+  echo "bcastgen variant: $(grep -m1 -o 'isa [a-z0-9]*' "$results/status.json" || echo '?')"
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee "$results/machine.txt"
+echo
+/usr/bin/python3 "$root/bench/report.py" "$results" || status=1
+echo "bench: results in $results (results.csv, table.md); total $(( $(date +%s) - start )) s"
+exit $status
