@@ -63,8 +63,19 @@ class SpecReader {
     }
     if (auto isa = root["isa"]) read_isas(isa, &spec.isas);
     else spec.isas = default_isas();
-    if (auto t = root["stream_threshold_bytes"]) int_field(t, "", "stream_threshold_bytes", &spec.stream_threshold_bytes);
-    if (auto t = root["max_elements"]) int_field(t, "", "max_elements", &spec.max_elements);
+    if (auto t = root["stream_threshold_bytes"]) {
+      if (int_field(t, "", "stream_threshold_bytes", &spec.stream_threshold_bytes) && spec.stream_threshold_bytes < 0) {
+        add(t, "", "'stream_threshold_bytes' must be 0 or more, got " + std::to_string(spec.stream_threshold_bytes));
+      }
+    }
+    if (auto t = root["max_elements"]) {
+      if (int_field(t, "", "max_elements", &spec.max_elements) && spec.max_elements < 1) {
+        add(t, "", "'max_elements' must be 1 or more, got " + std::to_string(spec.max_elements));
+      }
+    }
+    // A bad setting is reported once; the kernels are checked with the default.
+    if (spec.max_elements < 1) spec.max_elements = Spec{}.max_elements;
+    if (spec.stream_threshold_bytes < 0) spec.stream_threshold_bytes = Spec{}.stream_threshold_bytes;
 
     const YAML::Node kernels = root["kernels"];
     if (!kernels) {
@@ -269,7 +280,10 @@ class SpecReader {
       if (has_rule && !pdpd) add(ax, kn, "'axis' applies only to rule/mode pdpd");
     }
     if (auto am = n["axes_mapping"]) {
-      if (!shape_field(am, kn, "axes_mapping", &k.axes_mapping)) k.axes_mapping.clear();
+      if (!shape_field(am, kn, "axes_mapping", &k.axes_mapping)) {
+        k.axes_mapping.clear();
+        has_rule = false;  // reported: checking the shapes with it would only repeat the problem
+      }
       if (has_rule && k.mode != BroadcastMode::Explicit) add(am, kn, "'axes_mapping' applies only to mode explicit");
     } else if (is_broadcast && has_rule && k.mode == BroadcastMode::Explicit) {
       add(n, kn, "mode explicit needs 'axes_mapping'");
@@ -297,6 +311,15 @@ class SpecReader {
       else broadcast_shapes(k.rule, k.a, k.b, k.axis);
     } catch (const BroadcastError& e) {
       add(at, k.name, e.what(), /*rule_failure=*/true);
+    } catch (const OverflowError& e) {
+      // An element count above 64 bits: at `a` when it is a's own, else at b/target.
+      bool in_a = false;
+      try {
+        checked_numel(k.a);
+      } catch (const OverflowError&) {
+        in_a = true;
+      }
+      add(in_a ? n["a"] : at, k.name, e.what());
     } catch (const InvalidArgument& e) {
       const char* field = is_broadcast && k.mode == BroadcastMode::Explicit ? "axes_mapping" : "axis";
       add(n[field].IsDefined() ? n[field] : at, k.name, e.what());
@@ -369,6 +392,10 @@ static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string
     diags.push_back(std::move(d));
   };
   if (spec.kernels.empty()) add(nullptr, "empty spec: no kernels");
+  if (spec.max_elements < 1) add(nullptr, "max_elements must be 1 or more, got " + std::to_string(spec.max_elements));
+  if (spec.stream_threshold_bytes < 0) {
+    add(nullptr, "stream_threshold_bytes must be 0 or more, got " + std::to_string(spec.stream_threshold_bytes));
+  }
   std::set<std::string> seen;
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
     const KernelSpec& k = spec.kernels[i];
@@ -382,12 +409,21 @@ static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string
     try {
       const BroadcastResult r = k.op == Op::Broadcast ? broadcast_to(k.mode, k.a, k.b, k.axis, k.axes_mapping)
                                                       : broadcast_shapes(k.rule, k.a, k.b, k.axis);
+      bool too_big = false;
       for (const Shape* s : {&k.a, &k.b, &r.out}) {
         if (checked_numel(*s) > spec.max_elements) {
           add(&k, "shape " + format_shape(*s) + " has " + std::to_string(checked_numel(*s)) +
                       " elements, more than max_elements " + std::to_string(spec.max_elements));
+          too_big = true;
           break;
         }
+      }
+      // Under a max_elements above 2^60, the output's bytes may not fit in 64 bits.
+      std::int64_t bytes = 0;
+      const DType out_t = result_dtype(k.op, k.dtype);
+      if (!too_big && __builtin_mul_overflow(checked_numel(r.out), dtype_size(out_t), &bytes)) {
+        add(&k, "output " + format_shape(r.out) + " of " + dtype_name(out_t) +
+                    ": its size in bytes does not fit in 64 bits");
       }
     } catch (const BroadcastError& e) {
       add(&k, e.what(), true);
