@@ -3,13 +3,14 @@
 
     /usr/bin/python3 bench/report.py RESULTS_DIR
 
-RESULTS_DIR holds cases.json and status.json (bcastgen_bench), cpp.json
-(Google Benchmark JSON with median aggregates) and numpy.json
-(numpy_bench.py). Writes RESULTS_DIR/results.csv and RESULTS_DIR/table.md,
+RESULTS_DIR holds cases.json and status.json (bcastgen_bench), cpp_r*.json
+(Google Benchmark JSON, one per round, every repetition) and numpy_r*.json
+(numpy_bench.py, one per round). Writes RESULTS_DIR/results.csv and RESULTS_DIR/table.md,
 prints the table and ends with the summary line.
 
 Definitions (also in README.md, "## Benchmarks"):
-- time: the median over repetitions of the CPU time per call, in ns.
+- time: the median over all repetitions (of all rounds) of the CPU time per
+  call, in ns.
 - GB/s: effective bandwidth, (bytes of a + bytes of b + bytes of out) / time;
   each operand counted once, whatever the access pattern.
 - speedup vs best peer: time of the fastest peer that supports the case
@@ -29,6 +30,7 @@ import csv
 import json
 import math
 import os
+import statistics
 import sys
 
 PEERS = ["xnnpack", "onednn", "eigen", "fallback", "numpy"]
@@ -79,17 +81,24 @@ def main():
     rdir = sys.argv[1]
     cases = load(os.path.join(rdir, "cases.json"))
     status = {(s["case"], s["peer"]): s for s in load(os.path.join(rdir, "status.json"))}
-    for s in load(os.path.join(rdir, "numpy.json")):
-        status[(s["case"], "numpy")] = s
-    gb = load(os.path.join(rdir, "cpp.json"))
-    times = {}  # run_name -> median cpu ns
-    for b in gb["benchmarks"]:
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median":
-            assert b["time_unit"] == "ns", b
-            times[b["run_name"]] = b["cpu_time"]
-    for s in load(os.path.join(rdir, "numpy.json")):
-        if "ns" in s:
-            times["%s/numpy" % s["case"]] = s["ns"]
+    # Pool the repetitions of every round (run.sh alternates C++ and NumPy
+    # rounds), then take the median per (case, peer).
+    samples = {}  # run_name -> [cpu ns per call]
+    rounds = sorted(f for f in os.listdir(rdir) if f.startswith("cpp_r") and f.endswith(".json"))
+    for fname in rounds:
+        for b in load(os.path.join(rdir, fname))["benchmarks"]:
+            if b.get("run_type") == "iteration":
+                assert b["time_unit"] == "ns", b
+                samples.setdefault(b["run_name"], []).append(b["cpu_time"])
+    for fname in sorted(f for f in os.listdir(rdir) if f.startswith("numpy_r") and f.endswith(".json")):
+        for s in load(os.path.join(rdir, fname)):
+            key = (s["case"], "numpy")
+            if key not in status or s["status"] != "ok":
+                status[key] = s
+            if "samples_ns" in s:
+                samples.setdefault("%s/numpy" % s["case"], []).extend(s["samples_ns"])
+    times = {name: statistics.median(v) for name, v in samples.items()}
+    counts = {name: len(v) for name, v in samples.items()}
 
     roofs = {}
     for name, elements, nbytes in (("dram_add_store", 4194304, 4194304 * 12),
@@ -222,6 +231,8 @@ def main():
     out.append("")
     out.append("Roofs (same run): " + ", ".join(
         "%s %.1f GB/s = %.2f el/ns" % (n, r["gbps"], r["el_ns"]) for n, r in roofs.items()))
+    n = sorted(counts.values())
+    out.append("Repetitions per (case, peer): %d to %d, pooled over %d rounds." % (n[0], n[-1], len(rounds)) if n else "")
     out.append("Caches per core (sysfs): " + ", ".join("L%d %s" % (k, fmt_bytes(v)) for k, v in sorted(caches.items())))
     if notes:
         out.append("")
