@@ -185,14 +185,21 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabu
   }
   p.inner = classify(p);
   if (p.inner != InnerClass::Empty && repeating_operand(p)) p.inner = InnerClass::Repeat;
-  const std::string blocked = p.inner == InnerClass::Empty ? "" : block_single_row(p, opt);
-  for (Isa isa : opt.isas) p.isas.push_back(plan_isa(p, isa, opt, voc));
-
-  // The split loop is loops[0] if every variant kept it as its outermost loop
-  // (a repeat fusion of the last two loops may have absorbed it).
-  p.split = !p.loops.empty() && p.loops.size() >= 2;
-  for (const IsaPlan& ip : p.isas) {
-    p.split = p.split && !ip.outer.empty() && ip.outer.front().extent == p.loops.front().extent;
+  auto plan_isas = [&] {
+    p.isas.clear();
+    for (Isa isa : opt.isas) p.isas.push_back(plan_isa(p, isa, opt, voc));
+    // The split loop is loops[0] if every variant kept it as its outermost
+    // loop (fusing a repeating period may have absorbed it).
+    p.split = p.loops.size() >= 2;
+    for (const IsaPlan& ip : p.isas) {
+      p.split = p.split && !ip.outer.empty() && ip.outer.front().extent == p.loops.front().extent;
+    }
+  };
+  plan_isas();
+  std::string blocked;
+  if (!p.split && p.inner != InnerClass::Empty) {
+    blocked = block_single_row(p, opt);
+    if (!blocked.empty()) plan_isas();
   }
   p.outer_extent = p.split ? p.loops.front().extent : 1;
   p.split_why = p.split ? fmt::format("loop i0 ({} iterations) can be split across threads", p.outer_extent)
