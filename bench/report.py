@@ -15,7 +15,11 @@ Definitions (also in README.md, "## Benchmarks"):
   each operand counted once, whatever the access pattern.
 - speedup vs best peer: time of the fastest peer that supports the case
   (XNNPACK, oneDNN, Eigen, fallback, NumPy; mismatching peers excluded)
-  divided by bcastgen's time. Above 1: bcastgen is faster.
+  divided by bcastgen's time. Above 1: bcastgen is faster. The summary line
+  uses it. "speedup, fastest reps" is the same with each peer's fastest
+  repetition instead of its median: on this shared VM the L3-bound cases
+  are bimodal (two machine states, ~25% apart), and a median can land in
+  either mode; the fastest repetitions compare the code in the quiet state.
 - level: where the working set (a + b + out bytes) fits, against the per-core
   cache sizes read from /sys: L1 (<= L1d), L2, L3, else DRAM.
 - % roof: DRAM cases against the streaming-store roof of the same read/write
@@ -98,6 +102,7 @@ def main():
             if "samples_ns" in s:
                 samples.setdefault("%s/numpy" % s["case"], []).extend(s["samples_ns"])
     times = {name: statistics.median(v) for name, v in samples.items()}
+    fastest = {name: min(v) for name, v in samples.items()}
     counts = {name: len(v) for name, v in samples.items()}
 
     roofs = {}
@@ -143,6 +148,7 @@ def main():
                 mismatch = True
             if st["status"] == "ok":
                 entry["ns"] = ns
+                entry["min_ns"] = fastest["%s/%s" % (c["name"], peer)]
                 entry["gbps"] = ws / ns
                 entry["el_ns"] = c["out_numel"] / ns
             res[peer] = entry
@@ -150,6 +156,8 @@ def main():
         ok_peers = [p for p in PEERS if res[p]["ns"] is not None]
         best = min(ok_peers, key=lambda p: res[p]["ns"]) if ok_peers else None
         speedup = res[best]["ns"] / bc["ns"] if best and bc["ns"] else None
+        best_min = min(ok_peers, key=lambda p: res[p]["min_ns"]) if ok_peers else None
+        speedup_min = res[best_min]["min_ns"] / bc["min_ns"] if best_min and bc["ns"] else None
         if speedup:
             speedups.append(speedup)
         roof_pct = level_pct = None
@@ -170,7 +178,8 @@ def main():
                     level_pct = roof_pct
                 elif level.lower() + "_add" in roofs:
                     level_pct = 100 * bc["gbps"] / roofs[level.lower() + "_add"]["gbps"]
-        rows.append(dict(case=c, ws=ws, level=level, res=res, best=best, speedup=speedup, roof_pct=roof_pct,
+        rows.append(dict(case=c, ws=ws, level=level, res=res, best=best, speedup=speedup, speedup_min=speedup_min,
+                         roof_pct=roof_pct,
                          roof_name=roof_name, level_pct=level_pct))
         for peer in ["bcastgen"] + PEERS:
             e = res[peer]
@@ -179,9 +188,11 @@ def main():
                 "a": "x".join(map(str, c["a"])), "b": "x".join(map(str, c["b"])),
                 "out": "x".join(map(str, c["out"])), "working_set_bytes": ws, "level": level, "peer": peer,
                 "status": e["status"], "ns_per_call": "%.1f" % e["ns"] if e["ns"] else "",
+                "min_ns_per_call": "%.1f" % e["min_ns"] if e["ns"] else "",
                 "gb_per_s": "%.2f" % e["gbps"] if e["ns"] else "",
                 "elements_per_ns": "%.3f" % e["el_ns"] if e["ns"] else "",
                 "speedup_vs_best_peer": "%.3f" % speedup if peer == "bcastgen" and speedup else "",
+                "speedup_fastest_reps": "%.3f" % speedup_min if peer == "bcastgen" and speedup_min else "",
                 "best_peer": best if peer == "bcastgen" and best else "",
                 "roof": roof_name if peer == "bcastgen" else "",
                 "pct_roof": "%.1f" % roof_pct if peer == "bcastgen" and roof_pct is not None else "",
@@ -198,8 +209,8 @@ def main():
     out.append("ns per call (median CPU time), and the speedup of bcastgen over the fastest peer:")
     out.append("")
     out.append("| # | case | " + " | ".join(PEER_TITLES[p] for p in peers_all) +
-               " | best peer | speedup | level | % roof | % level roof |")
-    out.append("|---|---|" + "---:|" * len(peers_all) + "---|---:|---|---:|---:|")
+               " | best peer | speedup | speedup, fastest reps | level | % roof | % level roof |")
+    out.append("|---|---|" + "---:|" * len(peers_all) + "---|---:|---:|---|---:|---:|")
 
     def cell(peer, e, key, fmt):
         if e["status"] == "mismatch":
@@ -215,9 +226,10 @@ def main():
         if c["dtype"] != "f32":
             title += " " + c["dtype"]
         cells = [cell(p, r["res"][p], "ns", fmt_ns) for p in peers_all]
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             c["label"], title, " | ".join(cells), PEER_TITLES.get(r["best"], "-"),
-            "%.2fx" % r["speedup"] if r["speedup"] else "-", r["level"],
+            "%.2fx" % r["speedup"] if r["speedup"] else "-",
+            "%.2fx" % r["speedup_min"] if r["speedup_min"] else "-", r["level"],
             "%.0f%%" % r["roof_pct"] if r["roof_pct"] is not None else "-",
             "%.0f%%" % r["level_pct"] if r["level_pct"] is not None else "-"))
     out.append("")
@@ -252,7 +264,8 @@ def main():
     with open(os.path.join(rdir, "table.md"), "w") as f:
         f.write(text + "\n\n" + summary + "\n")
     fields = ["case", "kernel", "op", "dtype", "a", "b", "out", "working_set_bytes", "level", "peer", "status",
-              "ns_per_call", "gb_per_s", "elements_per_ns", "speedup_vs_best_peer", "best_peer", "roof", "pct_roof",
+              "ns_per_call", "min_ns_per_call", "gb_per_s", "elements_per_ns", "speedup_vs_best_peer",
+              "speedup_fastest_reps", "best_peer", "roof", "pct_roof",
               "pct_level_roof", "reason", "note"]
     with open(os.path.join(rdir, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
