@@ -15,6 +15,7 @@ Action register_generate(CLI::App& app) {
     std::string spec, out_dir;
     bool emit_runtime = false;
     std::int64_t stream_threshold = -1;
+    bool verify = false, format = false;  // Clang steps (cmd_inspect.cpp)
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("generate", "emit <stem>.h and <stem>.cpp for the kernels of a YAML/JSON spec");
@@ -24,6 +25,9 @@ Action register_generate(CLI::App& app) {
                 "also write the runtime headers (bcastgen/*.h) so the output builds without bcastgen installed");
   cmd->add_option("--stream-threshold", args->stream_threshold,
                   "output bytes from which stores stream past the cache (overrides the spec)");
+  cmd->add_flag("--verify", args->verify,
+                "parse and type-check the output with Clang, and inspect it, before writing; exit 4 on a problem");
+  cmd->add_flag("--format", args->format, "format the output with clang-format (templates/bcastgen-format.yaml)");
   return [args] {
     const std::filesystem::path spec_path(args->spec);
     const std::string text = gen::read_file(args->spec);
@@ -33,7 +37,13 @@ Action register_generate(CLI::App& app) {
     options.stem = spec_path.stem().string();
     options.source_name = spec_path.filename().string();  // no absolute paths in the output
     options.emit_runtime = args->emit_runtime;
-    const gen::GeneratedFiles files = gen::generate(spec, options);
+    gen::GeneratedFiles files = gen::generate(spec, options);
+    if (args->format) {
+      if (const gen::ExitCode rc = format_generated_files(files.files)) return rc;
+    }
+    if (args->verify) {
+      if (const gen::ExitCode rc = verify_generated_files(files.files, options.stem + ".cpp")) return rc;
+    }
     const auto written = gen::write_files(args->out_dir, files.files);
     std::cerr << "bcastgen: " << files.plans.size() << " kernel(s), " << written.size() << " of "
               << files.files.size() << " file(s) written to " << args->out_dir << "\n";

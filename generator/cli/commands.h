@@ -4,8 +4,12 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <string>
 
 #include <CLI/CLI.hpp>
+
+#include "bcastgen/gen/exit_codes.h"
 
 namespace bcastgen::cli {
 
@@ -15,6 +19,12 @@ Action register_shape(CLI::App& app);
 Action register_explain(CLI::App& app);
 Action register_generate(CLI::App& app);
 Action register_run(CLI::App& app);
+Action register_inspect(CLI::App& app);  // cmd_inspect.cpp
+
+// The Clang steps of `generate` (cmd_inspect.cpp): kExitOk, kExitToolFailure
+// when verification fails, kExitBadInput when built without Clang.
+gen::ExitCode verify_generated_files(const std::map<std::string, std::string>& files, const std::string& main_file);
+gen::ExitCode format_generated_files(std::map<std::string, std::string>& files);
 
 // Runs `body`, turning bcastgen's exceptions into a message on stderr and
 // the matching exit code.

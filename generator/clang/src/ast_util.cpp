@@ -1,0 +1,159 @@
+#include "ast_util.h"
+
+#include <regex>
+#include <utility>
+
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+namespace bcastgen::clangtool {
+
+void Staticness::merge(const Staticness& other) {
+  if (kind == Runtime) return;
+  if (other.kind == Runtime) {
+    *this = other;
+  } else if (other.kind == Param) {
+    kind = Param;
+    params.insert(other.params.begin(), other.params.end());
+  }
+}
+
+const LoopFact* FunctionFacts::loop(const clang::Stmt* s) const {
+  for (const LoopFact& l : loops) {
+    if (l.stmt == s) return &l;
+  }
+  return nullptr;
+}
+
+Where where_of(const clang::ASTContext& context, clang::SourceLocation loc) {
+  Where w;
+  if (loc.isInvalid()) return w;
+  const clang::SourceManager& sm = context.getSourceManager();
+  const clang::SourceLocation file_loc = sm.getFileLoc(loc);
+  w.line = sm.getSpellingLineNumber(file_loc);
+  w.column = sm.getSpellingColumnNumber(file_loc);
+  w.offset = sm.getFileOffset(file_loc);
+  return w;
+}
+
+std::string text_of(const clang::ASTContext& context, const clang::Stmt* s, std::size_t max) {
+  const clang::SourceManager& sm = context.getSourceManager();
+  const clang::SourceLocation b = sm.getFileLoc(s->getBeginLoc()), e = sm.getFileLoc(s->getEndLoc());
+  if (b.isInvalid() || e.isInvalid() || sm.getFileID(b) != sm.getFileID(e) || e < b) return "<expr>";
+  const llvm::StringRef raw =
+      clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(b, e), sm, context.getLangOpts());
+  std::string text;
+  bool space = false;
+  for (char c : raw) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      space = !text.empty();
+      continue;
+    }
+    if (space) text += ' ';
+    space = false;
+    text += c;
+  }
+  if (text.size() > max) text = text.substr(0, max - 3) + "...";
+  return text;
+}
+
+const clang::Stmt* enclosing_loop(clang::ASTContext& context, const clang::Stmt* s) {
+  clang::DynTypedNodeList parents = context.getParents(*s);
+  for (int guard = 0; guard < 256 && !parents.empty(); ++guard) {
+    const clang::DynTypedNode& p = parents[0];
+    if (const auto* st = p.get<clang::Stmt>()) {
+      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(st)) return st;
+      parents = context.getParents(*st);
+    } else if (const auto* d = p.get<clang::Decl>()) {
+      if (llvm::isa<clang::FunctionDecl>(d)) return nullptr;
+      parents = context.getParents(*d);
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+bool is_loop_counter(clang::ASTContext& context, const clang::VarDecl* var) {
+  for (const clang::DynTypedNode& p : context.getParents(*var)) {
+    const auto* decl_stmt = p.get<clang::DeclStmt>();
+    if (!decl_stmt) continue;
+    for (const clang::DynTypedNode& q : context.getParents(*decl_stmt)) {
+      const auto* loop = q.get<clang::ForStmt>();
+      if (loop && loop->getInit() == decl_stmt) return true;
+    }
+  }
+  return false;
+}
+
+const clang::ParmVarDecl* output_root(const clang::Expr* p) {
+  for (int guard = 0; p && guard < 64; ++guard) {
+    p = p->IgnoreParenCasts();
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(p)) {
+      if (!b->isAdditiveOp()) return nullptr;
+      const bool lhs_pointer = b->getLHS()->getType()->isPointerType() || b->getLHS()->getType()->isArrayType();
+      p = lhs_pointer ? b->getLHS() : b->getRHS();
+    } else if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(p)) {
+      if (u->getOpcode() != clang::UO_AddrOf && u->getOpcode() != clang::UO_Deref) return nullptr;
+      p = u->getSubExpr();
+    } else if (const auto* sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(p)) {
+      p = sub->getBase();
+    } else if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(p)) {
+      if (const auto* parm = llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl())) {
+        const clang::QualType t = parm->getType();
+        return t->isPointerType() && !t->getPointeeType().isConstQualified() ? parm : nullptr;
+      }
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (!var || !var->isLocalVarDecl() || !var->getType()->isPointerType() || !var->getInit()) return nullptr;
+      p = var->getInit();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+std::string written_callee(const clang::ASTContext& context, const clang::CallExpr* call) {
+  const clang::SourceManager& sm = context.getSourceManager();
+  const clang::SourceLocation begin = call->getBeginLoc();
+  if (begin.isMacroID() && !sm.isMacroArgExpansion(begin)) {
+    clang::Token token;
+    if (!clang::Lexer::getRawToken(sm.getFileLoc(begin), token, sm, context.getLangOpts()) &&
+        token.is(clang::tok::raw_identifier)) {
+      return token.getRawIdentifier().str();
+    }
+  }
+  if (const clang::FunctionDecl* fn = call->getDirectCallee()) return fn->getNameAsString();
+  return "";
+}
+
+std::string intrinsic_family(const std::string& name) {
+  auto starts = [&](const char* prefix) { return name.rfind(prefix, 0) == 0; };
+  auto ends = [&](const std::string& suffix) {
+    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (starts("_mm512_")) return "avx512";
+  // 128/256-bit forms with lane masks are AVX-512 (VL, BW): _mm_mask_*, _mm256_maskz_*, *_mask
+  if ((starts("_mm_") || starts("_mm256_")) && (name.find("_mask_") != std::string::npos ||
+                                                name.find("_maskz_") != std::string::npos || ends("_mask"))) {
+    return "avx512";
+  }
+  if ((starts("_k") && name.find("_mask") != std::string::npos) || starts("_cvtmask") || starts("_cvtu32_mask") ||
+      starts("_cvtu64_mask") || starts("_load_mask") || starts("_store_mask")) {
+    return "avx512";
+  }
+  if (starts("_mm256_")) return "avx2";
+  if (starts("_mm_fmadd") || starts("_mm_fmsub") || starts("_mm_fnm")) return "avx2";
+  if (starts("_mm_")) return "sse";
+  if (name.empty()) return "";
+  static const std::regex bmi("^_(pdep|pext|bzhi|bextr|blsi|blsr|blsmsk|tzcnt|lzcnt|andn|mulx)_u(32|64)$");
+  if (name[0] == '_' && std::regex_match(name, bmi)) return "bmi";
+  static const std::regex neon("^v[a-z0-9]+(_[a-z0-9]+)*_(f|s|u|p|bf)(8|16|32|64)$");
+  if (name[0] == 'v' && std::regex_match(name, neon)) return "neon";
+  return "";
+}
+
+}  // namespace bcastgen::clangtool

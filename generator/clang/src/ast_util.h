@@ -1,0 +1,40 @@
+// Small AST helpers shared by the checks.
+#pragma once
+
+#include <string>
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+
+#include "facts.h"
+
+namespace bcastgen::clangtool {
+
+// Where `loc` is written in the file (a macro argument where it is spelled,
+// a macro body where the macro is used).
+Where where_of(const clang::ASTContext& context, clang::SourceLocation loc);
+
+// The source text of `e`, shortened to `max` characters.
+std::string text_of(const clang::ASTContext& context, const clang::Stmt* s, std::size_t max = 60);
+
+// The innermost for/while/do loop around `s` inside its function, or null.
+const clang::Stmt* enclosing_loop(clang::ASTContext& context, const clang::Stmt* s);
+
+// True when `var` is the counter of a for loop: declared in its init.
+bool is_loop_counter(clang::ASTContext& context, const clang::VarDecl* var);
+
+// The output parameter `p` points into, if any: p is, up to casts and
+// offsets, a pointer parameter to non-const data, or a local pointer
+// initialized from one. Null for inputs and local arrays.
+const clang::ParmVarDecl* output_root(const clang::Expr* p);
+
+// The name of the intrinsic or function a call is written as: the macro
+// name when a macro such as _mm512_cmp_ps_mask expands to a builtin.
+std::string written_callee(const clang::ASTContext& context, const clang::CallExpr* call);
+
+// The family of an intrinsic by its name: avx512, avx2, sse, bmi, neon, or
+// "" when it is not a SIMD intrinsic.
+std::string intrinsic_family(const std::string& name);
+
+}  // namespace bcastgen::clangtool

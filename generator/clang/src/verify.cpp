@@ -1,0 +1,139 @@
+// `bcastgen generate --verify`: every flag set parsed in parallel, the
+// inspect checks on the baseline, diagnostics headed by their kernel.
+#include "bcastgen/clang/verify.h"
+
+#include <chrono>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <clang/Frontend/ASTUnit.h>
+
+#include "analysis.h"
+#include "bcastgen/errors.h"
+#include "check.h"
+#include "parse.h"
+
+namespace bcastgen::clangtool {
+namespace {
+
+constexpr const char* kRoot = "/<bcastgen-verify>";
+
+// The kernel whose code holds `line`: the last `namespace <k>_impl {` or
+// `namespace <k>_shape {` above it, until the file's kernel table.
+std::string kernel_at(const std::string& content, unsigned line) {
+  static const std::regex ns(R"(^namespace (\w+)_(impl|shape) \{)");
+  std::istringstream in(content);
+  std::string text, current;
+  for (unsigned n = 1; n <= line && std::getline(in, text); ++n) {
+    std::smatch m;
+    if (text.rfind("namespace ", 0) == 0 && std::regex_search(text, m, ns)) current = m[1];
+    if (text.rfind("bcastgen::KernelTable ", 0) == 0) current.clear();
+  }
+  return current;
+}
+
+std::string strip_root(std::string s) {
+  const std::string root = std::string(kRoot) + "/";
+  for (std::size_t at = s.find(root); at != std::string::npos; at = s.find(root, at)) s.erase(at, root.size());
+  return s;
+}
+
+std::string joined(const std::vector<std::string>& flags) {
+  std::string s;
+  for (const std::string& f : flags) s += (s.empty() ? "" : " ") + f;
+  return s;
+}
+
+struct Pass {
+  std::vector<std::string> flags;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<Finding> findings;
+  bool driver_failed = false;
+};
+
+}  // namespace
+
+std::vector<std::vector<std::string>> verify_flag_sets() {
+#if defined(__x86_64__) || defined(_M_X64)
+  return {{},
+          {"-mavx2", "-mfma", "-mbmi", "-mbmi2"},
+          {"-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl", "-mbmi", "-mbmi2"}};
+#else
+  return {{}};
+#endif
+}
+
+VerifyResult verify_generated(const std::map<std::string, std::string>& files, const std::string& main_file) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto main = files.find(main_file);
+  if (main == files.end()) throw InvalidArgument("verify: no generated file named '" + main_file + "'");
+  SourceInput input;
+  input.path = std::string(kRoot) + "/" + main_file;
+  input.code = main->second;
+  for (const auto& [path, content] : files) {
+    if (path != main_file) input.files[std::string(kRoot) + "/" + path] = content;
+  }
+
+  std::vector<Pass> passes;
+  for (auto& flags : verify_flag_sets()) passes.push_back({flags, {}, {}, false});
+  auto run = [&input, &main_file](Pass& pass, bool lint) {
+    SourceInput in = input;
+    in.args = {std::string("-I") + kRoot};
+    in.args.insert(in.args.end(), pass.flags.begin(), pass.flags.end());
+    const Parsed parsed = parse(in);
+    pass.diagnostics = parsed.diagnostics;
+    pass.driver_failed = parsed.ast == nullptr;
+    if (lint && parsed.ast && parsed.errors == 0) {
+      for (const KernelReport& k : analyze(collect_facts(parsed.ast->getASTContext(), main_file))) {
+        pass.findings.insert(pass.findings.end(), k.findings.begin(), k.findings.end());
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t i = 1; i < passes.size(); ++i) threads.emplace_back(run, std::ref(passes[i]), false);
+  run(passes[0], true);
+  for (std::thread& t : threads) t.join();
+
+  VerifyResult result;
+  std::ostringstream report;
+  std::set<std::string> seen, kernels;
+  for (const Pass& pass : passes) {
+    const std::string with = pass.flags.empty() ? "" : " (with " + joined(pass.flags) + ")";
+    if (pass.driver_failed) {
+      result.ok = false;
+      report << "bcastgen: verify" << with << ": clang could not start:\n";
+    }
+    bool shown = false;  // notes follow the diagnostic they belong to
+    for (const Diagnostic& d : pass.diagnostics) {
+      if (d.level == Diagnostic::Note) {
+        if (shown) report << strip_root(d.rendered);
+        continue;
+      }
+      shown = seen.insert(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ":" + d.message).second;
+      if (!shown) continue;
+      result.ok = false;
+      std::string kernel;
+      const std::string rel = d.file.rfind(std::string(kRoot) + "/", 0) == 0 ? d.file.substr(std::string(kRoot).size() + 1) : "";
+      if (const auto f = files.find(rel); f != files.end()) kernel = kernel_at(f->second, d.line);
+      if (!kernel.empty()) kernels.insert(kernel);
+      report << "bcastgen: verify" << with << ": "
+             << (kernel.empty() ? std::string(rel.empty() ? "in the runtime headers" : "outside any kernel")
+                                : "kernel '" + kernel + "'")
+             << ":\n"
+             << strip_root(d.rendered);
+    }
+    for (const Finding& f : pass.findings) {
+      result.ok = false;
+      kernels.insert(f.kernel);
+      report << "bcastgen: verify: kernel '" << f.kernel << "': " << f.text() << "\n";
+    }
+  }
+  result.report = report.str();
+  result.kernels.assign(kernels.begin(), kernels.end());
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace bcastgen::clangtool
