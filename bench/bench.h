@@ -19,7 +19,8 @@
 namespace bench {
 
 struct AlignedFree {
-  void operator()(void* p) const;
+  std::size_t offset = 0;  // of the buffer within its allocation
+  void operator()(unsigned char* p) const;
 };
 using Buffer = std::unique_ptr<unsigned char, AlignedFree>;
 Buffer aligned_buffer(std::size_t bytes);  // 64-byte aligned, at least 64 bytes

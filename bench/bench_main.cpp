@@ -33,20 +33,28 @@
 
 namespace bench {
 
-void AlignedFree::operator()(void* p) const { std::free(p); }
+void AlignedFree::operator()(unsigned char* p) const { std::free(p - offset); }
 
-// Buffers of 1 MiB and more are 2 MiB aligned and advised to use
-// transparent huge pages, as NumPy does for its own large arrays (THP is in
-// "madvise" mode on Debian): without this the C++ peers, not NumPy, would pay
-// the TLB misses of 4 KiB pages on the DRAM- and L3-sized cases.
+// Buffers of 1 MiB and more get transparent huge pages, as NumPy's large
+// arrays do (THP is in "madvise" mode on Debian): without this the C++ peers,
+// not NumPy, would pay the TLB misses of 4 KiB pages on the DRAM- and
+// L3-sized cases. They start at staggered offsets (a multiple of 64 bytes
+// past a 2 MiB boundary), so that a case's operands do not all share their
+// low address bits, as separately allocated arrays usually do not.
 Buffer aligned_buffer(std::size_t bytes) {
   constexpr std::size_t kHuge = std::size_t{2} << 20;
-  const std::size_t align = bytes >= (std::size_t{1} << 20) ? kHuge : 64;
-  const std::size_t size = std::max<std::size_t>(((bytes + align - 1) / align) * align, 64);
-  void* p = std::aligned_alloc(align, size);
+  if (bytes < (std::size_t{1} << 20)) {
+    void* p = std::aligned_alloc(64, std::max<std::size_t>((bytes + 63) / 64 * 64, 64));
+    if (p == nullptr) throw std::bad_alloc();
+    return Buffer(static_cast<unsigned char*>(p));
+  }
+  static unsigned counter = 0;
+  const std::size_t offset = (counter++ % 8) * (4096 + 64 * 5);
+  const std::size_t size = (bytes + offset + kHuge - 1) / kHuge * kHuge;
+  void* p = std::aligned_alloc(kHuge, size);
   if (p == nullptr) throw std::bad_alloc();
-  if (align == kHuge) madvise(p, size, MADV_HUGEPAGE);  // advice only: failure is harmless
-  return Buffer(static_cast<unsigned char*>(p));
+  madvise(p, size, MADV_HUGEPAGE);  // advice only: failure is harmless
+  return Buffer(static_cast<unsigned char*>(p) + offset, AlignedFree{offset});
 }
 
 std::uint64_t checksum(const void* data, std::size_t bytes) {
