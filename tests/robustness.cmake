@@ -6,3 +6,8 @@
 # rename or a crash.
 bcastgen_add_test(spec_limits_test spec_limits_test.cpp)
 bcastgen_add_test(output_faults_test output_faults_test.cpp)
+
+# Every test-spec kernel, on every ISA the CPU runs, with its operands
+# against PROT_NONE guard pages at both ends.
+bcastgen_add_test(guard_pages_test guard_pages_test.cpp)
+target_link_libraries(guard_pages_test PRIVATE bcastgen_test_kernels)
