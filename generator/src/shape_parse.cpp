@@ -6,8 +6,26 @@
 namespace bcastgen::gen {
 namespace {
 
+// The text as shown in messages: bytes that are not printable ASCII (a NUL
+// would cut the message short) as \xHH; columns still count input bytes.
+std::string printable(std::string_view text) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      s += c;
+    } else {
+      s += "\\x";
+      s += kHex[u >> 4];
+      s += kHex[u & 15];
+    }
+  }
+  return s;
+}
+
 [[noreturn]] void fail(std::string_view text, std::size_t pos, const std::string& what) {
-  throw InvalidArgument("bad shape '" + std::string(text) + "': " + what + " at column " + std::to_string(pos + 1));
+  throw InvalidArgument("bad shape '" + printable(text) + "': " + what + " at column " + std::to_string(pos + 1));
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
@@ -59,7 +77,7 @@ Shape parse_shape(std::string_view text) {
     ++pos;
   }
   skip_spaces();
-  if (pos != text.size()) fail(text, pos, "unexpected '" + std::string(1, text[pos]) + "'");
+  if (pos != text.size()) fail(text, pos, "unexpected '" + printable(text.substr(pos, 1)) + "'");
   return shape;
 }
 
