@@ -4,7 +4,7 @@
 #
 #   bash bench/run.sh [BUILD_DIR]        (default: build-bench)
 #
-# Environment: BENCH_REPETITIONS (default 30), BENCH_ROUNDS (default 3),
+# Environment: BENCH_REPETITIONS (default 24), BENCH_ROUNDS (default 3),
 # BENCH_MIN_TIME (seconds per repetition, default 0.03), BENCH_FILTER (a Google Benchmark regex; the
 # table then shows only what ran). Results go to BUILD_DIR/bench/results/.
 # Needs the Debian packages of scripts/install-deps.sh plus libbenchmark-dev,
@@ -14,7 +14,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build-bench}
-reps=${BENCH_REPETITIONS:-30}
+reps=${BENCH_REPETITIONS:-24}
 min_time=${BENCH_MIN_TIME:-0.03}
 results=$build/bench/results
 start=$(date +%s)
