@@ -139,7 +139,8 @@ struct ChildRun {
 
 // Runs bcastgen with `args` in a child; `setup` runs in the child before
 // exec (limits, signals, environment, privileges: all survive exec).
-ChildRun run_bcastgen(const std::vector<std::string>& args, const std::function<void()>& setup = {}) {
+ChildRun run_bcastgen(const std::vector<std::string>& args, const std::function<void()>& setup = {},
+                      std::string exe = BCASTGEN_EXE) {
   TempDir scratch;
   const std::string err_path = scratch / "stderr";
   const pid_t pid = fork();
@@ -151,7 +152,6 @@ ChildRun run_bcastgen(const std::vector<std::string>& args, const std::function<
     dup2(null, 1);
     if (setup) setup();
     std::vector<char*> argv;
-    std::string exe = BCASTGEN_EXE;
     argv.push_back(exe.data());
     std::vector<std::string> copy = args;
     for (auto& a : copy) argv.push_back(a.data());
@@ -242,11 +242,25 @@ void drop_root() {
   if (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0) _exit(126);
 }
 
+// A copy of bcastgen and of the spec that user nobody can run and read
+// wherever the build directory is (/root/... is not reachable for nobody).
+struct Reachable {
+  std::string exe, spec;
+  explicit Reachable(const TempDir& dir) : exe(dir / "bcastgen"), spec(dir / "demo.yaml") {
+    fs::copy_file(BCASTGEN_EXE, exe);
+    fs::copy_file(kDemo, spec);
+    chmod(exe.c_str(), 0755);
+    chmod(spec.c_str(), 0644);
+  }
+  std::vector<std::string> args(const std::string& out) const { return {"generate", spec, "-o", out, "--emit-runtime"}; }
+};
+
 TEST(OutputFaults, ReadOnlyOutputDirectoryFailsCleanlyWithExitThree) {
   Populated p;
+  const Reachable bin(p.dir);
   chmod((p.out + "/bcastgen").c_str(), 0555);
   chmod(p.out.c_str(), 0555);
-  const ChildRun r = run_bcastgen(generate_args(p.out), drop_root);
+  const ChildRun r = run_bcastgen(bin.args(p.out), drop_root, bin.exe);
   chmod(p.out.c_str(), 0755);
   chmod((p.out + "/bcastgen").c_str(), 0755);
   ASSERT_FALSE(r.exited(126)) << "could not drop root privileges";
@@ -257,9 +271,10 @@ TEST(OutputFaults, ReadOnlyOutputDirectoryFailsCleanlyWithExitThree) {
 
 TEST(OutputFaults, ReadOnlyParentCreatesNothing) {
   TempDir dir;
+  const Reachable bin(dir);
   fs::create_directories(dir / "ro");
   chmod((dir / "ro").c_str(), 0555);
-  const ChildRun r = run_bcastgen(generate_args(dir / "ro/new/out"), drop_root);
+  const ChildRun r = run_bcastgen(bin.args(dir / "ro/new/out"), drop_root, bin.exe);
   chmod((dir / "ro").c_str(), 0755);
   EXPECT_TRUE(r.exited(3)) << r.show();
   EXPECT_TRUE(fs::is_empty(dir / "ro"));
