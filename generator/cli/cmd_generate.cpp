@@ -1,14 +1,61 @@
 // `bcastgen generate SPEC -o DIR`: the kernels of a spec, as C++.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "bcastgen/cpu.h"
+#include "bcastgen/errors.h"
 #include "bcastgen/gen/emit.h"
 #include "bcastgen/gen/exit_codes.h"
 #include "bcastgen/gen/output.h"
+#include "bcastgen/gen/spec.h"
 #include "commands.h"
 
 namespace bcastgen::cli {
+
+namespace {
+
+// "--isa avx2,scalar" -> {Avx2, Scalar}, best first (the generated dispatch
+// tries variants in list order). Unknown, repeated or empty names: exit 2.
+std::vector<Isa> parse_isa_list(const std::string& text) {
+  std::vector<Isa> isas;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = text.find(',', start);
+    const std::string name = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    Isa isa;
+    if (!parse_isa(name, &isa)) {
+      throw InvalidArgument("--isa: unknown isa '" + name + "' (valid: avx512, avx2, scalar)");
+    }
+    if (std::find(isas.begin(), isas.end(), isa) != isas.end()) {
+      throw InvalidArgument("--isa: isa '" + name + "' is listed twice");
+    }
+    isas.push_back(isa);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  std::sort(isas.begin(), isas.end(), [](Isa x, Isa y) { return static_cast<int>(x) > static_cast<int>(y); });
+  return isas;
+}
+
+// "--namespace a::b": every part a C++ identifier, else exit 2.
+std::string checked_namespace(const std::string& ns) {
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = ns.find("::", start);
+    const std::string part = ns.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!gen::is_cpp_identifier(part)) {
+      throw InvalidArgument("--namespace: '" + ns + "' is not a valid C++ namespace ('" + part + "')");
+    }
+    if (end == std::string::npos) return ns;
+    start = end + 2;
+  }
+}
+
+}  // namespace
 
 Action register_generate(CLI::App& app) {
   struct Args {
@@ -16,6 +63,7 @@ Action register_generate(CLI::App& app) {
     bool emit_runtime = false;
     std::int64_t stream_threshold = -1;
     bool verify = false, format = false;  // Clang steps (cmd_inspect.cpp)
+    std::string isa, ns;  // overrides of the spec's `isa:` and `namespace:`; empty: keep the spec's
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("generate", "emit <stem>.h and <stem>.cpp for the kernels of a YAML/JSON spec");
@@ -28,11 +76,16 @@ Action register_generate(CLI::App& app) {
   cmd->add_flag("--verify", args->verify,
                 "parse and type-check the output with Clang, and inspect it, before writing; exit 4 on a problem");
   cmd->add_flag("--format", args->format, "format the output with clang-format (templates/bcastgen-format.yaml)");
+  cmd->add_option("--isa", args->isa,
+                  "comma-separated ISAs to generate, e.g. avx2,scalar (overrides the spec's isa list)");
+  cmd->add_option("--namespace", args->ns, "C++ namespace of the generated code, a::b allowed (overrides the spec)");
   return [args] {
     const std::filesystem::path spec_path(args->spec);
     const std::string text = gen::read_file(args->spec);
     gen::Spec spec = gen::parse_spec(text, args->spec);
     if (args->stream_threshold >= 0) spec.stream_threshold_bytes = args->stream_threshold;
+    if (!args->isa.empty()) spec.isas = parse_isa_list(args->isa);
+    if (!args->ns.empty()) spec.ns = checked_namespace(args->ns);
     gen::GenerateOptions options;
     options.stem = spec_path.stem().string();
     options.source_name = spec_path.filename().string();  // no absolute paths in the output
