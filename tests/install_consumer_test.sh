@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Packaging test (ctest: install_consumer_test). Installs the current build
+# into a temporary prefix, then builds and runs examples/consumer against it
+# with find_package(bcastgen) + bcastgen_generate(), and checks that the
+# generate step reruns exactly when the spec or the generator changes.
+#
+#   install_consumer_test.sh <bcastgen build dir> <bcastgen source dir> <cmake generator> <c++ compiler>
+set -euo pipefail
+build_dir=$1 source_dir=$2 generator=$3 cxx=$4
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bcastgen_install_test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+prefix="$tmp/prefix"
+start=$SECONDS
+fail() { echo "FAIL: $*" >&2; exit 1; }
+step() { echo "== [$((SECONDS - start))s] $*"; }
+
+step "cmake --install $build_dir --prefix <tmp>/prefix"
+cmake --install "$build_dir" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
+for f in bin/bcastgen include/bcastgen/rules.h include/bcastgen/reference.h include/bcastgen/registry.h \
+         include/bcastgen/gen/spec.h include/bcastgen/gen/version.h \
+         lib/cmake/bcastgen/bcastgenConfig.cmake lib/cmake/bcastgen/bcastgenConfigVersion.cmake \
+         lib/cmake/bcastgen/bcastgenTargets.cmake lib/cmake/bcastgen/BcastgenGenerate.cmake; do
+  [[ -e "$prefix/$f" ]] || fail "the install has no $f"
+done
+"$prefix/bin/bcastgen" --version
+
+# Build from a copy, so the test can touch the spec without touching the checkout.
+cp -r "$source_dir/examples/consumer" "$tmp/src"
+configure() {  # <source> <build> [cmake args...]
+  local src=$1 bld=$2
+  shift 2
+  cmake -S "$src" -B "$bld" -G "$generator" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$prefix" "$@" >"$tmp/configure.log" 2>&1 || { cat "$tmp/configure.log"; fail "configure $src"; }
+}
+build() {  # <build dir> <log file>
+  cmake --build "$1" -j2 >"$2" 2>&1 || { cat "$2"; fail "build $1"; }
+}
+
+step "configure + build examples/consumer against the prefix"
+configure "$tmp/src" "$tmp/build"
+build "$tmp/build" "$tmp/build.log"
+grep -q "bcastgen generate resnet50" "$tmp/build.log" || { cat "$tmp/build.log"; fail "the build did not run bcastgen"; }
+
+step "run resnet50_check"
+"$tmp/build/resnet50_check" >"$tmp/run.log" || { cat "$tmp/run.log"; fail "resnet50_check"; }
+tail -n 2 "$tmp/run.log"
+
+if [[ $generator == Ninja ]]; then
+  step "rebuild: nothing to do"
+  build "$tmp/build" "$tmp/log"
+  grep -q "no work to do" "$tmp/log" || { cat "$tmp/log"; fail "a second build was not a no-op"; }
+
+  step "touch the spec: the generator reruns; unchanged output is not recompiled"
+  touch "$tmp/src/resnet50.yaml"
+  build "$tmp/build" "$tmp/log"
+  grep -q "bcastgen generate resnet50" "$tmp/log" || { cat "$tmp/log"; fail "touching the spec did not rerun bcastgen"; }
+  if grep -q "Building CXX" "$tmp/log"; then cat "$tmp/log"; fail "unchanged generated files were recompiled"; fi
+
+  step "touch the generator: the generator reruns"
+  touch "$prefix/bin/bcastgen"
+  build "$tmp/build" "$tmp/log"
+  grep -q "bcastgen generate resnet50" "$tmp/log" || { cat "$tmp/log"; fail "a newer bcastgen did not rerun the generator"; }
+fi
+
+step "NAMESPACE, ISA and OUTPUT_DIR options of bcastgen_generate; bcastgen::core"
+mkdir "$tmp/opts"
+cat >"$tmp/opts/fc.yaml" <<'EOF'
+namespace: from_spec
+kernels:
+  - {name: fc_bias, op: add, dtype: f32, rule: numpy, a: [1, 1000], b: [1000]}
+EOF
+cat >"$tmp/opts/main.cpp" <<'EOF'
+#include <vector>
+#include "fc.h"
+int main() {
+  std::vector<float> a(1000, 1.0f), b(1000, 2.0f), out(1000);
+  my::kernels::fc_bias(a.data(), b.data(), out.data());
+  return out[0] == 3.0f && out[999] == 3.0f ? 0 : 1;
+}
+EOF
+# bcastgen::core: the generator library, in-process, as an AOT compiler uses it.
+cat >"$tmp/opts/core_user.cpp" <<'EOF'
+#include <cstdio>
+#include "bcastgen/gen/emit.h"
+int main() {
+  bcastgen::gen::Spec spec;
+  spec.ns = "aot";
+  bcastgen::gen::KernelSpec k;
+  k.name = "bias";
+  k.a = {4, 8};
+  k.b = {8};
+  spec.kernels.push_back(k);
+  bcastgen::gen::GenerateOptions options;
+  options.stem = "aot";
+  const auto out = bcastgen::gen::generate(spec, options);
+  std::printf("bcastgen::core generated %zu files\n", out.files.size());
+  return out.files.count("aot.cpp") == 1 && out.files.count("aot.h") == 1 ? 0 : 1;
+}
+EOF
+cat >"$tmp/opts/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(opts LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 17)
+find_package(bcastgen 0.1 CONFIG REQUIRED COMPONENTS core)
+add_library(fc STATIC)
+bcastgen_generate(fc SPEC fc.yaml NAMESPACE my::kernels ISA scalar OUTPUT_DIR kernels)
+add_executable(opts main.cpp)
+target_link_libraries(opts PRIVATE fc)
+add_executable(core_user core_user.cpp)
+target_link_libraries(core_user PRIVATE bcastgen::core)
+EOF
+configure "$tmp/opts" "$tmp/opts-build"
+build "$tmp/opts-build" "$tmp/opts.log"
+"$tmp/opts-build/opts" || fail "opts: wrong result"
+header="$tmp/opts-build/kernels/fc.h"
+[[ -f $header ]] || fail "OUTPUT_DIR: no $header"
+grep -q "namespace my::kernels" "$header" || fail "NAMESPACE: $header is not in namespace my::kernels"
+grep -q "avx2" "$tmp/opts-build/kernels/fc.cpp" && fail "ISA scalar: fc.cpp has an avx2 variant"
+"$tmp/opts-build/core_user" || fail "core_user: bcastgen::core did not generate aot.h/aot.cpp"
+
+step "done"
