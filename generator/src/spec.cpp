@@ -50,8 +50,10 @@ class SpecReader {
       add(root, "", "the spec must be a map with 'namespace', 'isa' and 'kernels'");
       return spec;
     }
+    std::set<std::string> keys;
     for (const auto& kv : root) {
-      const std::string key = kv.first.as<std::string>();
+      std::string key;
+      if (!field_key(kv.first, "", &keys, &key)) continue;
       if (key != "namespace" && key != "isa" && key != "kernels" && key != "stream_threshold_bytes" &&
           key != "max_elements") {
         add(kv.first, "", "unknown field '" + key +
@@ -110,6 +112,21 @@ class SpecReader {
     d.message = std::move(message);
     d.rule_failure = rule_failure;
     diags_.push_back(std::move(d));
+  }
+
+  // A map key: a plain string, given once. yaml-cpp neither rejects a list
+  // as a key (converting it throws) nor a repeated key (lookups see the first).
+  bool field_key(const YAML::Node& k, const std::string& kernel, std::set<std::string>* seen, std::string* out) {
+    if (!k.IsScalar()) {
+      add(k, kernel, "a field name must be a string, got " + describe(k));
+      return false;
+    }
+    *out = k.Scalar();
+    if (!seen->insert(*out).second) {
+      add(k, kernel, "field '" + *out + "' is given twice");
+      return false;
+    }
+    return true;
   }
 
   bool string_field(const YAML::Node& n, const std::string& kernel, const char* field, std::string* out) {
@@ -226,8 +243,10 @@ class SpecReader {
     std::set<std::string> allowed = {"name", "op", "dtype", "a"};
     if (is_broadcast) allowed.insert({"mode", "target", "axis", "axes_mapping"});
     else allowed.insert({"rule", "b", "axis"});
+    std::set<std::string> keys;
     for (const auto& kv : n) {
-      const std::string key = kv.first.as<std::string>();
+      std::string key;
+      if (!field_key(kv.first, kn, &keys, &key)) continue;
       if (!allowed.count(key)) {
         std::vector<std::string> names(allowed.begin(), allowed.end());
         add(kv.first, kn, "unknown field '" + key + "' for " + (is_broadcast ? "a broadcast" : "a binary") +

@@ -1,0 +1,475 @@
+// gen::generate (the library entry point: strings in, strings out) and
+// `bcastgen generate` (files on disk: written all or nothing, only when they
+// change, with the documented exit codes); and the generated code compiles
+// warning-free with GCC and Clang.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bcastgen/gen/emit.h"
+#include "bcastgen/gen/spec.h"
+#include "bcastgen/gen/version.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using bcastgen::gen::GeneratedFiles;
+using bcastgen::gen::GenerateOptions;
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void spit(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> v;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) v.push_back(l);
+  return v;
+}
+
+// A fresh directory under /tmp, removed when the test ends.
+class TempDir {
+ public:
+  TempDir() {
+    std::string t = "/tmp/bcastgen_generate_test_XXXXXX";
+    if (mkdtemp(t.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed";
+    path_ = t;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
+
+ private:
+  std::string path_;
+};
+
+struct CmdResult {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string show(const CmdResult& r) {
+  return "exit " + std::to_string(r.code) + "\n--- stdout:\n" + r.out + "--- stderr:\n" + r.err;
+}
+
+// Runs a shell command with stdout and stderr captured.
+CmdResult run_command(const std::string& cmd, const TempDir& scratch) {
+  const std::string out = scratch / ".stdout", err = scratch / ".stderr";
+  const int status = std::system((cmd + " >" + quote(out) + " 2>" + quote(err) + " </dev/null").c_str());
+  CmdResult r;
+  r.code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  std::remove(out.c_str());
+  std::remove(err.c_str());
+  return r;
+}
+
+CmdResult bcastgen(std::initializer_list<std::string> args) {
+  TempDir scratch;
+  std::string cmd = quote(BCASTGEN_EXE);
+  for (const auto& a : args) cmd += " " + quote(a);
+  return run_command(cmd, scratch);
+}
+
+// Every file under `dir` (relative path -> content).
+std::map<std::string, std::string> snapshot(const std::string& dir) {
+  std::map<std::string, std::string> m;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string rel = fs::relative(e.path(), dir).string();
+    m[rel] = e.is_regular_file() ? slurp(e.path().string()) : std::string("<dir>");
+  }
+  return m;
+}
+
+const std::string kSourceDir = BCASTGEN_SOURCE_DIR;
+const std::string kDemo = kSourceDir + "/examples/demo.yaml";
+
+GeneratedFiles generate_demo(bool emit_runtime = false) {
+  const bcastgen::gen::Spec spec = bcastgen::gen::parse_spec(slurp(kDemo), "demo.yaml");
+  GenerateOptions o;
+  o.stem = "demo";
+  o.source_name = "demo.yaml";
+  o.emit_runtime = emit_runtime;
+  return bcastgen::gen::generate(spec, o);
+}
+
+const char* kBiasAddOnly = R"(namespace: only
+isa: [avx512, avx2, scalar]
+kernels:
+  - name: bias_add
+    op: add
+    dtype: f32
+    rule: numpy
+    a: [1, 64, 56, 56]
+    b: [1, 64, 1, 1]
+)";
+
+// The text of function `name` in `code`: from its signature to the closing brace at column 0.
+std::string function_text(const std::string& code, const std::string& signature) {
+  const auto start = code.find(signature);
+  if (start == std::string::npos) return "";
+  const auto end = code.find("\n}\n", start);
+  return code.substr(start, end == std::string::npos ? std::string::npos : end + 3 - start);
+}
+
+// ---------------------------------------------------------------------------
+// the library API
+
+TEST(Generate, ReturnsHeaderAndSource) {
+  const GeneratedFiles g = generate_demo();
+  EXPECT_EQ(g.files.count("demo.h"), 1u);
+  EXPECT_EQ(g.files.count("demo.cpp"), 1u);
+  // Everything else it returns is named after the stem too (no runtime asked for).
+  for (const auto& [name, text] : g.files) EXPECT_EQ(name.rfind("demo", 0), 0u) << name;
+  ASSERT_EQ(g.plans.size(), 5u);
+  EXPECT_EQ(g.plans[0].spec.name, "bias_add");
+  EXPECT_EQ(g.plans[4].spec.name, "expand");
+  const std::string& h = g.files.at("demo.h");
+  const std::string& cpp = g.files.at("demo.cpp");
+  EXPECT_TRUE(contains(h, "#pragma once"));
+  EXPECT_TRUE(contains(h, "namespace demo {"));
+  EXPECT_TRUE(contains(h, "void bias_add(const float* a, const float* b, float* out);")) << h;
+  EXPECT_TRUE(contains(h, "void mask_gt(const float* a, const float* b, bool* out);")) << h;
+  EXPECT_TRUE(contains(h, "inline constexpr std::array<std::int64_t, 4> out{ 8, 7, 6, 5 };")) << h;
+  EXPECT_TRUE(contains(h, "bcastgen::KernelTable demo_kernels();")) << h;
+  EXPECT_TRUE(contains(cpp, "#include \"demo.h\"")) << cpp.substr(0, 400);
+  EXPECT_TRUE(contains(cpp, "bcastgen::KernelTable demo_kernels() {"));
+
+  // Another stem names the files and the table.
+  GenerateOptions o;
+  o.stem = "my-model";
+  const GeneratedFiles m = bcastgen::gen::generate(bcastgen::gen::parse_spec(kBiasAddOnly, "x.yaml"), o);
+  ASSERT_EQ(m.files.count("my-model.h"), 1u);
+  ASSERT_EQ(m.files.count("my-model.cpp"), 1u);
+  EXPECT_TRUE(contains(m.files.at("my-model.cpp"), "#include \"my-model.h\""));
+  EXPECT_TRUE(contains(m.files.at("my-model.h"), "bcastgen::KernelTable my_model_kernels();"));
+}
+
+TEST(Generate, Deterministic) {
+  const GeneratedFiles g1 = generate_demo(true), g2 = generate_demo(true);
+  EXPECT_EQ(g1.files, g2.files);
+  // A spec parsed again from the same text gives the same output too.
+  const auto spec = bcastgen::gen::parse_spec(kBiasAddOnly, "x.yaml");
+  GenerateOptions o;
+  EXPECT_EQ(bcastgen::gen::generate(spec, o).files, bcastgen::gen::generate(spec, o).files);
+}
+
+TEST(Generate, BannerNamesSourceAndVersionWithoutAbsolutePaths) {
+  const GeneratedFiles g = generate_demo();
+  const std::string banner = std::string("// Generated by bcastgen ") + bcastgen::gen::kVersion +
+                             " from demo.yaml. DO NOT EDIT.\n// Regenerate with: bcastgen generate demo.yaml -o <dir>\n";
+  int code_files = 0;
+  for (const auto& [name, text] : g.files) {
+    const std::string ext = name.substr(name.rfind('.'));
+    if (ext == ".h" || ext == ".cpp") {  // C and C++ files open with the banner
+      ++code_files;
+      EXPECT_EQ(text.rfind(banner, 0), 0u) << name << ":\n" << text.substr(0, 300);
+    }
+    EXPECT_FALSE(contains(text, "/work")) << name;
+    EXPECT_FALSE(contains(text, "/tmp")) << name;
+    EXPECT_FALSE(contains(text, kSourceDir)) << name;
+  }
+  EXPECT_GE(code_files, 2);
+  EXPECT_STRNE(bcastgen::gen::kVersion, "");
+}
+
+// A loop with a constant trip count and step: over a nest (" {") or, in a
+// variant's driver, over the split loop's blocks.
+const std::regex kCountedLoop(
+    R"(^\s*for \(std::int64_t (\w+) = 0; \1 < \d+; (\+\+\1|\1 \+= \d+)\)( \{| \w+_block\(\1, [\w, ]+\);)$)");
+// The one loop with run-time bounds by design: `<kernel>_range(begin, end)`
+// runs the blocks [begin, end) of the split loop for a thread pool.
+const std::regex kRangeLoop(R"(^  for \(std::int64_t i0 = begin; i0 < end; \+\+i0\) \w+_block\(i0, [\w, ]+\);$)");
+// A repeating operand's pattern, built once per row.
+const std::regex kPatternFill(R"(^\s*for \(int k = 0; k < \d+; \+\+k\) pattern_\w+\[k\] = \w+\[k % \d+\];$)");
+
+TEST(Generate, BiasAddHasOnlyConstantLoops) {
+  GenerateOptions o;
+  o.stem = "only";
+  const GeneratedFiles g = bcastgen::gen::generate(bcastgen::gen::parse_spec(kBiasAddOnly, "only.yaml"), o);
+  const std::string& cpp = g.files.at("only.cpp");
+  int counted = 0, ranges = 0;
+  for (const std::string& l : lines(cpp)) {
+    if (!contains(l, "for (")) continue;
+    if (std::regex_match(l, kRangeLoop)) {
+      ++ranges;
+    } else {
+      ++counted;
+      EXPECT_TRUE(std::regex_match(l, kCountedLoop)) << "loop with a run-time bound or stride: " << l;
+    }
+  }
+  // Per variant (avx512, avx2, scalar): the row loop in the block, the driver
+  // over the 64 channels, and the range driver.
+  EXPECT_EQ(counted, 6) << cpp;
+  EXPECT_EQ(ranges, 3) << cpp;
+  for (const char* v : {"avx512", "avx2", "scalar"}) {
+    EXPECT_TRUE(contains(cpp, std::string("  for (std::int64_t i0 = 0; i0 < 64; ++i0) ") + v + "_block(i0, a, b, out);"))
+        << v;
+  }
+  EXPECT_TRUE(contains(cpp, "  const float* a1 = a + i0 * 3136;\n  const float* b1 = b + i0;\n"
+                            "  float* out1 = out + i0 * 3136;\n")) << cpp;
+  EXPECT_TRUE(contains(cpp, "for (std::int64_t j = 0; j < 3136; j += 64) {")) << cpp;  // avx512
+  EXPECT_TRUE(contains(cpp, "for (std::int64_t j = 0; j < 3136; j += 32) {")) << cpp;  // avx2
+  EXPECT_TRUE(contains(cpp, "for (std::int64_t j = 0; j < 3136; ++j) {")) << cpp;      // scalar
+  // No shape or stride is passed at run time: the signature is pointers only.
+  EXPECT_TRUE(contains(cpp, "void bias_add(const float* a, const float* b, float* out) {")) << cpp;
+
+  const std::string z = function_text(cpp, "inline void avx512_block(");
+  ASSERT_FALSE(z.empty()) << cpp;
+  EXPECT_TRUE(contains(z, "_mm512_loadu_ps(")) << z;
+  EXPECT_TRUE(contains(z, "_mm512_add_ps(")) << z;
+  EXPECT_TRUE(contains(z, "_mm512_set1_ps(b1[0])")) << z;  // b splatted once per channel
+  EXPECT_TRUE(contains(z, "_mm512_storeu_ps(")) << z;
+  EXPECT_FALSE(contains(z, "_mm256_")) << z;
+  const std::string y = function_text(cpp, "inline void avx2_block(");
+  ASSERT_FALSE(y.empty()) << cpp;
+  EXPECT_TRUE(contains(y, "_mm256_add_ps(")) << y;
+  EXPECT_FALSE(contains(y, "_mm512_")) << y;
+  const std::string s = function_text(cpp, "inline void scalar_block(");
+  ASSERT_FALSE(s.empty()) << cpp;
+  EXPECT_FALSE(contains(s, "_mm")) << s;
+  EXPECT_TRUE(contains(cpp, "target(\"avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2\")")) << cpp;
+}
+
+TEST(Generate, DemoLoopsAreCountedOrPatternFills) {
+  const GeneratedFiles g = generate_demo();
+  const std::string& cpp = g.files.at("demo.cpp");
+  int fills = 0, ranges = 0;
+  for (const std::string& l : lines(cpp)) {
+    if (!contains(l, "for (")) continue;
+    const bool is_fill = std::regex_match(l, kPatternFill), is_range = std::regex_match(l, kRangeLoop);
+    fills += is_fill;
+    ranges += is_range;
+    EXPECT_TRUE(is_fill || is_range || std::regex_match(l, kCountedLoop)) << l;
+  }
+  EXPECT_EQ(fills, 2) << cpp;  // mean_sub's repeating b, on avx512 and on avx2
+  EXPECT_EQ(ranges, 15) << cpp;  // 5 kernels x 3 variants
+  EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 48; ++k) pattern_b[k] = b[k % 3];")) << cpp;
+  EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 24; ++k) pattern_b[k] = b[k % 3];")) << cpp;
+}
+
+TEST(Generate, EmitRuntimeAddsRuntimeHeaders) {
+  const GeneratedFiles plain = generate_demo(false), with = generate_demo(true);
+  EXPECT_GT(with.files.size(), plain.files.size() + 4);
+  for (const char* h : {"bcastgen/cpu.h", "bcastgen/registry.h", "bcastgen/view.h", "bcastgen/ops.h",
+                        "bcastgen/types.h", "bcastgen/errors.h"}) {
+    ASSERT_EQ(with.files.count(h), 1u) << h;
+    EXPECT_EQ(with.files.at(h), slurp(kSourceDir + "/runtime/include/" + h)) << h;
+  }
+  for (const auto& [name, text] : with.files) {
+    if (plain.files.count(name)) {
+      EXPECT_EQ(text, plain.files.at(name)) << name;
+      continue;
+    }
+    EXPECT_EQ(name.rfind("bcastgen/", 0), 0u) << name;
+    EXPECT_EQ(name.substr(name.size() - 2), ".h") << name;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// the command line
+
+struct FileId {
+  ino_t ino = 0;
+  long long sec = 0, nsec = 0;
+  bool operator==(const FileId& o) const { return ino == o.ino && sec == o.sec && nsec == o.nsec; }
+};
+
+FileId file_id(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(stat(path.c_str(), &st), 0) << path;
+  return {st.st_ino, static_cast<long long>(st.st_mtim.tv_sec), static_cast<long long>(st.st_mtim.tv_nsec)};
+}
+
+TEST(GenerateCli, WritesHeaderAndSource) {
+  TempDir dir;
+  const std::string out = dir / "gen";
+  const CmdResult r = bcastgen({"generate", kDemo, "-o", out});
+  ASSERT_EQ(r.code, 0) << show(r);
+  const GeneratedFiles g = generate_demo();
+  const std::string n = std::to_string(g.files.size());
+  EXPECT_TRUE(contains(r.err, "5 kernel(s), " + n + " of " + n + " file(s) written")) << show(r);
+  EXPECT_EQ(r.out, "") << show(r);
+  // Byte for byte what the library returns: demo.h, demo.cpp and the rest.
+  const auto files = snapshot(out);
+  EXPECT_EQ(files.count("demo.h"), 1u);
+  EXPECT_EQ(files.count("demo.cpp"), 1u);
+  EXPECT_EQ(files, g.files);
+}
+
+TEST(GenerateCli, UnchangedFilesAreNotRewritten) {
+  TempDir dir;
+  const std::string out = dir / "gen";
+  ASSERT_EQ(bcastgen({"generate", kDemo, "-o", out}).code, 0);
+  const std::string n = std::to_string(generate_demo().files.size());
+  const FileId h1 = file_id(out + "/demo.h"), c1 = file_id(out + "/demo.cpp");
+  usleep(50 * 1000);  // a rewrite would get a new inode (rename) and a later mtime
+  const CmdResult r = bcastgen({"generate", kDemo, "-o", out});
+  ASSERT_EQ(r.code, 0) << show(r);
+  EXPECT_TRUE(contains(r.err, "0 of " + n + " file(s) written")) << show(r);
+  EXPECT_TRUE(file_id(out + "/demo.h") == h1);
+  EXPECT_TRUE(file_id(out + "/demo.cpp") == c1);
+
+  // A changed file is rewritten, the others are left alone.
+  spit(out + "/demo.cpp", "// edited\n");
+  const FileId edited = file_id(out + "/demo.cpp");
+  usleep(50 * 1000);
+  const CmdResult again = bcastgen({"generate", kDemo, "-o", out});
+  ASSERT_EQ(again.code, 0) << show(again);
+  EXPECT_TRUE(contains(again.err, "1 of " + n + " file(s) written")) << show(again);
+  EXPECT_TRUE(file_id(out + "/demo.h") == h1);
+  EXPECT_FALSE(file_id(out + "/demo.cpp") == edited);
+  EXPECT_EQ(slurp(out + "/demo.cpp"), generate_demo().files.at("demo.cpp"));
+}
+
+// The output directory, populated before a failing run, stays as it was.
+void expect_failure_leaves_output(const std::string& spec_text, int expected_code, const std::string& expected_err) {
+  TempDir dir;
+  const std::string spec = dir / "bad.yaml", out = dir / "out";
+  spit(spec, spec_text);
+  fs::create_directories(out + "/bcastgen");
+  spit(out + "/bad.h", "// an older bad.h\n");
+  spit(out + "/bad.cpp", "// an older bad.cpp\n");
+  spit(out + "/bcastgen/cpu.h", "// not the runtime\n");
+  const auto before = snapshot(out);
+  const CmdResult r = bcastgen({"generate", spec, "-o", out, "--emit-runtime"});
+  EXPECT_EQ(r.code, expected_code) << show(r);
+  EXPECT_TRUE(contains(r.err, expected_err)) << show(r);
+  EXPECT_EQ(r.out, "") << show(r);
+  EXPECT_EQ(snapshot(out), before);
+}
+
+TEST(GenerateCli, RuleFailureExitsOneAndWritesNothing) {
+  expect_failure_leaves_output(
+      "kernels:\n  - name: bias_add\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [1, 64, 56, 56]\n"
+      "    b: [1, 63, 1, 1]\n",
+      1,
+      "bad.yaml:7:8: kernel 'bias_add': numpy: A [1,64,56,56] and B [1,63,1,1] do not broadcast: axis 1 has 64 vs "
+      "63\n");
+}
+
+TEST(GenerateCli, BadInputExitsTwoAndWritesNothing) {
+  expect_failure_leaves_output(
+      "kernels:\n  - name: ok\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [2]\n    b: [2]\n"
+      "  - name: k\n    op: plus\n    dtype: f32\n    rule: numpy\n    a: [2]\n    b: [2]\n",
+      2, "bad.yaml:9:9: kernel 'k': unknown op 'plus'");
+  // A rule failure and a bad input together: bad input wins.
+  expect_failure_leaves_output(
+      "kernels:\n  - name: k\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [3]\n    b: [4]\n"
+      "  - name: class\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [2]\n    b: [2]\n",
+      2, "do not broadcast");
+  expect_failure_leaves_output("kernels: [\n", 2, "malformed YAML");
+  expect_failure_leaves_output("? [x]\n: 1\n", 2, "bad.yaml:1:3: a field name must be a string, got a list");
+}
+
+TEST(GenerateCli, UnreadableSpecExitsThree) {
+  TempDir dir;
+  const CmdResult r = bcastgen({"generate", dir / "missing.yaml", "-o", dir / "out"});
+  EXPECT_EQ(r.code, 3) << show(r);
+  EXPECT_TRUE(contains(r.err, "missing.yaml")) << show(r);
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+// (Was read as an empty file, "empty spec", exit 2, until 71d74be.)
+TEST(GenerateCli, SpecThatIsADirectoryExitsThree) {
+  TempDir dir;
+  fs::create_directories(dir / "spec.yaml");
+  const CmdResult r = bcastgen({"generate", dir / "spec.yaml", "-o", dir / "out"});
+  EXPECT_EQ(r.code, 3) << show(r);
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(GenerateCli, OutputPathThatIsAFileExitsThree) {
+  TempDir dir;
+  const std::string out = dir / "out";
+  spit(out, "a regular file\n");
+  const auto before = snapshot(dir.path());
+  const CmdResult r = bcastgen({"generate", kDemo, "-o", out});
+  EXPECT_EQ(r.code, 3) << show(r);
+  EXPECT_TRUE(contains(r.err, "cannot create directory")) << show(r);
+  EXPECT_EQ(snapshot(dir.path()), before);
+  EXPECT_EQ(slurp(out), "a regular file\n");
+
+  // A file in the way deeper down: the runtime headers' directory.
+  const std::string out2 = dir / "out2";
+  fs::create_directories(out2);
+  spit(out2 + "/bcastgen", "in the way\n");
+  const auto before2 = snapshot(out2);
+  const CmdResult r2 = bcastgen({"generate", kDemo, "-o", out2, "--emit-runtime"});
+  EXPECT_EQ(r2.code, 3) << show(r2);
+  EXPECT_EQ(snapshot(out2), before2);  // demo.h and demo.cpp were not renamed into place either
+}
+
+// A target that cannot be replaced (demo.h is a non-empty directory): before
+// 71d74be the files renamed ahead of it (bcastgen/*.h, demo.cpp) stayed written.
+TEST(GenerateCli, TargetThatIsADirectoryLeavesOutputUnchanged) {
+  TempDir dir;
+  const std::string out = dir / "out";
+  fs::create_directories(out + "/demo.h/keep");
+  const auto before = snapshot(out);
+  const CmdResult r = bcastgen({"generate", kDemo, "-o", out, "--emit-runtime"});
+  EXPECT_EQ(r.code, 3) << show(r);
+  EXPECT_EQ(snapshot(out), before);
+}
+
+// ---------------------------------------------------------------------------
+// the output compiles warning-free
+
+class GeneratedCodeCompiles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GeneratedCodeCompiles, WithoutWarnings) {
+  const std::string compiler = GetParam();
+  TempDir dir;
+  const CmdResult which = run_command("command -v " + compiler, dir);
+  if (which.code != 0) GTEST_SKIP() << compiler << " is not installed";
+  const std::string out = dir / "gen";
+  const CmdResult g = bcastgen({"generate", kDemo, "-o", out, "--emit-runtime"});
+  ASSERT_EQ(g.code, 0) << show(g);
+  ASSERT_TRUE(fs::exists(out + "/bcastgen/registry.h"));
+  for (const char* opt : {"-O0", "-O2"}) {
+    const std::string cmd = compiler + " -std=c++17 -Wall -Wextra -Werror " + opt + " -I " + quote(out) + " -c " +
+                            quote(out + "/demo.cpp") + " -o " + quote(dir / "demo.o");
+    const CmdResult c = run_command(cmd, dir);
+    EXPECT_EQ(c.code, 0) << cmd << "\n" << show(c);
+    EXPECT_EQ(c.err, "") << cmd;
+    EXPECT_TRUE(fs::exists(dir / "demo.o"));
+    fs::remove(dir / "demo.o");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Compilers, GeneratedCodeCompiles, ::testing::Values("g++", "clang++-14"),
+                         [](const auto& info) { return info.param == "g++" ? std::string("gcc") : std::string("clang14"); });
+
+}  // namespace

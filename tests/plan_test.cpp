@@ -1,0 +1,397 @@
+// gen::plan_kernel: the coalesced loop nest, the inner-loop class and, per
+// ISA, lanes, unroll, main trips, tails, repeating patterns and streaming
+// stores, for hand-computed cases.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "bcastgen/gen/plan.h"
+
+namespace {
+
+using bcastgen::DType;
+using bcastgen::Isa;
+using bcastgen::Op;
+using bcastgen::Rule;
+using bcastgen::Shape;
+using bcastgen::gen::Access;
+using bcastgen::gen::InnerClass;
+using bcastgen::gen::IsaPlan;
+using bcastgen::gen::KernelPlan;
+using bcastgen::gen::KernelSpec;
+using bcastgen::gen::Loop;
+using bcastgen::gen::plan_kernel;
+using bcastgen::gen::PlanOptions;
+
+PlanOptions options(std::int64_t stream_threshold = 16 << 20) {
+  PlanOptions o;
+  o.isas = {Isa::Avx512, Isa::Avx2, Isa::Scalar};
+  o.stream_threshold_bytes = stream_threshold;
+  return o;
+}
+
+KernelSpec binary(Op op, DType dtype, Shape a, Shape b, Rule rule = Rule::Numpy) {
+  KernelSpec k;
+  k.name = "k";
+  k.op = op;
+  k.dtype = dtype;
+  k.rule = rule;
+  k.a = std::move(a);
+  k.b = std::move(b);
+  return k;
+}
+
+std::string loops_text(const std::vector<Loop>& loops) {
+  std::string s;
+  for (const Loop& l : loops) {
+    s += "{" + std::to_string(l.extent) + ": a " + std::to_string(l.a) + " b " + std::to_string(l.b) + " out " +
+         std::to_string(l.out) + "} ";
+  }
+  return s;
+}
+
+const IsaPlan& isa_plan(const KernelPlan& p, Isa isa) {
+  for (const IsaPlan& ip : p.isas) {
+    if (ip.isa == isa) return ip;
+  }
+  ADD_FAILURE() << "no plan for " << bcastgen::isa_name(isa);
+  return p.isas.front();
+}
+
+TEST(Plan, BiasAddNchw) {
+  const KernelPlan p = plan_kernel(binary(Op::Add, DType::F32, {1, 64, 56, 56}, {1, 64, 1, 1}), options());
+  EXPECT_EQ(loops_text(p.loops), "{64: a 3136 b 1 out 3136} {3136: a 1 b 0 out 1} ");
+  EXPECT_EQ(p.inner, InnerClass::VectorScalar);
+  EXPECT_EQ(p.shapes.out, (Shape{1, 64, 56, 56}));
+  EXPECT_EQ(p.out_dtype, DType::F32);
+  EXPECT_EQ(p.out_numel, 200704);
+  EXPECT_EQ(p.out_bytes, 802816);
+  EXPECT_EQ(p.outer_extent, 64);
+  ASSERT_EQ(p.isas.size(), 3u);
+  EXPECT_EQ(p.isas[0].isa, Isa::Avx512);
+  EXPECT_EQ(p.isas[1].isa, Isa::Avx2);
+  EXPECT_EQ(p.isas[2].isa, Isa::Scalar);
+
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_TRUE(z.vector);
+  EXPECT_EQ(loops_text(z.outer), "{64: a 3136 b 1 out 3136} ");
+  EXPECT_EQ(z.row, 3136);
+  EXPECT_EQ(z.a, Access::Stream);
+  EXPECT_EQ(z.b, Access::Splat);
+  EXPECT_EQ(z.lanes, 16);
+  EXPECT_EQ(z.unroll, 4);
+  EXPECT_EQ(z.step, 64);
+  EXPECT_EQ(z.main_trips, 49);
+  EXPECT_EQ(z.tail_vectors, 0);
+  EXPECT_EQ(z.tail_lanes, 0);
+  EXPECT_EQ(z.period, 0);
+  EXPECT_FALSE(z.stream);  // 802816 bytes < 16 MiB
+  EXPECT_EQ(z.why, "16 lanes x unroll 4 = 64 elements per step; row 3136 = 49 x 64 + 0 vectors + no partial vector");
+
+  const IsaPlan& y = isa_plan(p, Isa::Avx2);
+  EXPECT_TRUE(y.vector);
+  EXPECT_EQ(y.lanes, 8);
+  EXPECT_EQ(y.unroll, 4);
+  EXPECT_EQ(y.step, 32);
+  EXPECT_EQ(y.main_trips, 98);
+  EXPECT_EQ(y.tail_vectors, 0);
+  EXPECT_EQ(y.tail_lanes, 0);
+
+  const IsaPlan& s = isa_plan(p, Isa::Scalar);
+  EXPECT_FALSE(s.vector);
+  EXPECT_EQ(s.lanes, 1);
+  EXPECT_EQ(s.row, 3136);
+  EXPECT_EQ(s.why, "portable scalar loop");
+}
+
+TEST(Plan, NhwcMeanSubtractionRepeats) {
+  // [1,224,224,3] - [3]: b repeats every 3 elements. The avx512 and avx2
+  // variants fuse the last two loops into one row holding the pattern in
+  // registers; that absorbs every outer loop, so the row of 50176 periods is
+  // cut into 14 blocks of 3584 periods (a multiple of 256 dividing it, at
+  // most 16384 elements) to leave a loop that a thread pool can split.
+  const KernelPlan p = plan_kernel(binary(Op::Subtract, DType::F32, {1, 224, 224, 3}, {3}), options());
+  EXPECT_EQ(loops_text(p.loops), "{14: a 10752 b 0 out 10752} {3584: a 3 b 0 out 3} {3: a 1 b 1 out 1} ");
+  EXPECT_EQ(p.inner, InnerClass::Repeat);
+  EXPECT_TRUE(p.split);
+  EXPECT_EQ(p.outer_extent, 14);
+  EXPECT_EQ(p.split_why,
+            "the row of 50176 periods is cut into 14 blocks of 3584 so that it can be split; loop i0 (14 iterations) "
+            "can be split across threads");
+
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_TRUE(z.vector);
+  EXPECT_EQ(loops_text(z.outer), "{14: a 10752 b 0 out 10752} ");
+  EXPECT_EQ(z.row, 10752);
+  EXPECT_EQ(z.period, 3);
+  EXPECT_EQ(z.pattern_vectors, 3);  // lcm(3, 16) = 48 = 3 vectors
+  EXPECT_EQ(z.a, Access::Stream);
+  EXPECT_EQ(z.b, Access::Pattern);
+  EXPECT_EQ(z.lanes, 16);
+  EXPECT_EQ(z.unroll % z.pattern_vectors, 0);  // whole patterns per step
+  EXPECT_EQ(z.unroll, 3);
+  EXPECT_EQ(z.step, 48);
+  EXPECT_EQ(z.main_trips, 224);
+  EXPECT_EQ(z.tail_vectors, 0);
+  EXPECT_EQ(z.tail_lanes, 0);
+  EXPECT_EQ(z.why,
+            "16 lanes x unroll 3 = 48 elements per step; row 10752 = 224 x 48 + 0 vectors + no partial vector; "
+            "operand b repeats every 3 elements, held in 3 registers");
+
+  const IsaPlan& y = isa_plan(p, Isa::Avx2);
+  EXPECT_EQ(loops_text(y.outer), "{14: a 10752 b 0 out 10752} ");
+  EXPECT_EQ(y.row, 10752);
+  EXPECT_EQ(y.period, 3);
+  EXPECT_EQ(y.pattern_vectors, 3);  // lcm(3, 8) = 24
+  EXPECT_EQ(y.b, Access::Pattern);
+  EXPECT_EQ(y.step, 24);
+  EXPECT_EQ(y.main_trips, 448);
+
+  // The scalar variant keeps the loops as they are.
+  const IsaPlan& s = isa_plan(p, Isa::Scalar);
+  EXPECT_EQ(loops_text(s.outer), "{14: a 10752 b 0 out 10752} {3584: a 3 b 0 out 3} ");
+  EXPECT_EQ(s.row, 3);
+  EXPECT_EQ(s.period, 0);
+}
+
+TEST(Plan, RepeatWithoutBlocksIsOneRow) {
+  // 100 x 100 = 10000 periods is not a multiple of 256: no blocks, so the
+  // vector variants have no outer loop left and the kernel is one piece.
+  const KernelPlan p = plan_kernel(binary(Op::Subtract, DType::F32, {1, 100, 100, 3}, {3}), options());
+  EXPECT_EQ(loops_text(p.loops), "{10000: a 3 b 0 out 3} {3: a 1 b 1 out 1} ");
+  EXPECT_EQ(p.inner, InnerClass::Repeat);
+  EXPECT_FALSE(p.split);
+  EXPECT_EQ(p.outer_extent, 1);
+  EXPECT_EQ(p.split_why, "one piece: the kernel has no outer loop common to all its variants");
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_TRUE(z.outer.empty()) << loops_text(z.outer);
+  EXPECT_EQ(z.row, 30000);
+  EXPECT_EQ(z.period, 3);
+  EXPECT_EQ(z.pattern_vectors, 3);
+  EXPECT_EQ(z.b, Access::Pattern);
+  EXPECT_EQ(z.step, 48);
+  EXPECT_EQ(z.main_trips, 625);
+  EXPECT_EQ(z.tail_vectors, 0);
+  EXPECT_EQ(z.tail_lanes, 0);
+  EXPECT_EQ(isa_plan(p, Isa::Avx2).main_trips, 1250);
+  EXPECT_EQ(loops_text(isa_plan(p, Isa::Scalar).outer), "{10000: a 3 b 0 out 3} ");
+}
+
+TEST(Plan, SplitLoop) {
+  const KernelPlan bias = plan_kernel(binary(Op::Add, DType::F32, {1, 64, 56, 56}, {1, 64, 1, 1}), options());
+  EXPECT_TRUE(bias.split);
+  EXPECT_EQ(bias.outer_extent, 64);
+  EXPECT_EQ(bias.split_why, "loop i0 (64 iterations) can be split across threads");
+
+  // One long row is cut into blocks of at most max_block_elements.
+  const KernelPlan row = plan_kernel(binary(Op::Add, DType::F32, {65536}, {65536}), options());
+  EXPECT_EQ(loops_text(row.loops), "{4: a 16384 b 16384 out 16384} {16384: a 1 b 1 out 1} ");
+  EXPECT_TRUE(row.split);
+  EXPECT_EQ(row.outer_extent, 4);
+  EXPECT_EQ(row.split_why,
+            "the row of 65536 elements is cut into 4 blocks of 16384 so that it can be split; loop i0 (4 iterations) "
+            "can be split across threads");
+  EXPECT_EQ(isa_plan(row, Isa::Avx512).row, 16384);
+  EXPECT_EQ(isa_plan(row, Isa::Avx512).main_trips, 256);
+
+  PlanOptions small = options();
+  small.max_block_elements = 1024;
+  const KernelPlan row2 = plan_kernel(binary(Op::Add, DType::F32, {65536}, {65536}), small);
+  EXPECT_EQ(loops_text(row2.loops), "{64: a 1024 b 1024 out 1024} {1024: a 1 b 1 out 1} ");
+
+  // Too short to cut: one piece.
+  const KernelPlan tiny = plan_kernel(binary(Op::Add, DType::F32, {5}, {5}), options());
+  EXPECT_FALSE(tiny.split);
+  EXPECT_EQ(tiny.outer_extent, 1);
+}
+
+TEST(Plan, RepeatingAOperandAndLargePeriods) {
+  // a repeats: [3] - [1,224,224,3].
+  const KernelPlan p = plan_kernel(binary(Op::Subtract, DType::F32, {3}, {1, 224, 224, 3}), options());
+  EXPECT_EQ(p.inner, InnerClass::Repeat);
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_EQ(z.a, Access::Pattern);
+  EXPECT_EQ(z.b, Access::Stream);
+
+  // A period that is a multiple of the lanes needs no pattern: a plain row.
+  const KernelPlan q = plan_kernel(binary(Op::Add, DType::F32, {100, 32}, {32}), options());
+  EXPECT_EQ(q.inner, InnerClass::Repeat);
+  const IsaPlan& qz = isa_plan(q, Isa::Avx512);
+  EXPECT_EQ(qz.period, 0);
+  EXPECT_EQ(qz.row, 32);
+  EXPECT_EQ(loops_text(qz.outer), "{100: a 32 b 0 out 32} ");
+  EXPECT_EQ(qz.main_trips, 0);
+  EXPECT_EQ(qz.tail_vectors, 2);
+  EXPECT_EQ(qz.tail_lanes, 0);
+
+  // lcm(17, 16) = 272 elements = 17 registers: too many, keep the rows.
+  const KernelPlan r = plan_kernel(binary(Op::Add, DType::F32, {100, 17}, {17}), options());
+  const IsaPlan& rz = isa_plan(r, Isa::Avx512);
+  EXPECT_EQ(rz.period, 0);
+  EXPECT_EQ(rz.row, 17);
+  EXPECT_EQ(rz.tail_vectors, 1);
+  EXPECT_EQ(rz.tail_lanes, 1);
+}
+
+TEST(Plan, ArrayApiExampleLoopNest) {
+  // [8,1,6,1] > [7,1,5] -> [8,7,6,5]: no two axes coalesce.
+  const KernelPlan p = plan_kernel(binary(Op::Greater, DType::F32, {8, 1, 6, 1}, {7, 1, 5}), options());
+  EXPECT_EQ(p.shapes.out, (Shape{8, 7, 6, 5}));
+  EXPECT_EQ(loops_text(p.loops),
+            "{8: a 6 b 0 out 210} {7: a 0 b 5 out 30} {6: a 1 b 0 out 5} {5: a 0 b 1 out 1} ");
+  EXPECT_EQ(p.inner, InnerClass::ScalarVector);
+  EXPECT_EQ(p.out_dtype, DType::Bool);
+  EXPECT_EQ(p.out_numel, 1680);
+  EXPECT_EQ(p.out_bytes, 1680);
+  EXPECT_EQ(p.outer_extent, 8);
+
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_TRUE(z.vector);
+  EXPECT_EQ(z.outer.size(), 3u);
+  EXPECT_EQ(z.row, 5);
+  EXPECT_EQ(z.a, Access::Splat);
+  EXPECT_EQ(z.b, Access::Stream);
+  EXPECT_EQ(z.main_trips, 0);
+  EXPECT_EQ(z.tail_lanes, 5);
+  EXPECT_FALSE(z.stream);
+}
+
+TEST(Plan, ShortRowIsAllTail) {
+  const KernelPlan p = plan_kernel(binary(Op::Multiply, DType::F32, {5}, {5}), options());
+  EXPECT_EQ(loops_text(p.loops), "{5: a 1 b 1 out 1} ");
+  EXPECT_EQ(p.inner, InnerClass::VectorVector);
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_TRUE(z.outer.empty());
+  EXPECT_EQ(z.row, 5);
+  EXPECT_EQ(z.main_trips, 0);
+  EXPECT_EQ(z.tail_vectors, 0);
+  EXPECT_EQ(z.tail_lanes, 5);
+  EXPECT_EQ(z.why, "16 lanes x unroll 4 = 64 elements per step; row 5 = 0 x 64 + 0 vectors + a masked vector of 5 lanes");
+  const IsaPlan& y = isa_plan(p, Isa::Avx2);
+  EXPECT_EQ(y.tail_lanes, 5);
+  EXPECT_EQ(y.why, "8 lanes x unroll 4 = 32 elements per step; row 5 = 0 x 32 + 0 vectors + 5 unrolled scalar elements");
+
+  // 100 = 1 x 64 + 2 vectors + 4 lanes on avx512.
+  const KernelPlan h = plan_kernel(binary(Op::Add, DType::F32, {100}, {100}), options());
+  const IsaPlan& hz = isa_plan(h, Isa::Avx512);
+  EXPECT_EQ(hz.main_trips, 1);
+  EXPECT_EQ(hz.tail_vectors, 2);
+  EXPECT_EQ(hz.tail_lanes, 4);
+}
+
+TEST(Plan, OpWithoutVocabularyEntryIsScalar) {
+  const KernelPlan p = plan_kernel(binary(Op::Divide, DType::I32, {64, 64}, {64}), options());
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_FALSE(z.vector);
+  EXPECT_EQ(z.lanes, 1);
+  EXPECT_EQ(z.why, "scalar loop compiled for avx512: the vocabulary has no i32 divide vector form");
+  const IsaPlan& y = isa_plan(p, Isa::Avx2);
+  EXPECT_FALSE(y.vector);
+  EXPECT_NE(y.why.find("no i32 divide"), std::string::npos) << y.why;
+  EXPECT_NE(y.why.find("avx2"), std::string::npos) << y.why;
+  // The f32 divide has one.
+  EXPECT_TRUE(isa_plan(plan_kernel(binary(Op::Divide, DType::F32, {64}, {64}), options()), Isa::Avx512).vector);
+}
+
+TEST(Plan, ZeroSizeIsEmpty) {
+  const KernelPlan p = plan_kernel(binary(Op::Add, DType::F32, {0, 3}, {3}), options());
+  EXPECT_EQ(p.inner, InnerClass::Empty);
+  EXPECT_EQ(p.out_numel, 0);
+  EXPECT_EQ(p.out_bytes, 0);
+  for (const IsaPlan& ip : p.isas) {
+    EXPECT_TRUE(ip.outer.empty()) << bcastgen::isa_name(ip.isa);
+    EXPECT_EQ(ip.row, 0);
+    EXPECT_FALSE(ip.vector);
+    EXPECT_FALSE(ip.stream);
+  }
+}
+
+TEST(Plan, OneElement) {
+  const KernelPlan p = plan_kernel(binary(Op::Add, DType::F32, {1, 1}, {}), options());
+  EXPECT_TRUE(p.loops.empty());
+  EXPECT_EQ(p.out_numel, 1);
+  EXPECT_EQ(p.inner, InnerClass::VectorVector);
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_EQ(z.row, 1);
+  EXPECT_EQ(z.tail_lanes, 1);
+}
+
+TEST(Plan, StreamingStores) {
+  const KernelSpec k = binary(Op::Add, DType::F32, {1, 64, 56, 56}, {1, 64, 1, 1});  // 802816 output bytes
+  const KernelPlan at = plan_kernel(k, options(802816));
+  EXPECT_TRUE(isa_plan(at, Isa::Avx512).stream);
+  EXPECT_TRUE(isa_plan(at, Isa::Avx2).stream);
+  EXPECT_FALSE(isa_plan(at, Isa::Scalar).stream);
+  EXPECT_NE(isa_plan(at, Isa::Avx512).why.find("streaming stores"), std::string::npos);
+
+  const KernelPlan below = plan_kernel(k, options(802817));
+  EXPECT_FALSE(isa_plan(below, Isa::Avx512).stream);
+  EXPECT_FALSE(isa_plan(below, Isa::Avx2).stream);
+
+  // Rows of 49 floats (196 bytes) do not start on vector boundaries.
+  const KernelPlan unaligned = plan_kernel(binary(Op::Add, DType::F32, {1, 64, 7, 7}, {1, 64, 1, 1}), options(0));
+  EXPECT_FALSE(isa_plan(unaligned, Isa::Avx512).stream);
+  EXPECT_FALSE(isa_plan(unaligned, Isa::Avx2).stream);
+
+  // Rows of 8 floats (32 bytes): aligned for avx2, not for avx512.
+  const KernelPlan half = plan_kernel(binary(Op::Add, DType::F32, {64, 8}, {64, 1}), options(0));
+  EXPECT_FALSE(isa_plan(half, Isa::Avx512).stream);
+  EXPECT_TRUE(isa_plan(half, Isa::Avx2).stream);
+}
+
+TEST(Plan, ByteLanes) {
+  // 1000 u8: not a multiple of 256, so one row.
+  const KernelPlan p = plan_kernel(binary(Op::Add, DType::U8, {1000}, {1000}), options());
+  EXPECT_EQ(loops_text(p.loops), "{1000: a 1 b 1 out 1} ");
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_TRUE(z.vector);
+  EXPECT_EQ(z.lanes, 64);
+  EXPECT_EQ(z.step, 256);
+  EXPECT_EQ(z.main_trips, 3);     // 768
+  EXPECT_EQ(z.tail_vectors, 3);   // + 192
+  EXPECT_EQ(z.tail_lanes, 40);    // + 40
+  const IsaPlan& y = isa_plan(p, Isa::Avx2);
+  EXPECT_TRUE(y.vector);
+  EXPECT_EQ(y.lanes, 32);
+  EXPECT_EQ(y.step, 128);
+  EXPECT_EQ(y.main_trips, 7);     // 896
+  EXPECT_EQ(y.tail_vectors, 3);   // + 96
+  EXPECT_EQ(y.tail_lanes, 8);     // + 8
+
+  const KernelPlan d = plan_kernel(binary(Op::Add, DType::F64, {4096}, {4096}), options());
+  EXPECT_EQ(isa_plan(d, Isa::Avx512).lanes, 8);
+  EXPECT_EQ(isa_plan(d, Isa::Avx2).lanes, 4);
+}
+
+TEST(Plan, BroadcastOpCopyAndFill) {
+  KernelSpec k;
+  k.name = "expand";
+  k.op = Op::Broadcast;
+  k.dtype = DType::F32;
+  k.mode = bcastgen::BroadcastMode::Bidirectional;
+  k.a = {3, 1};
+  k.b = {2, 1, 6};
+  const KernelPlan p = plan_kernel(k, options());
+  EXPECT_EQ(p.shapes.out, (Shape{2, 3, 6}));
+  EXPECT_EQ(loops_text(p.loops), "{2: a 0 b 0 out 18} {3: a 1 b 0 out 6} {6: a 0 b 0 out 1} ");
+  EXPECT_EQ(p.inner, InnerClass::Fill);
+
+  k.a = {1, 6};
+  k.b = {4, 6};
+  const KernelPlan c = plan_kernel(k, options());
+  EXPECT_EQ(loops_text(c.loops), "{4: a 0 b 0 out 6} {6: a 1 b 0 out 1} ");
+  EXPECT_EQ(c.inner, InnerClass::Repeat);  // the input repeats every 6 elements
+  EXPECT_EQ(isa_plan(c, Isa::Avx512).a, Access::Pattern);
+  EXPECT_EQ(isa_plan(c, Isa::Avx512).row, 24);
+}
+
+TEST(Plan, DescribeLoops) {
+  const KernelPlan p = plan_kernel(binary(Op::Add, DType::F32, {1, 64, 56, 56}, {1, 64, 1, 1}), options());
+  const std::string d = bcastgen::gen::describe_loops(p, "// ");
+  EXPECT_NE(d.find("inner: vector-scalar"), std::string::npos) << d;
+  EXPECT_NE(d.find("3136"), std::string::npos) << d;
+  EXPECT_EQ(std::string(bcastgen::gen::inner_class_name(InnerClass::Repeat)), "repeat");
+}
+
+}  // namespace

@@ -1,0 +1,562 @@
+// gen::parse_spec: a valid spec parses to the right fields; every kind of
+// bad input is reported as a Diagnostic with file, line and column (from the
+// YAML marks), the kernel's name and a message naming the valid choices; all
+// the problems of a spec come back in one SpecError, sorted by line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "bcastgen/gen/spec.h"
+
+namespace {
+
+using bcastgen::BroadcastMode;
+using bcastgen::DType;
+using bcastgen::Isa;
+using bcastgen::Op;
+using bcastgen::Rule;
+using bcastgen::Shape;
+using bcastgen::gen::Diagnostic;
+using bcastgen::gen::parse_spec;
+using bcastgen::gen::Spec;
+using bcastgen::gen::SpecError;
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+// Parses text that must fail; returns the error's diagnostics.
+std::vector<Diagnostic> errors_of(const std::string& text, const std::string& file = "model.yaml",
+                                  bool* only_rule = nullptr) {
+  try {
+    parse_spec(text, file);
+  } catch (const SpecError& e) {
+    if (only_rule) *only_rule = e.only_rule_failures();
+    return e.diagnostics();
+  }
+  ADD_FAILURE() << "parse_spec accepted:\n" << text;
+  return {};
+}
+
+std::string all_text(const std::vector<Diagnostic>& diags) {
+  std::string s;
+  for (const auto& d : diags) s += d.text() + "\n";
+  return s;
+}
+
+// A binary kernel with one field replaced (or added), for error cases.
+// Line numbers: 1 "kernels:", 2 "- name", 3 op, 4 dtype, 5 rule, 6 a, 7 b, 8 extra.
+std::string kernel(const std::string& op = "add", const std::string& dtype = "f32", const std::string& rule = "numpy",
+                   const std::string& a = "[1, 64, 56, 56]", const std::string& b = "[1, 64, 1, 1]",
+                   const std::string& extra = "") {
+  return "kernels:\n"
+         "  - name: bias_add\n"
+         "    op: " + op + "\n"
+         "    dtype: " + dtype + "\n"
+         "    rule: " + rule + "\n"
+         "    a: " + a + "\n"
+         "    b: " + b + "\n" + extra;
+}
+
+const char* kValidSpec = R"(# The worked example.
+namespace: demo::nn
+isa: [scalar, avx512]
+stream_threshold_bytes: 1048576
+kernels:
+  - name: bias_add            # ResNet NCHW bias add
+    op: add
+    dtype: f32
+    rule: numpy
+    a: [1, 64, 56, 56]
+    b: [1, 64, 1, 1]
+  - name: pdpd_add
+    op: multiply
+    dtype: i32
+    rule: pdpd
+    axis: 1
+    a: [2, 3, 4, 5]
+    b: [3, 1]
+  - name: expand
+    op: broadcast
+    mode: bidirectional
+    dtype: u8
+    a: [3, 1]
+    target: [2, 1, 6]
+)";
+
+// ---------------------------------------------------------------------------
+// valid input
+
+TEST(SpecParse, ValidSpecFields) {
+  const Spec s = parse_spec(kValidSpec, "model.yaml");
+  EXPECT_EQ(s.ns, "demo::nn");
+  // Sorted best first whatever the order written.
+  EXPECT_EQ(s.isas, (std::vector<Isa>{Isa::Avx512, Isa::Scalar}));
+  EXPECT_EQ(s.stream_threshold_bytes, 1048576);
+  EXPECT_EQ(s.max_elements, std::int64_t{1} << 40);
+  ASSERT_EQ(s.kernels.size(), 3u);
+
+  const auto& k0 = s.kernels[0];
+  EXPECT_EQ(k0.name, "bias_add");
+  EXPECT_EQ(k0.op, Op::Add);
+  EXPECT_EQ(k0.dtype, DType::F32);
+  EXPECT_EQ(k0.rule, Rule::Numpy);
+  EXPECT_EQ(k0.a, (Shape{1, 64, 56, 56}));
+  EXPECT_EQ(k0.b, (Shape{1, 64, 1, 1}));
+  EXPECT_EQ(k0.axis, -1);
+  EXPECT_EQ(k0.pos.line, 6);
+  EXPECT_EQ(k0.pos.column, 5);
+
+  const auto& k1 = s.kernels[1];
+  EXPECT_EQ(k1.name, "pdpd_add");
+  EXPECT_EQ(k1.op, Op::Multiply);
+  EXPECT_EQ(k1.dtype, DType::I32);
+  EXPECT_EQ(k1.rule, Rule::Pdpd);
+  EXPECT_EQ(k1.axis, 1);
+  EXPECT_EQ(k1.a, (Shape{2, 3, 4, 5}));
+  EXPECT_EQ(k1.b, (Shape{3, 1}));
+  EXPECT_EQ(k1.pos.line, 12);
+
+  const auto& k2 = s.kernels[2];
+  EXPECT_EQ(k2.name, "expand");
+  EXPECT_EQ(k2.op, Op::Broadcast);
+  EXPECT_EQ(k2.mode, BroadcastMode::Bidirectional);
+  EXPECT_EQ(k2.dtype, DType::U8);
+  EXPECT_EQ(k2.a, (Shape{3, 1}));
+  EXPECT_EQ(k2.b, (Shape{2, 1, 6}));  // the target
+  EXPECT_TRUE(k2.axes_mapping.empty());
+  EXPECT_EQ(k2.pos.line, 19);
+}
+
+TEST(SpecParse, DefaultsWhenAbsent) {
+  const Spec s = parse_spec(kernel(), "model.yaml");
+  EXPECT_EQ(s.isas, bcastgen::gen::default_isas());
+#if defined(__x86_64__)
+  EXPECT_EQ(s.isas, (std::vector<Isa>{Isa::Avx512, Isa::Avx2, Isa::Scalar}));
+#endif
+  EXPECT_EQ(s.ns, "bcastgen_kernels");
+  EXPECT_EQ(s.stream_threshold_bytes, 16 << 20);
+}
+
+TEST(SpecParse, JsonIsYaml) {
+  const char* json = R"({"namespace": "j", "isa": ["avx2"], "kernels": [
+    {"name": "k", "op": "greater", "dtype": "i16", "rule": "numpy", "a": [8, 1, 6, 1], "b": [7, 1, 5]},
+    {"name": "e", "op": "broadcast", "mode": "explicit", "dtype": "f64", "a": [16], "target": [1, 16, 50, 50],
+     "axes_mapping": [1]}]})";
+  const Spec s = parse_spec(json, "spec.json");
+  EXPECT_EQ(s.ns, "j");
+  EXPECT_EQ(s.isas, (std::vector<Isa>{Isa::Avx2}));
+  ASSERT_EQ(s.kernels.size(), 2u);
+  EXPECT_EQ(s.kernels[0].op, Op::Greater);
+  EXPECT_EQ(s.kernels[0].dtype, DType::I16);
+  EXPECT_EQ(s.kernels[0].a, (Shape{8, 1, 6, 1}));
+  EXPECT_EQ(s.kernels[0].b, (Shape{7, 1, 5}));
+  EXPECT_EQ(s.kernels[1].mode, BroadcastMode::Explicit);
+  EXPECT_EQ(s.kernels[1].axes_mapping, (Shape{1}));
+  EXPECT_EQ(s.kernels[1].b, (Shape{1, 16, 50, 50}));
+
+  // And a JSON error has JSON's line and column.
+  const auto d = errors_of("{\"kernels\": [\n  {\"name\": \"k\", \"op\": \"plus\", \"dtype\": \"f32\", \"rule\": "
+                           "\"numpy\", \"a\": [2], \"b\": [2]}]}",
+                           "spec.json");
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].pos.line, 2);
+  EXPECT_EQ(d[0].pos.column, 23);
+  EXPECT_EQ(d[0].kernel, "k");
+  EXPECT_TRUE(contains(d[0].message, "unknown op 'plus'")) << d[0].text();
+}
+
+// ---------------------------------------------------------------------------
+// one error each
+
+TEST(SpecErrors, MalformedYamlHasLineAndColumn) {
+  const auto d = errors_of("kernels:\n  - name: k\n    a: [1, 2\n    b: [3]\n");
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].file, "model.yaml");
+  EXPECT_TRUE(contains(d[0].message, "malformed YAML")) << d[0].text();
+  // The unclosed list of line 3 is found unclosed at `b:`'s colon on line 4.
+  EXPECT_EQ(d[0].pos.line, 4) << d[0].text();
+  EXPECT_EQ(d[0].pos.column, 6) << d[0].text();
+  EXPECT_EQ(d[0].text().rfind("model.yaml:4:6: malformed YAML: ", 0), 0u) << d[0].text();
+  EXPECT_FALSE(d[0].rule_failure);
+
+  const auto indent = errors_of("kernels:\n  - name: k\n     op: [add\n");
+  ASSERT_EQ(indent.size(), 1u) << all_text(indent);
+  EXPECT_TRUE(contains(indent[0].message, "malformed YAML")) << indent[0].text();
+  EXPECT_EQ(indent[0].text().rfind("model.yaml:3:8: malformed YAML: ", 0), 0u) << indent[0].text();
+}
+
+TEST(SpecErrors, MissingField) {
+  const auto d = errors_of("kernels:\n  - name: k\n    op: add\n    rule: numpy\n    a: [2]\n    b: [2]\n");
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].text(), "model.yaml:2:5: kernel 'k': missing field 'dtype'");
+
+  const auto nob = errors_of("kernels:\n  - name: k\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [2]\n");
+  ASSERT_EQ(nob.size(), 1u) << all_text(nob);
+  EXPECT_EQ(nob[0].text(), "model.yaml:2:5: kernel 'k': missing field 'b'");
+
+  const auto nokernels = errors_of("namespace: x\n");
+  ASSERT_EQ(nokernels.size(), 1u) << all_text(nokernels);
+  EXPECT_TRUE(contains(nokernels[0].message, "missing field 'kernels'")) << nokernels[0].text();
+}
+
+TEST(SpecErrors, UnknownField) {
+  const auto d = errors_of(kernel("add", "f32", "numpy", "[2]", "[2]", "    shape: [2]\n"));
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].pos.line, 8);
+  EXPECT_EQ(d[0].pos.column, 5);
+  EXPECT_EQ(d[0].kernel, "bias_add");
+  EXPECT_EQ(d[0].message, "unknown field 'shape' for a binary kernel (valid: a, axis, b, dtype, name, op, rule)");
+
+  const auto top = errors_of("namspace: x\n" + kernel("add", "f32", "numpy", "[2]", "[2]"));
+  ASSERT_EQ(top.size(), 1u) << all_text(top);
+  EXPECT_EQ(top[0].text(),
+            "model.yaml:1:1: unknown field 'namspace' (valid: namespace, isa, kernels, stream_threshold_bytes, "
+            "max_elements)");
+}
+
+TEST(SpecErrors, FieldNamesAreStringsGivenOnce) {
+  // A list as a key used to escape parse_spec as a YAML::TypedBadConversion.
+  const auto top = errors_of("? [x]\n: 1\n" + kernel("add", "f32", "numpy", "[2]", "[2]"));
+  ASSERT_EQ(top.size(), 1u) << all_text(top);
+  EXPECT_EQ(top[0].text(), "model.yaml:1:3: a field name must be a string, got a list");
+
+  const auto in_kernel = errors_of(kernel("add", "f32", "numpy", "[2]", "[2]", "    ? {x: 1}\n    : 2\n"));
+  ASSERT_EQ(in_kernel.size(), 1u) << all_text(in_kernel);
+  EXPECT_EQ(in_kernel[0].text(), "model.yaml:8:7: kernel 'bias_add': a field name must be a string, got a map");
+
+  // A repeated key used to be accepted silently, the first value winning.
+  const auto twice = errors_of(kernel("add", "f32", "numpy", "[2]", "[2]", "    b: [3]\n"));
+  ASSERT_EQ(twice.size(), 1u) << all_text(twice);
+  EXPECT_EQ(twice[0].text(), "model.yaml:8:5: kernel 'bias_add': field 'b' is given twice");
+  const auto top_twice = errors_of("namespace: x\nnamespace: y\n" + kernel("add", "f32", "numpy", "[2]", "[2]"));
+  ASSERT_EQ(top_twice.size(), 1u) << all_text(top_twice);
+  EXPECT_EQ(top_twice[0].text(), "model.yaml:2:1: field 'namespace' is given twice");
+}
+
+TEST(SpecErrors, UnknownNamesListTheValidOnes) {
+  const auto op = errors_of(kernel("plus", "f32", "numpy", "[2]", "[2]"));
+  ASSERT_EQ(op.size(), 1u) << all_text(op);
+  EXPECT_EQ(op[0].pos.line, 3);
+  EXPECT_EQ(op[0].pos.column, 9);
+  EXPECT_EQ(op[0].text(),
+            "model.yaml:3:9: kernel 'bias_add': unknown op 'plus' (valid: add, subtract, multiply, divide, maximum, "
+            "minimum, power, squared_difference, mod, floor_mod, equal, not_equal, less, less_equal, greater, "
+            "greater_equal, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor, broadcast)");
+
+  const auto dt = errors_of(kernel("add", "float32", "numpy", "[2]", "[2]"));
+  ASSERT_EQ(dt.size(), 1u) << all_text(dt);
+  EXPECT_EQ(dt[0].text(),
+            "model.yaml:4:12: kernel 'bias_add': unknown dtype 'float32' (valid: f32, f64, i8, u8, i16, u16, i32, "
+            "u32, i64, u64, bool)");
+
+  const auto rule = errors_of(kernel("add", "f32", "numpi", "[2]", "[2]"));
+  ASSERT_EQ(rule.size(), 1u) << all_text(rule);
+  EXPECT_EQ(rule[0].text(), "model.yaml:5:11: kernel 'bias_add': unknown rule 'numpi' (valid: none, numpy, pdpd)");
+
+  const auto mode = errors_of("kernels:\n  - name: e\n    op: broadcast\n    mode: both\n    dtype: f32\n"
+                              "    a: [3]\n    target: [2, 3]\n");
+  ASSERT_EQ(mode.size(), 1u) << all_text(mode);
+  EXPECT_EQ(mode[0].text(),
+            "model.yaml:4:11: kernel 'e': unknown mode 'both' (valid: numpy, explicit, bidirectional, pdpd)");
+
+  const auto isa = errors_of("isa: [avx512, sse2]\n" + kernel("add", "f32", "numpy", "[2]", "[2]"));
+  ASSERT_EQ(isa.size(), 1u) << all_text(isa);
+  EXPECT_EQ(isa[0].text(), "model.yaml:1:15: unknown isa 'sse2' (valid: avx512, avx2, scalar)");
+}
+
+TEST(SpecErrors, WrongType) {
+  const auto quoted = errors_of(kernel("add", "f32", "numpy", "\"12\"", "[2]"));
+  ASSERT_EQ(quoted.size(), 1u) << all_text(quoted);
+  EXPECT_EQ(quoted[0].pos.line, 6);
+  EXPECT_EQ(quoted[0].pos.column, 8);
+  EXPECT_EQ(quoted[0].message, "'a' must be a list of dims like [1, 64, 56, 56], got the string \"12\"");
+
+  const auto dim = errors_of(kernel("add", "f32", "numpy", "[2, \"12\"]", "[2]"));
+  ASSERT_EQ(dim.size(), 1u) << all_text(dim);
+  EXPECT_EQ(dim[0].text(), "model.yaml:6:12: kernel 'bias_add': 'a[1]' must be an integer, got the string \"12\"");
+
+  const auto fl = errors_of(kernel("add", "f32", "numpy", "[2.5]", "[2]"));
+  ASSERT_EQ(fl.size(), 1u) << all_text(fl);
+  EXPECT_EQ(fl[0].message, "'a[0]' must be an integer, got '2.5'");
+
+  const auto axis = errors_of(kernel("add", "f32", "pdpd", "[2]", "[2]", "    axis: one\n"));
+  ASSERT_EQ(axis.size(), 1u) << all_text(axis);
+  EXPECT_EQ(axis[0].text(), "model.yaml:8:11: kernel 'bias_add': 'axis' must be an integer, got 'one'");
+}
+
+TEST(SpecErrors, NegativeDim) {
+  const auto d = errors_of(kernel("add", "f32", "numpy", "[2, -3, 4]", "[4]"));
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].text(), "model.yaml:6:12: kernel 'bias_add': 'a' has negative dim -3 at position 1");
+  EXPECT_FALSE(d[0].rule_failure);
+}
+
+TEST(SpecErrors, ShapesThatDoNotBroadcast) {
+  bool only_rule = false;
+  const auto d = errors_of(kernel("add", "f32", "numpy", "[1, 64, 56, 56]", "[1, 63, 1, 1]"), "model.yaml",
+                           &only_rule);
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  // Reported at the value of `b:` (line 7, column 8).
+  EXPECT_EQ(d[0].text(),
+            "model.yaml:7:8: kernel 'bias_add': numpy: A [1,64,56,56] and B [1,63,1,1] do not broadcast: axis 1 "
+            "has 64 vs 63");
+  EXPECT_EQ(d[0].file, "model.yaml");
+  EXPECT_EQ(d[0].kernel, "bias_add");
+  EXPECT_TRUE(d[0].rule_failure);
+  EXPECT_TRUE(only_rule);
+
+  // A broadcast kernel reports at its target.
+  const auto t = errors_of("kernels:\n  - name: e\n    op: broadcast\n    mode: numpy\n    dtype: f32\n"
+                           "    a: [4, 3]\n    target:   [2, 3]\n");
+  ASSERT_EQ(t.size(), 1u) << all_text(t);
+  EXPECT_EQ(t[0].pos.line, 7);
+  EXPECT_EQ(t[0].pos.column, 15);
+  EXPECT_TRUE(t[0].rule_failure);
+}
+
+TEST(SpecErrors, PdpdAxisBelowMinusOne) {
+  bool only_rule = true;
+  const auto d =
+      errors_of(kernel("add", "f32", "pdpd", "[2, 3, 4, 5]", "[3, 1]", "    axis: -2\n"), "model.yaml", &only_rule);
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].pos.line, 8);
+  EXPECT_EQ(d[0].pos.column, 11);
+  EXPECT_TRUE(contains(d[0].message, "axis -2 is invalid")) << d[0].text();
+  EXPECT_FALSE(d[0].rule_failure);  // malformed input, not a rule failure
+  EXPECT_FALSE(only_rule);
+
+  // An axis that parses but does not fit is a rule failure.
+  const auto fit =
+      errors_of(kernel("add", "f32", "pdpd", "[2, 3, 4, 5]", "[4, 5]", "    axis: 3\n"), "model.yaml", &only_rule);
+  ASSERT_EQ(fit.size(), 1u) << all_text(fit);
+  EXPECT_TRUE(fit[0].rule_failure);
+  EXPECT_TRUE(only_rule);
+
+  // axis on a numpy kernel is rejected.
+  const auto stray = errors_of(kernel("add", "f32", "numpy", "[2]", "[2]", "    axis: 0\n"));
+  ASSERT_EQ(stray.size(), 1u) << all_text(stray);
+  EXPECT_EQ(stray[0].message, "'axis' applies only to rule/mode pdpd");
+}
+
+TEST(SpecErrors, ExplicitWithoutAxesMapping) {
+  const auto d = errors_of("kernels:\n  - name: e\n    op: broadcast\n    mode: explicit\n    dtype: f32\n"
+                           "    a: [16]\n    target: [1, 16, 50, 50]\n");
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].text(), "model.yaml:2:5: kernel 'e': mode explicit needs 'axes_mapping'");
+  EXPECT_FALSE(d[0].rule_failure);
+}
+
+TEST(SpecErrors, DtypeNotSupportedByOp) {
+  const auto d = errors_of(kernel("logical_and", "f32", "numpy", "[2]", "[2]"));
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].text(), "model.yaml:4:12: kernel 'bias_add': op 'logical_and' does not support dtype 'f32' (valid: bool)");
+
+  const auto bits = errors_of(kernel("bitwise_xor", "f64", "numpy", "[2]", "[2]"));
+  ASSERT_EQ(bits.size(), 1u) << all_text(bits);
+  EXPECT_EQ(bits[0].message,
+            "op 'bitwise_xor' does not support dtype 'f64' (valid: i8, u8, i16, u16, i32, u32, i64, u64, bool)");
+}
+
+TEST(SpecErrors, DuplicateKernelNames) {
+  const std::string one = "  - name: k\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [2]\n    b: [2]\n";
+  const auto d = errors_of("kernels:\n" + one + one);
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].text(), "model.yaml:8:5: kernel 'k': duplicate kernel name 'k'");
+}
+
+TEST(SpecErrors, NamesMustBeIdentifiers) {
+  for (const std::string bad : {"2fast", "bias-add", "has space", "a__b", "_Upper"}) {
+    const auto d = errors_of("kernels:\n  - name: \"" + bad +
+                             "\"\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [2]\n    b: [2]\n");
+    ASSERT_EQ(d.size(), 1u) << bad << "\n" << all_text(d);
+    EXPECT_EQ(d[0].text(), "model.yaml:2:11: kernel name '" + bad + "' is not a valid C++ identifier") << bad;
+  }
+  const auto kw = errors_of("kernels:\n  - name: class\n    op: add\n    dtype: f32\n    rule: numpy\n"
+                            "    a: [2]\n    b: [2]\n");
+  ASSERT_EQ(kw.size(), 1u) << all_text(kw);
+  EXPECT_EQ(kw[0].text(), "model.yaml:2:11: kernel name 'class' is not a valid C++ identifier (it is a keyword)");
+
+  const auto ns = errors_of("namespace: a::int\n" + kernel("add", "f32", "numpy", "[2]", "[2]"));
+  ASSERT_EQ(ns.size(), 1u) << all_text(ns);
+  EXPECT_EQ(ns[0].message, "namespace 'a::int' is not a valid C++ namespace ('int')");
+
+  EXPECT_TRUE(bcastgen::gen::is_cpp_identifier("bias_add2"));
+  EXPECT_TRUE(bcastgen::gen::is_cpp_identifier("_x"));
+  EXPECT_FALSE(bcastgen::gen::is_cpp_identifier("while"));
+  EXPECT_FALSE(bcastgen::gen::is_cpp_identifier(""));
+}
+
+TEST(SpecErrors, EmptySpec) {
+  const auto list = errors_of("namespace: x\nkernels: []\n");
+  ASSERT_EQ(list.size(), 1u) << all_text(list);
+  EXPECT_EQ(list[0].text(), "model.yaml:2:10: empty spec: 'kernels' lists no kernel");
+
+  const auto file = errors_of("");
+  ASSERT_EQ(file.size(), 1u) << all_text(file);
+  EXPECT_EQ(file[0].text(), "model.yaml: empty spec: expected a map with 'kernels'");
+  EXPECT_EQ(file[0].kernel, "");
+
+  const auto comment = errors_of("# nothing yet\n");
+  ASSERT_EQ(comment.size(), 1u) << all_text(comment);
+  EXPECT_TRUE(contains(comment[0].message, "empty spec")) << comment[0].text();
+}
+
+TEST(SpecErrors, ElementCountAboveMaxElements) {
+  const auto d = errors_of("max_elements: 100000\n" + kernel());
+  ASSERT_EQ(d.size(), 1u) << all_text(d);
+  EXPECT_EQ(d[0].text(),
+            "model.yaml:3:5: kernel 'bias_add': shape [1,64,56,56] has 200704 elements, more than max_elements "
+            "100000");
+  EXPECT_FALSE(d[0].rule_failure);
+  // At the limit is fine.
+  EXPECT_NO_THROW(parse_spec("max_elements: 200704\n" + kernel(), "model.yaml"));
+}
+
+// ---------------------------------------------------------------------------
+// many errors at once
+
+TEST(SpecErrors, AllErrorsInOneSpecErrorSortedByLine) {
+  const char* text = R"(namespace: demo
+kernels:
+  - name: good
+    op: add
+    dtype: f32
+    rule: numpy
+    a: [2, 3]
+    b: [3]
+  - name: mismatch
+    op: add
+    dtype: f32
+    rule: numpy
+    a: [1, 64, 56, 56]
+    b: [1, 63, 1, 1]
+  - name: bad_op
+    op: plus
+    dtype: f32
+    rule: numpy
+    a: [2]
+    b: [2]
+  - name: neg
+    op: add
+    dtype: f32
+    rule: numpy
+    a: [2, -1]
+    b: [2]
+  - name: good
+    op: add
+    dtype: f32
+    rule: numpy
+    a: [2]
+    b: [2]
+  - name: logic
+    op: logical_or
+    dtype: i32
+    rule: numpy
+    a: [2]
+    b: [2]
+bogus: 1
+)";
+  bool only_rule = true;
+  const auto d = errors_of(text, "multi.yaml", &only_rule);
+  ASSERT_EQ(d.size(), 6u) << all_text(d);
+  EXPECT_FALSE(only_rule);
+  for (std::size_t i = 1; i < d.size(); ++i) {
+    EXPECT_LE(d[i - 1].pos.line, d[i].pos.line) << all_text(d);
+  }
+  for (const auto& x : d) EXPECT_EQ(x.file, "multi.yaml");
+  EXPECT_EQ(d[0].pos.line, 14);
+  EXPECT_EQ(d[0].kernel, "mismatch");
+  EXPECT_TRUE(d[0].rule_failure);
+  EXPECT_EQ(d[1].pos.line, 16);
+  EXPECT_EQ(d[1].kernel, "bad_op");
+  EXPECT_EQ(d[2].pos.line, 25);
+  EXPECT_EQ(d[2].kernel, "neg");
+  EXPECT_EQ(d[3].pos.line, 27);
+  EXPECT_EQ(d[3].message, "duplicate kernel name 'good'");
+  EXPECT_EQ(d[4].pos.line, 35);
+  EXPECT_EQ(d[4].kernel, "logic");
+  EXPECT_EQ(d[5].pos.line, 39);
+  EXPECT_TRUE(contains(d[5].message, "unknown field 'bogus'")) << d[5].text();
+
+  // The exception's what() lists them all, one per line.
+  try {
+    parse_spec(text, "multi.yaml");
+  } catch (const SpecError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(static_cast<int>(std::count(what.begin(), what.end(), '\n')), 5) << what;
+    EXPECT_EQ(what.rfind("multi.yaml:14:", 0), 0u) << what;
+  }
+}
+
+TEST(SpecErrors, OnlyRuleFailures) {
+  const std::string two_mismatches = R"(kernels:
+  - name: a1
+    op: add
+    dtype: f32
+    rule: numpy
+    a: [3, 1, 5]
+    b: [4, 4, 5]
+  - name: a2
+    op: subtract
+    dtype: f32
+    rule: none
+    a: [2, 3]
+    b: [3]
+)";
+  bool only_rule = false;
+  const auto d = errors_of(two_mismatches, "r.yaml", &only_rule);
+  ASSERT_EQ(d.size(), 2u) << all_text(d);
+  EXPECT_TRUE(only_rule);
+  EXPECT_TRUE(d[0].rule_failure && d[1].rule_failure);
+
+  // One bad-input diagnostic among rule failures makes it bad input.
+  const auto mixed = errors_of(two_mismatches + "  - name: a3\n    op: add\n    dtype: f16\n    rule: numpy\n"
+                                                "    a: [2]\n    b: [2]\n",
+                               "r.yaml", &only_rule);
+  ASSERT_EQ(mixed.size(), 3u) << all_text(mixed);
+  EXPECT_FALSE(only_rule);
+
+  // SpecError built directly.
+  Diagnostic rule;
+  rule.rule_failure = true;
+  Diagnostic bad;
+  EXPECT_TRUE(SpecError({rule, rule}).only_rule_failures());
+  EXPECT_FALSE(SpecError({rule, bad}).only_rule_failures());
+  EXPECT_FALSE(SpecError({bad}).only_rule_failures());
+}
+
+TEST(SpecErrors, DiagnosticText) {
+  Diagnostic d;
+  d.file = "f.yaml";
+  d.message = "m";
+  EXPECT_EQ(d.text(), "f.yaml: m");
+  d.pos = {3, 7};
+  d.kernel = "k";
+  EXPECT_EQ(d.text(), "f.yaml:3:7: kernel 'k': m");
+}
+
+TEST(SpecValidate, InMemorySpecIsCheckedToo) {
+  Spec s;
+  bcastgen::gen::KernelSpec k;
+  k.name = "k";
+  k.op = Op::Add;
+  k.dtype = DType::F32;
+  k.rule = Rule::Numpy;
+  k.a = {3, 1, 5};
+  k.b = {4, 4, 5};
+  s.kernels.push_back(k);
+  try {
+    bcastgen::gen::validate_spec(s, "mem");
+    ADD_FAILURE() << "validate_spec accepted a mismatch";
+  } catch (const SpecError& e) {
+    ASSERT_EQ(e.diagnostics().size(), 1u);
+    EXPECT_EQ(e.diagnostics()[0].text(),
+              "mem: kernel 'k': numpy: A [3,1,5] and B [4,4,5] do not broadcast: axis 0 has 3 vs 4");
+    EXPECT_TRUE(e.only_rule_failures());
+  }
+  s.kernels[0].b = {1, 5};
+  EXPECT_NO_THROW(bcastgen::gen::validate_spec(s, "mem"));
+}
+
+}  // namespace
