@@ -1,10 +1,42 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds everything and runs the whole test suite.
 # Run as root on a fresh Debian 12 machine: bash scripts/test.sh
+# Stages (README, "Robustness: errors, fuzzing, sanitizers"), timed at the end:
+#   build     Release build in $BUILD_DIR (build/), ctest
+#   sanitize  the same under AddressSanitizer + UBSan in $ASAN_BUILD_DIR
+#             (build-asan/, BCASTGEN_SANITIZE=ON), ctest
+#   fuzz      scripts/fuzz.sh: each libFuzzer target for $FUZZ_SECONDS (60 s)
+# BCASTGEN_SKIP_SANITIZE=1 or BCASTGEN_SKIP_FUZZ=1 leave a stage out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
+ASAN_BUILD_DIR=${ASAN_BUILD_DIR:-build-asan}
 bash scripts/install-deps.sh
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$BUILD_DIR" -j2
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j2
+
+timings=()
+stage() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "=== test.sh: stage $name"
+  "$@"
+  timings+=("$name $((SECONDS - start)) s")
+  echo "=== test.sh: stage $name passed in $((SECONDS - start)) s"
+}
+
+build_and_test() {
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  cmake --build "$BUILD_DIR" -j2
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j2
+}
+
+sanitize() {
+  cmake -S . -B "$ASAN_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBCASTGEN_SANITIZE=ON
+  cmake --build "$ASAN_BUILD_DIR" -j2
+  # Any ASan report or undefined behaviour (-fno-sanitize-recover) fails the test that hit it.
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j2
+}
+
+stage build build_and_test
+[ "${BCASTGEN_SKIP_SANITIZE:-0}" = 1 ] || stage sanitize sanitize
+[ "${BCASTGEN_SKIP_FUZZ:-0}" = 1 ] || stage fuzz bash scripts/fuzz.sh
+echo "=== test.sh: all stages passed: ${timings[*]}"
