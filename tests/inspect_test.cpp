@@ -284,6 +284,39 @@ void avx512(const float* a, const float* b, bool* out) {
   EXPECT_EQ(k.variants[0].intrinsics.at("sse"), (std::vector<std::string>{"_mm_set1_epi8", "_mm_stream_si128"}));
 }
 
+TEST(Inspect, Avx2MaskedStoresCountTheLanesTheirMaskSets) {
+  // vmaskmov stores the lanes whose mask word has its top bit set: 6 of 8
+  // floats, then 2 of 4 doubles (64-bit lanes read the upper word of each pair).
+  const InspectReport r = inspect_code(R"(
+namespace k_shape { inline constexpr std::int64_t out_numel = 14; }
+namespace k_impl {
+__attribute__((target("avx2,fma"))) BCASTGEN_KERNEL("bcastgen.kernel:k:avx2")
+void avx2(const float* a, const float* b, float* out) {
+  const __m256i tail = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
+  _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(a), _mm256_loadu_ps(b)));
+  _mm256_maskstore_ps(out + 8, tail, _mm256_maskload_ps(a + 8, tail));
+}
+}  // namespace k_impl
+namespace d_shape { inline constexpr std::int64_t out_numel = 3; }
+namespace d_impl {
+__attribute__((target("avx2,fma"))) BCASTGEN_KERNEL("bcastgen.kernel:d:avx2")
+void avx2(const double* a, const double* b, double* out) {
+  (void)b;
+  _mm256_maskstore_pd(out, _mm256_setr_epi32(-1, -1, 0, -1, 0, 0, 0, 0), _mm256_loadu_pd(a));
+}
+}  // namespace d_impl
+)");
+  ASSERT_TRUE(r.parsed) << (r.diagnostics.empty() ? "" : r.diagnostics.front());
+  ASSERT_EQ(r.kernels.size(), 2u) << bcastgen::clangtool::render_text(r);
+  EXPECT_TRUE(r.kernels[0].findings.empty()) << bcastgen::clangtool::render_text(r);
+  ASSERT_EQ(r.kernels[0].variants.size(), 1u);
+  EXPECT_EQ(r.kernels[0].variants[0].stored, 14);
+  // d's mask sets lanes 0 and 1 (words 1 and 3): 2 of the 3 elements.
+  ASSERT_EQ(r.kernels[1].findings.size(), 1u) << bcastgen::clangtool::render_text(r);
+  EXPECT_TRUE(contains(r.kernels[1].findings[0].message, "stores 2 output elements, but out_numel is 3"))
+      << r.kernels[1].findings[0].message;
+}
+
 TEST(Inspect, StoresThatMissElementsAreAMismatch) {
   const InspectReport r = inspect_code(R"(
 namespace k_shape {

@@ -1,6 +1,7 @@
 #include "store_count_check.h"
 
 #include <optional>
+#include <vector>
 
 #include "../ast_util.h"
 
@@ -24,6 +25,29 @@ int lane_bytes(const std::string& name) {
   return 0;
 }
 
+// The 32-bit words of a constant vector mask: _mm256_setr_epi32(w0, ..., w7)
+// or _mm_setr_epi32(...) with constant arguments, written in place or as the
+// initializer of a local constant. Empty when it is anything else.
+std::vector<std::int64_t> setr_epi32_words(clang::ASTContext& context, const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (!var || !var->getType().isConstQualified() || !var->getInit()) return {};
+    e = var->getInit()->IgnoreParenImpCasts();
+  }
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(e);
+  if (!call) return {};
+  const std::string name = written_callee(context, call);
+  if (name != "_mm256_setr_epi32" && name != "_mm_setr_epi32") return {};
+  std::vector<std::int64_t> words;
+  for (const clang::Expr* arg : call->arguments()) {
+    const auto w = arg->getIntegerConstantExpr(context);
+    if (!w) return {};
+    words.push_back(w->getExtValue());
+  }
+  return words;
+}
+
 // Bytes an x86 or NEON store intrinsic writes, when known.
 std::optional<std::int64_t> store_bytes(clang::ASTContext& context, const std::string& name, const clang::CallExpr* call) {
   if (has(name, "_mask_")) {  // _mm512_mask_storeu_ps(p, mask, v): the mask's set lanes
@@ -31,6 +55,16 @@ std::optional<std::int64_t> store_bytes(clang::ASTContext& context, const std::s
     const auto mask = call->getArg(1)->getIntegerConstantExpr(context);
     if (!mask) return std::nullopt;
     return static_cast<std::int64_t>(mask->countPopulation()) * lane_bytes(name);
+  }
+  if (has(name, "_maskstore_")) {  // AVX2 vmaskmov: a lane is stored when its top bit is set
+    const int lane = lane_bytes(name);
+    if (call->getNumArgs() < 2 || lane < 4) return std::nullopt;
+    const std::vector<std::int64_t> words = setr_epi32_words(context, call->getArg(1));
+    if (words.empty()) return std::nullopt;
+    const std::size_t per_lane = static_cast<std::size_t>(lane / 4);
+    std::int64_t stored = 0;
+    for (std::size_t top = per_lane - 1; top < words.size(); top += per_lane) stored += words[top] < 0 ? lane : 0;
+    return stored;
   }
   if (name.rfind("vst1q_", 0) == 0) return 16;
   if (name.rfind("vst1_", 0) == 0) return 8;
