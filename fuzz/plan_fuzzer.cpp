@@ -1,7 +1,8 @@
 // Fuzz target: the planner (gen::plan_kernel). A small reference
 // interpreter runs the plan — the coalesced nest KernelPlan::loops, and per
 // ISA the IsaPlan's outer loops around a row whose operands are read per
-// their Access (Stream: base + j, Splat: base, Pattern: base + j % period) —
+// their Access (Stream: base + j, Splat: base, Pattern: base + j % period,
+// Gather: base + the digits of j in the fused block times its strides) —
 // and records, for every output element, which a and b elements it reads.
 // That must equal the rule engine's mapping (sum of index x broadcast
 // stride, from broadcast_shapes / broadcast_to), every output element
@@ -95,6 +96,17 @@ void check_isa_structure(const KernelPlan& p, const IsaPlan& ip, const std::stri
   FUZZ_CHECK(ip.main_trips * ip.step + static_cast<std::int64_t>(ip.tail_vectors) * ip.lanes + ip.tail_lanes == ip.row,
              ctx + ": main + tail vectors + tail lanes = row");
   FUZZ_CHECK(ip.tail_lanes >= 0 && ip.tail_lanes < ip.lanes, ctx + ": tail lanes < lanes");
+  if (!ip.block.empty()) {
+    // A gathered block: short rows fused, every operand within one vector.
+    std::int64_t n = 1;
+    for (const Loop& l : ip.block) n *= l.extent;
+    FUZZ_CHECK(ip.block.size() >= 2 && n == ip.row, ctx + ": the block is its fused loops");
+    FUZZ_CHECK(ip.block.back().extent < ip.lanes, ctx + ": a block of rows shorter than a vector");
+    FUZZ_CHECK(ip.a != Access::Gather || (ip.a_span >= 1 && ip.a_span <= ip.lanes), ctx + ": a's span");
+    FUZZ_CHECK(ip.b != Access::Gather || (ip.b_span >= 1 && ip.b_span <= ip.lanes), ctx + ": b's span");
+    FUZZ_CHECK(!ip.stream, ctx + ": streaming a gathered block");
+    return;
+  }
   FUZZ_CHECK(ip.tail_vectors >= 0 && static_cast<std::int64_t>(ip.tail_vectors) * ip.lanes + ip.tail_lanes < ip.step,
              ctx + ": the tail is less than one step");
   const bool pattern = ip.a == Access::Pattern || ip.b == Access::Pattern;
@@ -263,17 +275,27 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     for (const IsaPlan& ip : p.isas) {
       const std::string ictx = ctx + " on " + isa_name(ip.isa);
       Mapping got = fresh();
-      auto index = [&](Access acc, std::int64_t base, std::int64_t j) {
+      // A gathered block's element j: its mixed-radix digits times the strides.
+      auto block_offset = [&](std::int64_t j, std::int64_t Loop::*stride) {
+        std::int64_t off = 0;
+        for (std::size_t f = ip.block.size(); f-- > 0;) {
+          off += (j % ip.block[f].extent) * (ip.block[f].*stride);
+          j /= ip.block[f].extent;
+        }
+        return off;
+      };
+      auto index = [&](Access acc, std::int64_t base, std::int64_t j, std::int64_t Loop::*stride) {
         switch (acc) {
           case Access::Stream: return base + j;
           case Access::Splat: return base;
           case Access::Pattern: return base + j % ip.period;
+          case Access::Gather: return base + block_offset(j, stride);
         }
         return std::int64_t{-1};
       };
       nest(ip.outer, 0, 0, 0, 0, [&](std::int64_t oa, std::int64_t ob, std::int64_t oo) {
         for (std::int64_t j = 0; j < ip.row; ++j) {
-          record(got, ictx, na, nb, has_b, oo + j, index(ip.a, oa, j), index(ip.b, ob, j));
+          record(got, ictx, na, nb, has_b, oo + j, index(ip.a, oa, j, &Loop::a), index(ip.b, ob, j, &Loop::b));
         }
       });
       compare(got, want, ictx);

@@ -747,10 +747,10 @@ void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<c
 //   i1               3           1           6
 //   i2               6           0           1   inner: fill
 //
-// Split: loop i0 (2 iterations) can be split across threads
+// Split: one piece: the kernel has no outer loop common to all its variants
 //
-// avx512: 16 lanes x unroll 4 = 64 elements per step; row 6 = 0 x 64 + 0 vectors + a masked vector of 6 lanes
-// avx2: 8 lanes x unroll 4 = 32 elements per step; row 6 = 0 x 32 + 0 vectors + 6 unrolled scalar elements
+// avx512: rows of 6 are shorter than 16 lanes: loops i0..i2 (2 x 3 x 6) fuse into one block of 36 = 2 vectors + 4 masked lanes; in spans 3 elements: one masked load, then a constant permute per vector
+// avx2: rows of 6 are shorter than 8 lanes: loops i0..i2 (2 x 3 x 6) fuse into one block of 36 = 4 vectors + 4 masked lanes; in spans 3 elements: one masked load, then a constant permute per vector
 // scalar: portable scalar loop
 // ===========================================================================
 namespace expand_impl {
@@ -759,21 +759,26 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx512")
 inline void avx512_block(std::int64_t i0, const float* in, float* out) {
-  // iteration i0 of the split loop (extent 2)
-  float* out1 = out + i0 * 18;
-  for (std::int64_t i1 = 0; i1 < 3; ++i1) {
-    const float* in2 = in + i1;
-    float* out2 = out1 + i1 * 6;
-    const __m512 vin = _mm512_set1_ps(in2[0]);
-    // tail: the last 6 elements, lanes 0..5 of one masked vector
-    const __mmask16 tail = 0x3f;
-    _mm512_mask_storeu_ps(out2, tail, vin);
-  }  // for i1
+  // in: output element e of the block reads in[index(e)]; lane l of vector v is e = v*16 + l
+  const __m512i index_in0 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2);
+  const __m512i index_in1 = _mm512_setr_epi32(2, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2);
+  const __m512i index_in2 = _mm512_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __mmask16 span_mask_in = 0x7;  // 3 elements
+  const __mmask16 tail = 0xf;  // the last 4 elements of the block
+  (void)i0;  // one piece: no split loop
+  const __m512 span_in = _mm512_maskz_loadu_ps(span_mask_in, in);  // in[0..2]
+  const __m512 gin0 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in0, span_in);
+  const __m512 gin1 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in1, span_in);
+  const __m512 gin2 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in2, span_in);
+  // the block: 36 elements = 2 vectors + 4 masked lanes
+  _mm512_storeu_ps(out, gin0);
+  _mm512_storeu_ps(out + 16, gin1);
+  _mm512_mask_storeu_ps(out + 32, tail, gin2);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx512")
 void avx512(const float* in, float* out) {
-  for (std::int64_t i0 = 0; i0 < 2; ++i0) avx512_block(i0, in, out);
+  for (std::int64_t i0 = 0; i0 < 1; ++i0) avx512_block(i0, in, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:expand:avx512")
@@ -784,25 +789,32 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in, float* 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx2")
 inline void avx2_block(std::int64_t i0, const float* in, float* out) {
-  // iteration i0 of the split loop (extent 2)
-  float* out1 = out + i0 * 18;
-  for (std::int64_t i1 = 0; i1 < 3; ++i1) {
-    const float* in2 = in + i1;
-    float* out2 = out1 + i1 * 6;
-    // tail: the last 6 elements, one by one
-    const float sin = in2[0];
-    out2[0] = sin;
-    out2[1] = sin;
-    out2[2] = sin;
-    out2[3] = sin;
-    out2[4] = sin;
-    out2[5] = sin;
-  }  // for i1
+  // in: output element e of the block reads in[index(e)]; lane l of vector v is e = v*8 + l
+  const __m256i index_in0 = _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1);
+  const __m256i index_in1 = _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2);
+  const __m256i index_in2 = _mm256_setr_epi32(2, 2, 0, 0, 0, 0, 0, 0);
+  const __m256i index_in3 = _mm256_setr_epi32(1, 1, 1, 1, 1, 1, 2, 2);
+  const __m256i index_in4 = _mm256_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0);
+  const __m256i span_mask_in = _mm256_setr_epi32(-1, -1, -1, 0, 0, 0, 0, 0);  // 3 elements
+  const __m256i tail = _mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0);  // the last 4 elements of the block
+  (void)i0;  // one piece: no split loop
+  const __m256 span_in = _mm256_maskload_ps(in, span_mask_in);  // in[0..2]
+  const __m256 gin0 = _mm256_permutevar8x32_ps(span_in, index_in0);
+  const __m256 gin1 = _mm256_permutevar8x32_ps(span_in, index_in1);
+  const __m256 gin2 = _mm256_permutevar8x32_ps(span_in, index_in2);
+  const __m256 gin3 = _mm256_permutevar8x32_ps(span_in, index_in3);
+  const __m256 gin4 = _mm256_permutevar8x32_ps(span_in, index_in4);
+  // the block: 36 elements = 4 vectors + 4 masked lanes
+  _mm256_storeu_ps(out, gin0);
+  _mm256_storeu_ps(out + 8, gin1);
+  _mm256_storeu_ps(out + 16, gin2);
+  _mm256_storeu_ps(out + 24, gin3);
+  _mm256_maskstore_ps(out + 32, tail, gin4);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx2")
 void avx2(const float* in, float* out) {
-  for (std::int64_t i0 = 0; i0 < 2; ++i0) avx2_block(i0, in, out);
+  for (std::int64_t i0 = 0; i0 < 1; ++i0) avx2_block(i0, in, out);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:expand:avx2")
@@ -813,21 +825,23 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in, float* ou
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:expand:scalar")
 inline void scalar_block(std::int64_t i0, const float* in, float* out) {
-  // iteration i0 of the split loop (extent 2)
-  float* out1 = out + i0 * 18;
-  for (std::int64_t i1 = 0; i1 < 3; ++i1) {
-    const float* in2 = in + i1;
-    float* out2 = out1 + i1 * 6;
-    const float sin = in2[0];
-    for (std::int64_t j = 0; j < 6; ++j) {
-      out2[j] = sin;
-    }
-  }  // for i1
+  (void)i0;  // one piece: no split loop
+  for (std::int64_t i0 = 0; i0 < 2; ++i0) {
+    float* out1 = out + i0 * 18;
+    for (std::int64_t i1 = 0; i1 < 3; ++i1) {
+      const float* in2 = in + i1;
+      float* out2 = out1 + i1 * 6;
+      const float sin = in2[0];
+      for (std::int64_t j = 0; j < 6; ++j) {
+        out2[j] = sin;
+      }
+    }  // for i1
+  }  // for i0
 }
 
 BCASTGEN_KERNEL("bcastgen.kernel:expand:scalar")
 void scalar(const float* in, float* out) {
-  for (std::int64_t i0 = 0; i0 < 2; ++i0) scalar_block(i0, in, out);
+  for (std::int64_t i0 = 0; i0 < 1; ++i0) scalar_block(i0, in, out);
 }
 
 BCASTGEN_KERNEL("bcastgen.range:expand:scalar")
@@ -863,9 +877,9 @@ void expand(const float* in, float* out) {
 }
 
 void expand_range(std::int64_t begin, std::int64_t end, const float* in, float* out) {
-  if (begin < 0 || end > 2 || begin > end) {
+  if (begin < 0 || end > 1 || begin > end) {
     throw bcastgen::InvalidArgument("kernel 'expand': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 2)");
+                                    ") is not within [0, 1)");
   }
   expand_impl::select_range(bcastgen::active_isa(), out)(begin, end, in, out);
 }
@@ -884,7 +898,7 @@ static void expand_erased(bcastgen::Isa isa, const void* a, const void* b, void*
 static void expand_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* a,
                                   const void* b, void* out) {
   if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'expand': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 2 || begin > end) throw bcastgen::InvalidArgument("kernel 'expand': bad range");
+  if (begin < 0 || end > 1 || begin > end) throw bcastgen::InvalidArgument("kernel 'expand': bad range");
   (void)b;
   expand_impl::select_range(isa, out)(begin, end, static_cast<const float*>(a), static_cast<float*>(out));
 }
@@ -905,7 +919,7 @@ bcastgen::KernelTable demo_kernels() {
       {"pdpd_add", bcastgen::Op::Add, bcastgen::DType::F32, bcastgen::Rule::Pdpd, bcastgen::BroadcastMode::Numpy, 1, bcastgen::ShapeRef{}, pdpd_add_shape::a, pdpd_add_shape::b, pdpd_add_shape::out, pdpd_add_erased, 2, pdpd_add_range_erased},
       {"mean_sub", bcastgen::Op::Subtract, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, mean_sub_shape::a, mean_sub_shape::b, mean_sub_shape::out, mean_sub_erased, 14, mean_sub_range_erased},
       {"mask_gt", bcastgen::Op::Greater, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, mask_gt_shape::a, mask_gt_shape::b, mask_gt_shape::out, mask_gt_erased, 8, mask_gt_range_erased},
-      {"expand", bcastgen::Op::Broadcast, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Bidirectional, -1, expand_shape::axes_mapping, expand_shape::in, expand_shape::target, expand_shape::out, expand_erased, 2, expand_range_erased},
+      {"expand", bcastgen::Op::Broadcast, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Bidirectional, -1, expand_shape::axes_mapping, expand_shape::in, expand_shape::target, expand_shape::out, expand_erased, 1, expand_range_erased},
   };
   return {entries, sizeof(entries) / sizeof(entries[0])};
 }

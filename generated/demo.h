@@ -111,7 +111,7 @@ inline constexpr std::array<std::int64_t, 3> target{ 2, 1, 6 };
 inline constexpr std::array<std::int64_t, 0> axes_mapping{  };
 inline constexpr std::int64_t out_numel = 36;
 // Extent of the split loop: expand_range(begin, end, ...) runs [begin, end) of it.
-inline constexpr std::int64_t outer_extent = 2;
+inline constexpr std::int64_t outer_extent = 1;
 }  // namespace expand_shape
 
 // Unchecked: raw pointers to dense row-major data of the shapes above. The

@@ -257,6 +257,59 @@ TEST(Plan, ArrayApiExampleLoopNest) {
   EXPECT_FALSE(z.stream);
 }
 
+TEST(Plan, ShortRowsGatherIntoBlocks) {
+  // Case 9 of the benchmark as an add: rows of 5 are shorter than a vector.
+  // The loops of 6 and 5 fuse into one block of 30 elements; a reads 6 and b
+  // reads 5 consecutive elements in it, each loaded once per change and
+  // spread over the block's vectors by permutes. The loop of 7 does not
+  // join: b would span 35 elements, more than a vector.
+  const KernelPlan p = plan_kernel(binary(Op::Add, DType::F32, {8, 1, 6, 1}, {7, 1, 5}), options());
+  EXPECT_EQ(loops_text(p.loops),
+            "{8: a 6 b 0 out 210} {7: a 0 b 5 out 30} {6: a 1 b 0 out 5} {5: a 0 b 1 out 1} ");
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_EQ(loops_text(z.outer), "{8: a 6 b 0 out 210} {7: a 0 b 5 out 30} ");
+  EXPECT_EQ(loops_text(z.block), "{6: a 1 b 0 out 5} {5: a 0 b 1 out 1} ");
+  EXPECT_EQ(z.row, 30);
+  EXPECT_EQ(z.a, Access::Gather);
+  EXPECT_EQ(z.b, Access::Gather);
+  EXPECT_EQ(z.a_span, 6);
+  EXPECT_EQ(z.b_span, 5);
+  EXPECT_EQ(z.tail_vectors, 1);
+  EXPECT_EQ(z.tail_lanes, 14);
+  EXPECT_EQ(z.why,
+            "rows of 5 are shorter than 16 lanes: loops i2..i3 (6 x 5) fuse into one block of 30 = 1 vector + 14 "
+            "masked lanes; a spans 6 elements: one masked load, then a constant permute per vector; b spans 5 "
+            "elements: one masked load, then a constant permute per vector");
+  const IsaPlan& y = isa_plan(p, Isa::Avx2);
+  EXPECT_EQ(y.row, 30);
+  EXPECT_EQ(y.tail_vectors, 3);
+  EXPECT_EQ(y.tail_lanes, 6);
+  EXPECT_TRUE(p.split);  // i0 is still every variant's outermost loop
+
+  // An operand that moves with the output stays a plain load: [16,3,2] +
+  // [16,1,1] fuses into one block of 96 = 6 vectors where a streams and b's
+  // 16 values are spread 6 each. On avx2 the block would be 12 vectors, over
+  // the limit of 8, so rows stay rows.
+  const KernelPlan q = plan_kernel(binary(Op::Add, DType::F32, {16, 3, 2}, {16, 1, 1}), options());
+  EXPECT_EQ(loops_text(q.loops), "{16: a 6 b 1 out 6} {6: a 1 b 0 out 1} ");
+  const IsaPlan& qz = isa_plan(q, Isa::Avx512);
+  EXPECT_TRUE(qz.outer.empty());
+  EXPECT_EQ(qz.row, 96);
+  EXPECT_EQ(qz.a, Access::Stream);
+  EXPECT_EQ(qz.b, Access::Gather);
+  EXPECT_EQ(qz.b_span, 16);
+  EXPECT_EQ(qz.tail_vectors, 6);
+  EXPECT_EQ(qz.tail_lanes, 0);
+  EXPECT_TRUE(isa_plan(q, Isa::Avx2).block.empty());
+  EXPECT_EQ(isa_plan(q, Isa::Avx2).row, 6);
+
+  // Bool outputs (comparisons) and bytes keep their row loops.
+  const KernelPlan c = plan_kernel(binary(Op::Greater, DType::F32, {8, 1, 6, 1}, {7, 1, 5}), options());
+  EXPECT_TRUE(isa_plan(c, Isa::Avx512).block.empty());
+  const KernelPlan u = plan_kernel(binary(Op::Add, DType::U8, {8, 1, 6, 1}, {7, 1, 5}), options());
+  EXPECT_TRUE(isa_plan(u, Isa::Avx512).block.empty());
+}
+
 TEST(Plan, ShortRowIsAllTail) {
   const KernelPlan p = plan_kernel(binary(Op::Multiply, DType::F32, {5}, {5}), options());
   EXPECT_EQ(loops_text(p.loops), "{5: a 1 b 1 out 1} ");

@@ -83,6 +83,22 @@ class BodyEmitter {
       }
       advance(out_ptr, "out", out_elem_, l.out, i, depth);
     };
+    // A gathered block's constants come first, and each operand's lanes are
+    // built right after the deepest loop in which it moves (-1: no loop).
+    const bool gather = !ip_.block.empty();
+    std::vector<int> moves_at(inputs.size(), -1);
+    if (gather) {
+      for (std::size_t d = 0; d < ip_.outer.size(); ++d) {
+        if (ip_.outer[d].a != 0) moves_at[0] = static_cast<int>(d);
+        if (inputs.size() > 1 && ip_.outer[d].b != 0) moves_at[1] = static_cast<int>(d);
+      }
+      emit_gather_constants(inputs);
+    }
+    auto setups_at = [&](int depth) {
+      for (std::size_t k = 0; gather && k < inputs.size(); ++k) {
+        if (moves_at[k] == depth) emit_gather_setup(inputs[k], k == 0 ? ip_.a_span : ip_.b_span);
+      }
+    };
     // The split loop runs outside this body: i0 arrives as a parameter.
     std::size_t first = 0;
     if (p_.split) {
@@ -92,14 +108,18 @@ class BodyEmitter {
     } else {
       pr_.line("(void)i0;  // one piece: no split loop");
     }
+    setups_at(-1);
+    if (p_.split) setups_at(0);
     // The other outer loops: constant extents and strides; an operand that
     // does not move in a loop keeps its pointer.
     for (std::size_t d = first; d < ip_.outer.size(); ++d) {
       const std::string i = fmt::format("i{}", d);
       pr_.open(fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, ip_.outer[d].extent));
       advance_all(ip_.outer[d], i, d);
+      setups_at(static_cast<int>(d));
     }
-    if (ip_.vector) emit_vector_row(inputs, out_ptr);
+    if (gather) emit_gather_row(inputs, out_ptr);
+    else if (ip_.vector) emit_vector_row(inputs, out_ptr);
     else emit_scalar_row(inputs, out_ptr);
     for (std::size_t d = ip_.outer.size(); d-- > first;) pr_.close(fmt::format("for i{}", d));
     return pr_.take();
@@ -262,6 +282,115 @@ class BodyEmitter {
     for (int r : used) {
       pr_.line(fmt::format("const {} p{}{} = {};", tv_->vec, in.name, r,
                            expand(tv_->load, {{"p", offset_expr("pattern_" + in.name, "", static_cast<std::int64_t>(r) * W)}})));
+    }
+  }
+
+  // --- Gathered blocks (IsaPlan::block) ---------------------------------
+
+  // Element e of the block, as an offset into an operand with the block's
+  // strides `stride`: the mixed-radix digits of e times the strides.
+  std::int64_t block_offset(std::int64_t e, std::int64_t Loop::*stride) const {
+    std::int64_t off = 0;
+    for (std::size_t f = ip_.block.size(); f-- > 0;) {
+      off += (e % ip_.block[f].extent) * (ip_.block[f].*stride);
+      e /= ip_.block[f].extent;
+    }
+    return off;
+  }
+
+  // Element indices as 32-bit word indices: an element of w words (w = 2
+  // for 64-bit types) occupies words w*x .. w*x+w-1.
+  std::string words(const std::vector<std::int64_t>& elements) const {
+    const int w = dtype_size(p_.spec.dtype) / 4;
+    std::string s;
+    for (std::int64_t x : elements) {
+      for (int k = 0; k < w; ++k) s += fmt::format("{}{}", s.empty() ? "" : ", ", x * w + k);
+    }
+    return s;
+  }
+
+  // A lane mask with the first n lanes set: -1 in every 32-bit word of a
+  // set lane ({words}, AVX2) or one bit per lane ({bits}, AVX-512).
+  std::string lane_mask(int n) const {
+    const int w = dtype_size(p_.spec.dtype) / 4;
+    std::string word_list;
+    for (int l = 0; l < ip_.lanes * w; ++l) word_list += fmt::format("{}{}", l ? ", " : "", l / w < n ? -1 : 0);
+    const std::uint64_t bits = n >= 64 ? ~0ull : (1ull << n) - 1;
+    return expand(iv_->mask_const, {{"words", word_list}, {"bits", fmt::format("{:#x}", bits)}});
+  }
+
+  // Index vectors for each Gather operand and vector of the block, and the
+  // masks for partial spans and the partial last vector.
+  void emit_gather_constants(const std::vector<Input>& inputs) {
+    const int W = ip_.lanes;
+    const int vectors = ip_.tail_vectors + (ip_.tail_lanes ? 1 : 0);
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      const Input& in = inputs[k];
+      if (in.access != Access::Gather) continue;
+      auto stride = k == 0 ? &Loop::a : &Loop::b;
+      pr_.line(fmt::format("// {}: output element e of the block reads {}[index(e)]; lane l of vector v is e = v*{} + l",
+                           in.name, in.name, W));
+      for (int v = 0; v < vectors; ++v) {
+        std::vector<std::int64_t> idx;
+        for (int l = 0; l < W; ++l) {
+          const std::int64_t e = static_cast<std::int64_t>(v) * W + l;
+          idx.push_back(e < ip_.row ? block_offset(e, stride) : 0);
+        }
+        pr_.line(fmt::format("const {} index_{}{} = {};", iv_->index, in.name, v,
+                             expand(iv_->index_const, {{"words", words(idx)}})));
+      }
+      const std::int64_t span = k == 0 ? ip_.a_span : ip_.b_span;
+      if (span < W) {
+        pr_.line(fmt::format("const {} span_mask_{} = {};  // {} elements", tv_->mask, in.name,
+                             lane_mask(static_cast<int>(span)), span));
+      }
+    }
+    if (ip_.tail_lanes) {
+      pr_.line(fmt::format("const {} tail = {};  // the last {} elements of the block", tv_->mask,
+                           lane_mask(ip_.tail_lanes), ip_.tail_lanes));
+    }
+  }
+
+  // Where an operand changes: load its span once and permute it into one
+  // register per vector of the block (a Splat operand: one broadcast).
+  void emit_gather_setup(const Input& in, std::int64_t span) {
+    if (in.access == Access::Splat) {
+      pr_.line(fmt::format("const {} v{} = {};", tv_->vec, in.name,
+                           expand(tv_->splat, {{"x", fmt::format("{}[0]", in.ptr)}})));
+      return;
+    }
+    if (in.access != Access::Gather) return;
+    const std::string load = span < ip_.lanes ? expand(tv_->load_tail, {{"p", in.ptr}, {"t", "span_mask_" + in.name}})
+                                              : expand(tv_->load, {{"p", in.ptr}});
+    pr_.line(fmt::format("const {} span_{} = {};  // {}[0..{}]", tv_->vec, in.name, load, in.name, span - 1));
+    const int vectors = ip_.tail_vectors + (ip_.tail_lanes ? 1 : 0);
+    for (int v = 0; v < vectors; ++v) {
+      pr_.line(fmt::format("const {} g{}{} = {};", tv_->vec, in.name, v,
+                           expand(tv_->permute, {{"v", "span_" + in.name}, {"i", fmt::format("index_{}{}", in.name, v)}})));
+    }
+  }
+
+  // The block: whole vectors, then the partial one under the mask `tail`.
+  void emit_gather_row(const std::vector<Input>& inputs, const std::string& out_ptr) {
+    const int W = ip_.lanes;
+    pr_.line(fmt::format("// the block: {} elements = {} vector{}{}", ip_.row, ip_.tail_vectors,
+                         ip_.tail_vectors == 1 ? "" : "s",
+                         ip_.tail_lanes ? fmt::format(" + {} masked lanes", ip_.tail_lanes) : ""));
+    const int vectors = ip_.tail_vectors + (ip_.tail_lanes ? 1 : 0);
+    for (int v = 0; v < vectors; ++v) {
+      const bool part = v == ip_.tail_vectors;
+      const std::int64_t off = static_cast<std::int64_t>(v) * W;
+      auto operand = [&](const Input& in) {
+        if (in.access == Access::Splat) return "v" + in.name;
+        if (in.access == Access::Gather) return fmt::format("g{}{}", in.name, v);
+        const std::string ptr = offset_expr(in.ptr, "", off);
+        return part ? expand(tv_->load_tail, {{"p", ptr}, {"t", "tail"}}) : expand(tv_->load, {{"p", ptr}});
+      };
+      const std::string r = broadcast_ ? operand(inputs[0])
+                                       : expand(op_expr_, {{"a", operand(inputs[0])}, {"b", operand(inputs[1])}});
+      const std::string ptr = offset_expr(out_ptr, "", off);
+      pr_.line((part ? expand(tv_->store_tail, {{"p", ptr}, {"t", "tail"}, {"v", r}})
+                     : expand(tv_->store, {{"p", ptr}, {"v", r}})) + ";");
     }
   }
 

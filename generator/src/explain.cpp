@@ -116,18 +116,6 @@ KernelPlan plan_query(const RuleQuery& q, Op op, DType dtype, const PlanOptions&
   return plan_kernel(k, options);
 }
 
-namespace {
-
-const char* access_name(Access a) {
-  switch (a) {
-    case Access::Stream: return "stream";
-    case Access::Splat: return "splat";
-    case Access::Pattern: return "pattern";
-  }
-  return "?";
-}
-
-}  // namespace
 
 std::string explain_plan_text(const KernelPlan& p) {
   std::string s = fmt::format("plan      {} {} -> {}, {} output elements ({} bytes)\n", op_name(p.spec.op),

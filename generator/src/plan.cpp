@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 namespace bcastgen::gen {
 
@@ -16,6 +17,16 @@ const char* inner_class_name(InnerClass c) {
     case InnerClass::Copy: return "copy";
     case InnerClass::Fill: return "fill";
     case InnerClass::Empty: return "empty";
+  }
+  return "?";
+}
+
+const char* access_name(Access a) {
+  switch (a) {
+    case Access::Stream: return "stream";
+    case Access::Splat: return "splat";
+    case Access::Pattern: return "pattern";
+    case Access::Gather: return "gather";
   }
   return "?";
 }
@@ -51,6 +62,95 @@ char repeating_operand(const KernelPlan& p) {
   if (repeats(o.a, in.a) && (broadcast || dense(o.b, in.b))) return 'a';
   if (!broadcast && repeats(o.b, in.b) && dense(o.a, in.a)) return 'b';
   return 0;
+}
+
+constexpr int kMaxBlockVectors = 8;  // vectors of output in one gathered block
+
+// Elements an operand reads across the loops `block`: 1 + sum (extent-1) x stride.
+std::int64_t span_of(const std::vector<Loop>& block, std::int64_t Loop::*stride) {
+  std::int64_t span = 1;
+  for (const Loop& l : block) span += (l.extent - 1) * (l.*stride);
+  return span;
+}
+
+// How an operand reads a gathered block: Splat if it does not move in it,
+// Stream if it moves with the output (dense), else Gather.
+Access block_access(const std::vector<Loop>& block, std::int64_t Loop::*stride) {
+  bool still = true, dense = true;
+  for (const Loop& l : block) {
+    still = still && l.*stride == 0;
+    dense = dense && l.*stride == l.out;
+  }
+  return still ? Access::Splat : dense ? Access::Stream : Access::Gather;
+}
+
+// Rows shorter than a vector: fuse the innermost loops into one block of at
+// most kMaxBlockVectors vectors, as long as every operand either moves with
+// the output or reads at most one vector's span, so that one (masked) load
+// and a constant permute per vector build its lanes. Returns false when the
+// rows are long enough, the ISA has no permutes, or nothing fuses.
+bool plan_gather(const KernelPlan& p, IsaPlan& ip, const Vocabulary& voc) {
+  const IsaVocabulary* iv = voc.isa(ip.isa);
+  const TypeVocabulary* tv = voc.type(ip.isa, p.spec.dtype);
+  if (p.loops.size() < 2 || p.loops.back().extent >= ip.lanes) return false;
+  if (iv->index_const.empty() || iv->mask_const.empty() || tv->permute.empty() || tv->load_tail.empty() ||
+      tv->store_tail.empty() || p.out_dtype != p.spec.dtype) {
+    return false;
+  }
+  const bool broadcast = p.spec.op == Op::Broadcast;
+  auto fits = [&](const std::vector<Loop>& block) {
+    std::int64_t n = 1;
+    for (const Loop& l : block) n *= l.extent;
+    if (n > static_cast<std::int64_t>(kMaxBlockVectors) * ip.lanes) return false;
+    for (auto stride : {&Loop::a, &Loop::b}) {
+      if (broadcast && stride == &Loop::b) continue;
+      if (block_access(block, stride) == Access::Gather && span_of(block, stride) > ip.lanes) return false;
+    }
+    return true;
+  };
+  std::vector<Loop> block = {p.loops.back()};
+  for (std::size_t d = p.loops.size() - 1; d-- > 0;) {
+    std::vector<Loop> wider = block;
+    wider.insert(wider.begin(), p.loops[d]);
+    if (!fits(wider)) break;
+    block = std::move(wider);
+  }
+  if (block.size() < 2) return false;
+  ip.block = block;
+  ip.outer.assign(p.loops.begin(), p.loops.end() - static_cast<std::ptrdiff_t>(block.size()));
+  ip.row = 1;
+  for (const Loop& l : block) ip.row *= l.extent;
+  ip.a = block_access(block, &Loop::a);
+  ip.b = broadcast ? Access::Stream : block_access(block, &Loop::b);
+  ip.a_span = span_of(block, &Loop::a);
+  ip.b_span = broadcast ? 0 : span_of(block, &Loop::b);
+  ip.unroll = 1;
+  ip.step = ip.lanes;
+  ip.main_trips = 0;
+  ip.tail_vectors = static_cast<int>(ip.row / ip.lanes);
+  ip.tail_lanes = static_cast<int>(ip.row % ip.lanes);
+  return true;
+}
+
+std::string describe_gather(const KernelPlan& p, const IsaPlan& ip) {
+  const std::size_t first = p.loops.size() - ip.block.size();
+  std::string extents;
+  for (const Loop& l : ip.block) extents += (extents.empty() ? "" : " x ") + std::to_string(l.extent);
+  std::string s = fmt::format(
+      "rows of {} are shorter than {} lanes: loops i{}..i{} ({}) fuse into one block of {} = {} vector{} + {}",
+      p.loops.back().extent, ip.lanes, first, p.loops.size() - 1, extents, ip.row, ip.tail_vectors,
+      ip.tail_vectors == 1 ? "" : "s",
+      ip.tail_lanes ? fmt::format("{} masked lanes", ip.tail_lanes) : std::string("no partial vector"));
+  const bool broadcast = p.spec.op == Op::Broadcast;
+  const std::tuple<const char*, Access, std::int64_t> operands[] = {{broadcast ? "in" : "a", ip.a, ip.a_span},
+                                                                      {"b", ip.b, ip.b_span}};
+  for (const auto& [name, access, span] : operands) {
+    if (access == Access::Gather) {
+      s += fmt::format("; {} spans {} elements: one {}load, then a constant permute per vector", name, span,
+                       span < ip.lanes ? "masked " : "");
+    }
+  }
+  return s;
 }
 
 void settle_tail(IsaPlan& ip) {
@@ -111,7 +211,8 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
       ip.unroll = k * std::max(1, (opt.unroll + k / 2) / k);
     }
   }
-  settle_tail(ip);
+  const bool gathered = !ip.period && plan_gather(p, ip, voc);
+  if (!gathered) settle_tail(ip);
 
   // Streaming stores skip the cache for outputs too big to stay in it. Every
   // full-vector store must then be vector-aligned when the output is: the
@@ -121,6 +222,11 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   for (const Loop& l : ip.outer) rows_aligned = rows_aligned && (l.out * out_size) % iv->bytes == 0;
   ip.stream = p.out_bytes >= opt.stream_threshold_bytes && rows_aligned && p.out_dtype == p.spec.dtype;
 
+  if (gathered) {
+    ip.stream = false;  // blocks this short end in a masked store every few vectors
+    ip.why = describe_gather(p, ip);
+    return ip;
+  }
   std::string tail = ip.tail_lanes == 0 ? "no partial vector"
                      : iv->mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
                                        : fmt::format("{} unrolled scalar elements", ip.tail_lanes);

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -44,28 +45,29 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     iv.target = kv.second["target"].as<std::string>();
     iv.bytes = kv.second["bytes"].as<int>();
     iv.mask_tail = kv.second["tail"].as<std::string>() == "mask";
+    const std::pair<const char*, std::string*> optional[] = {
+        {"index", &iv.index}, {"index_const", &iv.index_const}, {"mask_const", &iv.mask_const}};
+    for (const auto& [key, field] : optional) {
+      if (kv.second[key]) *field = kv.second[key].as<std::string>();
+    }
     v.isas_[isa_of(kv.first.as<std::string>())] = iv;
   }
-  static const std::set<std::string> kTypeKeys = {"vec",   "mask",      "cmp",        "load",       "store",
-                                                  "stream", "splat",    "load_tail",  "store_tail", "store_bool",
-                                                  "store_bool_tail"};
   for (const auto& isa_kv : root["types"]) {
     const Isa isa = isa_of(isa_kv.first.as<std::string>());
     for (const auto& t_kv : isa_kv.second) {
       TypeVocabulary tv;
+      const std::map<std::string, std::string*> fields = {
+          {"vec", &tv.vec},           {"mask", &tv.mask},
+          {"cmp", &tv.cmp},           {"load", &tv.load},
+          {"store", &tv.store},       {"stream", &tv.stream},
+          {"splat", &tv.splat},       {"load_tail", &tv.load_tail},
+          {"store_tail", &tv.store_tail}, {"store_bool", &tv.store_bool},
+          {"store_bool_tail", &tv.store_bool_tail}, {"permute", &tv.permute}};
       for (const auto& f : t_kv.second) {
         const std::string key = f.first.as<std::string>();
-        if (!kTypeKeys.count(key)) throw InvalidArgument("vocabulary: unknown type field '" + key + "'");
-        const std::string val = f.second.as<std::string>();
-        std::string* fields[] = {&tv.vec,   &tv.mask,      &tv.cmp,        &tv.load,       &tv.store,
-                                 &tv.stream, &tv.splat,    &tv.load_tail,  &tv.store_tail, &tv.store_bool,
-                                 &tv.store_bool_tail};
-        const char* names[] = {"vec",   "mask",      "cmp",        "load",       "store",
-                               "stream", "splat",    "load_tail",  "store_tail", "store_bool",
-                               "store_bool_tail"};
-        for (std::size_t i = 0; i < std::size(names); ++i) {
-          if (key == names[i]) *fields[i] = val;
-        }
+        auto field = fields.find(key);
+        if (field == fields.end()) throw InvalidArgument("vocabulary: unknown type field '" + key + "'");
+        *field->second = f.second.as<std::string>();
       }
       v.types_[{isa, dtype_of(t_kv.first.as<std::string>())}] = tv;
     }

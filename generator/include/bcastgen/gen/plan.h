@@ -33,7 +33,14 @@ enum class InnerClass {
 const char* inner_class_name(InnerClass c);
 
 // How an operand is read in the innermost row.
-enum class Access { Stream, Splat, Pattern };
+//   Stream   consecutive elements, one vector load per vector;
+//   Splat    one value for the whole row, broadcast to all lanes;
+//   Pattern  a period of a few elements, held in registers (IsaPlan::period);
+//   Gather   at most one vector's worth of elements (its span), loaded once
+//            where it changes and spread over the block's vectors by
+//            constant permutes (IsaPlan::block).
+enum class Access { Stream, Splat, Pattern, Gather };
+const char* access_name(Access a);
 
 // The decisions for one ISA variant.
 struct IsaPlan {
@@ -43,6 +50,11 @@ struct IsaPlan {
   Access a = Access::Stream, b = Access::Stream;
   std::int64_t period = 0;   // Repeat: the pattern's length in elements
   int pattern_vectors = 0;   // Repeat: registers holding lcm(period, lanes) elements
+  // Gathered block: innermost loops shorter than a vector, fused into one
+  // row of `row` elements (their extents multiply) that each operand reads
+  // from at most one vector's span; block holds the fused loops, outer first.
+  std::vector<Loop> block;
+  std::int64_t a_span = 0, b_span = 0;  // elements each Gather operand spans
   bool vector = false;       // SIMD intrinsics (else a scalar loop under the ISA's target)
   int lanes = 1, unroll = 1;
   std::int64_t step = 1;         // lanes * unroll

@@ -16,12 +16,17 @@ struct IsaVocabulary {
   std::string target;  // __attribute__((target(...)))
   int bytes = 0;       // vector width in bytes
   bool mask_tail = false;  // partial vectors via constant lane masks
+  // For gathered blocks (plan.h, Access::Gather); empty when the ISA has none.
+  std::string index;        // register type of a permute's index vector
+  std::string index_const;  // an index vector from {words}: 32-bit lane numbers
+  std::string mask_const;   // a lane mask from {words} (-1/0 per 32-bit word) or {bits} (one bit per lane)
 };
 
 // Register type and memory forms of one dtype on one ISA.
 struct TypeVocabulary {
   std::string vec, mask, cmp;
   std::string load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
+  std::string permute;  // {v} rearranged by the index vector {i} (32-bit lane numbers)
 };
 
 class Vocabulary {
