@@ -119,7 +119,7 @@ void check_isa_structure(const KernelPlan& p, const IsaPlan& ip, const std::stri
     FUZZ_CHECK(ip.row % ip.period == 0, ctx + ": the row holds whole periods");
   }
   if (ip.stream) {
-    FUZZ_CHECK(p.out_bytes >= opt.stream_threshold_bytes, ctx + ": streaming below the threshold");
+    FUZZ_CHECK(p.footprint_bytes >= opt.stream_threshold_bytes, ctx + ": streaming below the threshold");
     FUZZ_CHECK(p.out_dtype == p.spec.dtype, ctx + ": streaming with a different output type");
     const std::int64_t vbytes = static_cast<std::int64_t>(ip.lanes) * dtype_size(p.spec.dtype);
     for (const Loop& l : ip.outer) {
@@ -173,7 +173,7 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   if (opt.isas.empty()) opt.isas.push_back(Isa::Avx2);
   const int unrolls[] = {4, 4, 1, 2, 8};
   opt.unroll = in.pick_from(unrolls);
-  const std::int64_t thresholds[] = {16 << 20, 0, 64, 4096};
+  const std::int64_t thresholds[] = {40 << 20, 0, 64, 4096};
   opt.stream_threshold_bytes = in.pick_from(thresholds);
   const std::int64_t blocks[] = {16384, 256, 1024, 1 << 20};
   opt.max_block_elements = in.pick_from(blocks);

@@ -24,7 +24,7 @@ using bcastgen::gen::Loop;
 using bcastgen::gen::plan_kernel;
 using bcastgen::gen::PlanOptions;
 
-PlanOptions options(std::int64_t stream_threshold = 16 << 20) {
+PlanOptions options(std::int64_t stream_threshold = 40 << 20) {
   PlanOptions o;
   o.isas = {Isa::Avx512, Isa::Avx2, Isa::Scalar};
   o.stream_threshold_bytes = stream_threshold;
@@ -371,16 +371,37 @@ TEST(Plan, OneElement) {
 }
 
 TEST(Plan, StreamingStores) {
-  const KernelSpec k = binary(Op::Add, DType::F32, {1, 64, 56, 56}, {1, 64, 1, 1});  // 802816 output bytes
-  const KernelPlan at = plan_kernel(k, options(802816));
+  // The footprint counts every element of a, b and out once:
+  // 802816 + 802816 + 256 bytes.
+  const KernelSpec k = binary(Op::Add, DType::F32, {1, 64, 56, 56}, {1, 64, 1, 1});
+  const KernelPlan at = plan_kernel(k, options(1605888));
+  EXPECT_EQ(at.footprint_bytes, 1605888);
   EXPECT_TRUE(isa_plan(at, Isa::Avx512).stream);
   EXPECT_TRUE(isa_plan(at, Isa::Avx2).stream);
   EXPECT_FALSE(isa_plan(at, Isa::Scalar).stream);
-  EXPECT_NE(isa_plan(at, Isa::Avx512).why.find("streaming stores"), std::string::npos);
+  EXPECT_NE(isa_plan(at, Isa::Avx512).why.find("streaming stores (footprint 1605888 bytes >= threshold)"),
+            std::string::npos);
 
-  const KernelPlan below = plan_kernel(k, options(802817));
+  const KernelPlan below = plan_kernel(k, options(1605889));
   EXPECT_FALSE(isa_plan(below, Isa::Avx512).stream);
   EXPECT_FALSE(isa_plan(below, Isa::Avx2).stream);
+
+  // The default (40 MiB): benchmark case 1 (48 MiB) streams; the Broadcast
+  // op of case 13 (32 MiB of output from 4 KiB; its target has no data)
+  // stays in cache, where normal stores are faster on the target machine.
+  PlanOptions defaults;
+  defaults.isas = {Isa::Avx512};
+  EXPECT_TRUE(plan_kernel(binary(Op::Add, DType::F32, {4194304}, {4194304}), defaults).isas[0].stream);
+  KernelSpec bc;
+  bc.name = "bc";
+  bc.op = Op::Broadcast;
+  bc.dtype = DType::F32;
+  bc.mode = bcastgen::BroadcastMode::Numpy;
+  bc.a = {1, 1, 1024};
+  bc.b = {64, 128, 1024};
+  const KernelPlan bcp = plan_kernel(bc, defaults);
+  EXPECT_EQ(bcp.footprint_bytes, (32 << 20) + 4096);
+  EXPECT_FALSE(bcp.isas[0].stream);
 
   // Rows of 49 floats (196 bytes) do not start on vector boundaries.
   const KernelPlan unaligned = plan_kernel(binary(Op::Add, DType::F32, {1, 64, 7, 7}, {1, 64, 1, 1}), options(0));

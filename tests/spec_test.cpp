@@ -135,7 +135,7 @@ TEST(SpecParse, DefaultsWhenAbsent) {
   EXPECT_EQ(s.isas, (std::vector<Isa>{Isa::Avx512, Isa::Avx2, Isa::Scalar}));
 #endif
   EXPECT_EQ(s.ns, "bcastgen_kernels");
-  EXPECT_EQ(s.stream_threshold_bytes, 16 << 20);
+  EXPECT_EQ(s.stream_threshold_bytes, 40 << 20);
 }
 
 TEST(SpecParse, JsonIsYaml) {

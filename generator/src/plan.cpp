@@ -220,7 +220,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   const int out_size = dtype_size(p.out_dtype);
   bool rows_aligned = true;
   for (const Loop& l : ip.outer) rows_aligned = rows_aligned && (l.out * out_size) % iv->bytes == 0;
-  ip.stream = p.out_bytes >= opt.stream_threshold_bytes && rows_aligned && p.out_dtype == p.spec.dtype;
+  ip.stream = p.footprint_bytes >= opt.stream_threshold_bytes && rows_aligned && p.out_dtype == p.spec.dtype;
 
   if (gathered) {
     ip.stream = false;  // blocks this short end in a masked store every few vectors
@@ -236,7 +236,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     ip.why += fmt::format("; operand {} repeats every {} elements, held in {} registers", rep, ip.period,
                           ip.pattern_vectors);
   }
-  if (ip.stream) ip.why += fmt::format("; streaming stores (output {} bytes >= threshold)", p.out_bytes);
+  if (ip.stream) ip.why += fmt::format("; streaming stores (footprint {} bytes >= threshold)", p.footprint_bytes);
   return ip;
 }
 
@@ -281,6 +281,11 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabu
   p.out_dtype = result_dtype(k.op, k.dtype);
   p.out_numel = checked_numel(p.shapes.out);
   p.out_bytes = checked_mul(p.out_numel, dtype_size(p.out_dtype), "output bytes");
+  const std::int64_t elem = dtype_size(k.dtype);
+  p.footprint_bytes = checked_add(p.out_bytes, checked_mul(checked_numel(k.a), elem, "a bytes"), "footprint bytes");
+  if (!broadcast) {
+    p.footprint_bytes = checked_add(p.footprint_bytes, checked_mul(checked_numel(k.b), elem, "b bytes"), "footprint bytes");
+  }
 
   BroadcastResult for_loops = p.shapes;
   // The Broadcast op's target has no data: coalesce as if it were the output.

@@ -72,6 +72,9 @@ struct KernelPlan {
   std::vector<Loop> loops;   // coalesced nest, outermost first (empty: one element)
   InnerClass inner = InnerClass::VectorVector;
   std::int64_t out_numel = 0, out_bytes = 0;
+  // Bytes one call touches: every element of a, b and out once (the
+  // Broadcast op's target has no data). Streaming stores are chosen on it.
+  std::int64_t footprint_bytes = 0;
   // The split loop: every ISA variant's outermost loop is loops[0], so
   // `<kernel>_range(begin, end)` can run part of it; outer_extent is its
   // extent, or 1 when the kernel cannot be split.
@@ -83,7 +86,9 @@ struct KernelPlan {
 
 struct PlanOptions {
   std::vector<Isa> isas;
-  std::int64_t stream_threshold_bytes = 16 << 20;
+  // Streaming stores for kernels whose footprint is at least this: 40 MiB,
+  // 1.25x the 32 MiB L3 of the target machine (README, "How kernels are planned").
+  std::int64_t stream_threshold_bytes = 40 << 20;
   int unroll = 4;  // vectors per main-loop iteration
   // A kernel that is one long row is cut into blocks of at most this many
   // elements, so that a thread pool can split it (see plan.cpp).

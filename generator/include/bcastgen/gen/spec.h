@@ -35,7 +35,7 @@ struct Spec {
   std::vector<Isa> isas;  // best first
   std::vector<KernelSpec> kernels;
   // Outputs at least this large use non-temporal (streaming) stores.
-  std::int64_t stream_threshold_bytes = 16 << 20;
+  std::int64_t stream_threshold_bytes = 40 << 20;  // footprint (a + b + out bytes) that streams
   // Largest output element count accepted for one kernel.
   std::int64_t max_elements = std::int64_t{1} << 40;
 };
