@@ -3,6 +3,7 @@
 // stores, for hand-computed cases.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -402,6 +403,13 @@ TEST(Plan, StreamingStores) {
   const KernelPlan bcp = plan_kernel(bc, defaults);
   EXPECT_EQ(bcp.footprint_bytes, (32 << 20) + 4096);
   EXPECT_FALSE(bcp.isas[0].stream);
+
+  // The footprint saturates instead of overflowing (a fuzzer find): the
+  // output's 4.8e18 bytes fit in 64 bits, a's as many again do not.
+  const KernelPlan huge =
+      plan_kernel(binary(Op::Less, DType::U8, {8, 33, 64, 65536, 65536, 65536}, {1}), options());
+  EXPECT_EQ(huge.out_bytes, 8LL * 33 * 64 * 65536 * 65536 * 65536);
+  EXPECT_EQ(huge.footprint_bytes, std::numeric_limits<std::int64_t>::max());
 
   // Rows of 49 floats (196 bytes) do not start on vector boundaries.
   const KernelPlan unaligned = plan_kernel(binary(Op::Add, DType::F32, {1, 64, 7, 7}, {1, 64, 1, 1}), options(0));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <tuple>
 
@@ -270,6 +271,22 @@ std::string block_single_row(KernelPlan& p, const PlanOptions& opt) {
                      repeat ? "periods" : "elements", units / best, best);
 }
 
+// Bytes of a, b and out, each once. It only decides streaming stores, so it
+// saturates at INT64_MAX rather than failing: a and b may each be as big as
+// the output, whose byte count alone is what must fit.
+std::int64_t footprint_bytes(const KernelPlan& p) {
+  const std::int64_t elem = dtype_size(p.spec.dtype);
+  std::int64_t total = p.out_bytes;
+  for (const Shape* s : {&p.spec.a, &p.spec.b}) {
+    if (s == &p.spec.b && p.spec.op == Op::Broadcast) break;  // the target has no data
+    std::int64_t bytes = 0;
+    if (__builtin_mul_overflow(checked_numel(*s), elem, &bytes) || __builtin_add_overflow(total, bytes, &total)) {
+      return std::numeric_limits<std::int64_t>::max();
+    }
+  }
+  return total;
+}
+
 }  // namespace
 
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {
@@ -281,11 +298,7 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabu
   p.out_dtype = result_dtype(k.op, k.dtype);
   p.out_numel = checked_numel(p.shapes.out);
   p.out_bytes = checked_mul(p.out_numel, dtype_size(p.out_dtype), "output bytes");
-  const std::int64_t elem = dtype_size(k.dtype);
-  p.footprint_bytes = checked_add(p.out_bytes, checked_mul(checked_numel(k.a), elem, "a bytes"), "footprint bytes");
-  if (!broadcast) {
-    p.footprint_bytes = checked_add(p.footprint_bytes, checked_mul(checked_numel(k.b), elem, "b bytes"), "footprint bytes");
-  }
+  p.footprint_bytes = footprint_bytes(p);
 
   BroadcastResult for_loops = p.shapes;
   // The Broadcast op's target has no data: coalesce as if it were the output.

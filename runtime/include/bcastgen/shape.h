@@ -35,13 +35,6 @@ inline std::int64_t checked_mul(std::int64_t a, std::int64_t b, const char* what
   return r;
 }
 
-// a + b for non-negative values, throwing OverflowError instead of wrapping.
-inline std::int64_t checked_add(std::int64_t a, std::int64_t b, const char* what) {
-  std::int64_t r = 0;
-  if (__builtin_add_overflow(a, b, &r)) throw OverflowError(std::string(what) + " overflow 64 bits");
-  return r;
-}
-
 // Number of elements, 1 for a scalar.
 inline std::int64_t checked_numel(const Shape& shape) {
   std::int64_t n = 1;
