@@ -287,6 +287,9 @@ class BodyEmitter {
 
   // --- Gathered blocks (IsaPlan::block) ---------------------------------
 
+  // Vectors in one block: the whole ones and the masked last one.
+  int block_vectors() const { return ip_.tail_vectors + (ip_.tail_lanes ? 1 : 0); }
+
   // Element e of the block, as an offset into an operand with the block's
   // strides `stride`: the mixed-radix digits of e times the strides.
   std::int64_t block_offset(std::int64_t e, std::int64_t Loop::*stride) const {
@@ -323,7 +326,7 @@ class BodyEmitter {
   // masks for partial spans and the partial last vector.
   void emit_gather_constants(const std::vector<Input>& inputs) {
     const int W = ip_.lanes;
-    const int vectors = ip_.tail_vectors + (ip_.tail_lanes ? 1 : 0);
+    const int vectors = block_vectors();
     for (std::size_t k = 0; k < inputs.size(); ++k) {
       const Input& in = inputs[k];
       if (in.access != Access::Gather) continue;
@@ -363,7 +366,7 @@ class BodyEmitter {
     const std::string load = span < ip_.lanes ? expand(tv_->load_tail, {{"p", in.ptr}, {"t", "span_mask_" + in.name}})
                                               : expand(tv_->load, {{"p", in.ptr}});
     pr_.line(fmt::format("const {} span_{} = {};  // {}[0..{}]", tv_->vec, in.name, load, in.name, span - 1));
-    const int vectors = ip_.tail_vectors + (ip_.tail_lanes ? 1 : 0);
+    const int vectors = block_vectors();
     for (int v = 0; v < vectors; ++v) {
       pr_.line(fmt::format("const {} g{}{} = {};", tv_->vec, in.name, v,
                            expand(tv_->permute, {{"v", "span_" + in.name}, {"i", fmt::format("index_{}{}", in.name, v)}})));
@@ -376,7 +379,7 @@ class BodyEmitter {
     pr_.line(fmt::format("// the block: {} elements = {} vector{}{}", ip_.row, ip_.tail_vectors,
                          ip_.tail_vectors == 1 ? "" : "s",
                          ip_.tail_lanes ? fmt::format(" + {} masked lanes", ip_.tail_lanes) : ""));
-    const int vectors = ip_.tail_vectors + (ip_.tail_lanes ? 1 : 0);
+    const int vectors = block_vectors();
     for (int v = 0; v < vectors; ++v) {
       const bool part = v == ip_.tail_vectors;
       const std::int64_t off = static_cast<std::int64_t>(v) * W;

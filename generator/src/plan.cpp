@@ -212,8 +212,12 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
       ip.unroll = k * std::max(1, (opt.unroll + k / 2) / k);
     }
   }
-  const bool gathered = !ip.period && plan_gather(p, ip, voc);
-  if (!gathered) settle_tail(ip);
+  if (!ip.period && plan_gather(p, ip, voc)) {
+    // No streaming stores: blocks this short end in a masked store every few vectors.
+    ip.why = describe_gather(p, ip);
+    return ip;
+  }
+  settle_tail(ip);
 
   // Streaming stores skip the cache for outputs too big to stay in it. Every
   // full-vector store must then be vector-aligned when the output is: the
@@ -223,11 +227,6 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   for (const Loop& l : ip.outer) rows_aligned = rows_aligned && (l.out * out_size) % iv->bytes == 0;
   ip.stream = p.footprint_bytes >= opt.stream_threshold_bytes && rows_aligned && p.out_dtype == p.spec.dtype;
 
-  if (gathered) {
-    ip.stream = false;  // blocks this short end in a masked store every few vectors
-    ip.why = describe_gather(p, ip);
-    return ip;
-  }
   std::string tail = ip.tail_lanes == 0 ? "no partial vector"
                      : iv->mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
                                        : fmt::format("{} unrolled scalar elements", ip.tail_lanes);
