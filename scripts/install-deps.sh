@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Installs every build, test and benchmark dependency of bcastgen from Debian's
-# packages. Idempotent: rerunning it on a machine that has them is a no-op apart
-# from apt's own checks. Needs root and access to the Debian package registry.
+# Installs what bcastgen's build and its tests need, from Debian's packages:
+#
+#   bash scripts/install-deps.sh [EXTRA_PACKAGE...]
+#
+# scripts/test.sh, scripts/demo.sh and .ci/run call it without arguments. The
+# benchmark's peers (XNNPACK, oneDNN, Eigen, Halide, libtorch, NumPy, Google
+# Benchmark) are not installed here: bench/install-deps.sh passes them as
+# EXTRA_PACKAGEs, so that a machine that only builds and tests never pulls
+# them. Idempotent: rerunning it on a machine that has them is a no-op apart
+# from dpkg's checks; `apt-get update` runs once, and only if something is
+# missing. Needs root and access to the Debian package registry.
 set -euo pipefail
 
 packages=(
@@ -9,12 +17,11 @@ packages=(
   cmake ninja-build g++ clang-14 pkg-config
   # libraries the generator links
   libcli11-dev libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libkainjow-mustache-dev
-  # Clang libTooling (inspect / verify / format)
+  # Clang libTooling (inspect / verify / format); libFuzzer and the sanitizer runtimes
   libclang-14-dev llvm-14-dev clang-format-14 libclang-rt-14-dev
-  # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev python3-numpy
-  # peers for the benchmark
-  libxnnpack-dev libpthreadpool-dev libdnnl-dev libeigen3-dev
+  # tests: GoogleTest; NumPy is the oracle of tests/ops_numpy_test.cpp (/usr/bin/python3)
+  libgtest-dev libgmock-dev python3-numpy
+  "$@"
 )
 
 missing=()
