@@ -67,6 +67,19 @@ PeerRun make_xnnpack(const Case& c);
 PeerRun make_onednn(const Case& c);
 PeerRun make_eigen(const Case& c);
 PeerRun make_fallback(const Case& c);
+PeerRun make_halide(const Case& c, int schedule);  // schedule 0 or 1 (bench/halide/README.md)
+PeerRun make_torch(const Case& c);
+
+// Per-core data cache sizes by level (caches.cpp): from sysfs under
+// $BENCH_SYSFS_ROOT (default /sys), else sysconf(_SC_LEVEL*_CACHE_SIZE),
+// else CPUID (leaf 4 on Intel, 0x8000001D or 0x80000005/6 on AMD). A level
+// none of them knows is absent.
+struct CacheLevel {
+  int level;
+  std::int64_t bytes;
+  std::string source;  // "sysfs", "sysconf", "cpuid 0x80000006", ...
+};
+std::vector<CacheLevel> detect_caches();
 
 // Roofs (roofs.cpp): each returns a call that processes `n` elements of
 // c[i] = a[i] + b[i] (f32), on buffers it owns.

@@ -1,7 +1,7 @@
 // bcastgen benchmark driver (bench/run.sh runs it; see bench/README.md).
 //
-//   bcastgen_bench [--cases-json=PATH] [--status-json=PATH] [--check-only]
-//                  [Google Benchmark flags]
+//   bcastgen_bench [--cases-json=PATH] [--status-json=PATH] [--caches-json=PATH]
+//                  [--check-only] [Google Benchmark flags]
 //
 // 1. Builds every case of bench/cases.yaml (the generated kernel table gives
 //    the shapes), fills the inputs and runs bcastgen once: its output is the
@@ -13,7 +13,8 @@
 //    and runs them (one thread).
 // --cases-json writes the cases and bcastgen's output checksums for
 // numpy_bench.py; --status-json writes every (case, peer)'s status: ok, n/a
-// with the reason, or mismatch.
+// with the reason, or mismatch; --caches-json the per-core cache sizes and
+// where they come from (detect_caches(), caches.cpp).
 #include <benchmark/benchmark.h>
 #include <sys/mman.h>
 
@@ -192,7 +193,7 @@ struct Status {
   std::string case_name, peer, status, reason;
 };
 
-const char* const kPeers[] = {"bcastgen", "xnnpack", "onednn", "eigen", "fallback"};
+const char* const kPeers[] = {"bcastgen", "xnnpack", "onednn", "eigen", "fallback", "halide_s0", "halide_s1", "torch"};
 
 PeerRun make_peer(const std::string& peer, const Entry& e) {
   try {
@@ -206,6 +207,9 @@ PeerRun make_peer(const std::string& peer, const Entry& e) {
     if (peer == "onednn") return make_onednn(*e.c);
     if (peer == "eigen") return make_eigen(*e.c);
     if (peer == "fallback") return make_fallback(*e.c);
+    if (peer == "halide_s0") return make_halide(*e.c, 0);
+    if (peer == "halide_s1") return make_halide(*e.c, 1);
+    if (peer == "torch") return make_torch(*e.c);
   } catch (const std::exception& ex) {
     return not_available(std::string("setup threw: ") + ex.what());
   }
@@ -238,7 +242,7 @@ std::string check(const Case& c, const PeerRun& p) {
 int main(int argc, char** argv) {
   using namespace bench;
   benchmark::Initialize(&argc, argv);
-  std::string cases_json, status_json;
+  std::string cases_json, status_json, caches_json;
   bool check_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -246,12 +250,25 @@ int main(int argc, char** argv) {
       cases_json = arg.substr(13);
     } else if (arg.rfind("--status-json=", 0) == 0) {
       status_json = arg.substr(14);
+    } else if (arg.rfind("--caches-json=", 0) == 0) {
+      caches_json = arg.substr(14);
     } else if (arg == "--check-only") {
       check_only = true;
     } else {
       std::cerr << "bcastgen_bench: unknown argument " << arg << "\n";
       return 2;
     }
+  }
+
+  if (!caches_json.empty()) {
+    std::ofstream f(caches_json);
+    f << "[";
+    const std::vector<CacheLevel> caches = detect_caches();
+    for (std::size_t i = 0; i < caches.size(); ++i) {
+      f << (i ? ", " : "") << "{\"level\": " << caches[i].level << ", \"bytes\": " << caches[i].bytes
+        << ", \"source\": \"" << json_escape(caches[i].source) << "\"}";
+    }
+    f << "]\n";
   }
 
   std::vector<Entry> entries = make_entries();

@@ -14,14 +14,27 @@ Definitions (also in README.md, "## Benchmarks"):
 - GB/s: effective bandwidth, (bytes of a + bytes of b + bytes of out) / time;
   each operand counted once, whatever the access pattern.
 - speedup vs best peer: time of the fastest peer that supports the case
-  (XNNPACK, oneDNN, Eigen, fallback, NumPy; mismatching peers excluded)
+  (XNNPACK, oneDNN, Eigen, fallback, Halide, PyTorch, NumPy; mismatching
+  peers excluded)
   divided by bcastgen's time. Above 1: bcastgen is faster. The summary line
   uses it. "speedup, fastest reps" is the same with each peer's fastest
   repetition instead of its median: on this shared VM the L3-bound cases
   are bimodal (two machine states, ~25% apart), and a median can land in
   either mode; the fastest repetitions compare the code in the quiet state.
+- Halide: two schedules per case are built and timed (halide_s0,
+  halide_s1); the column shows the one with the lower median, the peer notes
+  say which.
 - level: where the working set (a + b + out bytes) fits, against the per-core
-  cache sizes read from /sys: L1 (<= L1d), L2, L3, else DRAM.
+  cache sizes of caches.json (bcastgen_bench --caches-json: sysfs, else
+  sysconf, else CPUID): L1 (<= L1d), L2, L3, else DRAM. A level whose size is
+  unknown, or implausible (an L3 above 128 MiB: no core reaches that much of
+  its own), is not used: a working set beyond the last known level is
+  "L3/DRAM?" (or "?"), said so in the table.
+- verdict: "ahead" (speedup >= 1), "tie (roof)" (a physical tie: bcastgen
+  and the fastest peer within 3% of each other, max/min <= 1.03, and both at
+  >= 90% of the roof of the level the case lives in, measured in the same
+  run; "L3/DRAM?" cases against the L3 roof, the higher of the two), else
+  "below". The summary's below_peer counts the "below" cases.
 - % roof: DRAM cases against the streaming-store roof of the same read/write
   mix (add: dram_add_stream; the Broadcast op, write-only: dram_fill_stream),
   in GB/s. Every other case ("in-cache") against the L1 add roof in
@@ -37,17 +50,27 @@ import os
 import statistics
 import sys
 
-PEERS = ["xnnpack", "onednn", "eigen", "fallback", "numpy"]
+PEERS = ["xnnpack", "onednn", "eigen", "fallback", "halide", "torch", "numpy"]
 PEER_TITLES = {"bcastgen": "bcastgen", "xnnpack": "XNNPACK", "onednn": "oneDNN", "eigen": "Eigen",
-               "fallback": "fallback", "numpy": "NumPy"}
+               "fallback": "fallback", "halide": "Halide", "torch": "PyTorch", "numpy": "NumPy"}
+HALIDE_SCHEDULES = ["halide_s0", "halide_s1"]
+# Above this, an L3 size is taken for a hypervisor's figure, not a cache one
+# core can use (the largest per-core-complex L3 of x86 parts is 96 MiB).
+PLAUSIBLE = {1: 4 << 20, 2: 64 << 20, 3: 128 << 20}
+TIE_WITHIN = 1.03
+TIE_ROOF_PCT = 90.0
 SIZES = {"f32": 4, "f64": 8, "u8": 1, "i8": 1, "bool": 1, "i32": 4, "u32": 4, "i16": 2, "u16": 2,
          "i64": 8, "u64": 8}
 
 
-def cache_sizes():
-    """Per-core data/unified cache sizes in bytes by level, from sysfs."""
+def cache_sizes(rdir):
+    """Per-core data/unified cache sizes by level: {level: (bytes, source)},
+    from caches.json (bcastgen_bench), else from sysfs here."""
+    path = os.path.join(rdir, "caches.json")
+    if os.path.exists(path):
+        return {c["level"]: (c["bytes"], c["source"]) for c in load(path)}
     sizes = {}
-    base = "/sys/devices/system/cpu/cpu0/cache"
+    base = os.path.join(os.environ.get("BENCH_SYSFS_ROOT") or "/sys", "devices/system/cpu/cpu0/cache")
     for idx in sorted(os.listdir(base)) if os.path.isdir(base) else []:
         if not idx.startswith("index"):
             continue
@@ -61,7 +84,7 @@ def cache_sizes():
         if typ == "Instruction":
             continue
         mult = {"K": 1024, "M": 1024 * 1024}.get(size[-1], 1)
-        sizes[level] = int(size.rstrip("KM")) * mult
+        sizes[level] = (int(size.rstrip("KM")) * mult, "sysfs")
     return sizes
 
 
@@ -101,9 +124,29 @@ def main():
                 status[key] = s
             if "samples_ns" in s:
                 samples.setdefault("%s/numpy" % s["case"], []).extend(s["samples_ns"])
+    # Halide: keep, per case, the schedule with the lower median.
+    halide_choice = {}
+    for c in cases:
+        meds = {s: statistics.median(samples["%s/%s" % (c["name"], s)]) for s in HALIDE_SCHEDULES
+                if "%s/%s" % (c["name"], s) in samples}
+        sts = [status.get((c["name"], s)) for s in HALIDE_SCHEDULES]
+        bad = [st for st in sts if st and st["status"] == "mismatch"]
+        if bad:
+            status[(c["name"], "halide")] = bad[0]
+        elif meds:
+            best = min(meds, key=meds.get)
+            samples["%s/halide" % c["name"]] = samples["%s/%s" % (c["name"], best)]
+            st = dict(status[(c["name"], best)])
+            st["reason"] = "schedule %s (medians: %s)" % (best[-1], ", ".join(
+                "s%s %s ns" % (k[-1], fmt_ns(v)) for k, v in sorted(meds.items())))
+            status[(c["name"], "halide")] = st
+            halide_choice[c["name"]] = best
+        elif sts and sts[0]:
+            status[(c["name"], "halide")] = sts[0]
     times = {name: statistics.median(v) for name, v in samples.items()}
     fastest = {name: min(v) for name, v in samples.items()}
-    counts = {name: len(v) for name, v in samples.items()}
+    counts = {name: len(v) for name, v in samples.items()
+              if not any(name.endswith("/" + s) for s in HALIDE_SCHEDULES)}
 
     roofs = {}
     for name, elements, nbytes in (("dram_add_store", 4194304, 4194304 * 12),
@@ -118,7 +161,12 @@ def main():
             isa = min(by_isa, key=by_isa.get)
             ns = by_isa[isa]
             roofs[name] = {"ns": ns, "el_ns": elements / ns, "gbps": nbytes / ns, "isa": isa}
-    caches = cache_sizes()
+    caches = cache_sizes(rdir)
+    implausible = {lv for lv, (n, _) in caches.items() if n > PLAUSIBLE.get(lv, n)}
+    usable = {lv: n for lv, (n, _) in caches.items() if lv not in implausible}
+    last_known = 0
+    while last_known + 1 in usable:
+        last_known += 1
 
     rows, csv_rows, notes = [], [], []
     note_ids = {}
@@ -133,11 +181,14 @@ def main():
     mismatch = False
     for c in cases:
         ws = c["a_bytes"] + c["b_bytes"] + c["out_bytes"]
-        level = "DRAM"
-        for lv in (1, 2, 3):
-            if lv in caches and ws <= caches[lv]:
+        level = None
+        for lv in range(1, last_known + 1):
+            if ws <= usable[lv]:
                 level = "L%d" % lv
                 break
+        if level is None:
+            # Beyond the last level whose size is known (and plausible).
+            level = "DRAM" if last_known >= 3 else "L3/DRAM?" if last_known == 2 else "?"
         widest = max(SIZES[c["dtype"]], SIZES[c["out_dtype"]])
         res = {}
         for peer in ["bcastgen"] + PEERS:
@@ -166,7 +217,34 @@ def main():
             speedups.append(speedup)
         roof_pct = level_pct = None
         roof_name = ""
-        if bc["ns"]:
+
+        def level_roof_pct(e):
+            """% of the roof of the level the case lives in (None if unknown)."""
+            if e.get("ns") is None:
+                return None
+            if level == "DRAM":
+                rn = "dram_fill_stream" if c["op"] == "broadcast" else "dram_add_stream"
+                return 100 * e["gbps"] / roofs[rn]["gbps"] if rn in roofs else None
+            if level == "L1":
+                return 100 * e["el_ns"] / (roofs["l1_add"]["el_ns"] * 4 / widest) if "l1_add" in roofs else None
+            rn = {"L2": "l2_add", "L3": "l3_add", "L3/DRAM?": "l3_add"}.get(level)
+            return 100 * e["gbps"] / roofs[rn]["gbps"] if rn in roofs else None
+
+        verdict = "-"
+        if speedup:
+            peer_pct, bc_pct = level_roof_pct(res[best]), level_roof_pct(bc)
+            close = max(res[best]["ns"], bc["ns"]) / min(res[best]["ns"], bc["ns"]) <= TIE_WITHIN
+            if close and peer_pct is not None and bc_pct is not None and min(peer_pct, bc_pct) >= TIE_ROOF_PCT:
+                verdict = "tie (roof)"
+            elif speedup >= 1.0:
+                verdict = "ahead"
+            else:
+                verdict = "below"
+        if bc["ns"] and level in ("?", "L3/DRAM?"):
+            # The level is not known: no % roof (the summary says so); the
+            # level roof column is against the L3 roof, the higher candidate.
+            level_pct = level_roof_pct(bc)
+        elif bc["ns"]:
             if level == "DRAM":
                 roof_name = "dram_fill_stream" if c["op"] == "broadcast" else "dram_add_stream"
                 if roof_name in roofs:
@@ -183,7 +261,7 @@ def main():
                 elif level.lower() + "_add" in roofs:
                     level_pct = 100 * bc["gbps"] / roofs[level.lower() + "_add"]["gbps"]
         rows.append(dict(case=c, ws=ws, level=level, res=res, best=best, speedup=speedup, speedup_min=speedup_min,
-                         roof_pct=roof_pct,
+                         roof_pct=roof_pct, verdict=verdict,
                          roof_name=roof_name, level_pct=level_pct))
         for peer in ["bcastgen"] + PEERS:
             e = res[peer]
@@ -198,6 +276,7 @@ def main():
                 "speedup_vs_best_peer": "%.3f" % speedup if peer == "bcastgen" and speedup else "",
                 "speedup_fastest_reps": "%.3f" % speedup_min if peer == "bcastgen" and speedup_min else "",
                 "best_peer": best if peer == "bcastgen" and best else "",
+                "verdict": verdict if peer == "bcastgen" else "",
                 "roof": roof_name if peer == "bcastgen" else "",
                 "pct_roof": "%.1f" % roof_pct if peer == "bcastgen" and roof_pct is not None else "",
                 "pct_level_roof": "%.1f" % level_pct if peer == "bcastgen" and level_pct is not None else "",
@@ -213,8 +292,8 @@ def main():
     out.append("ns per call (median CPU time), and the speedup of bcastgen over the fastest peer:")
     out.append("")
     out.append("| # | case | " + " | ".join(PEER_TITLES[p] for p in peers_all) +
-               " | best peer | speedup | speedup, fastest reps | level | % roof | % level roof |")
-    out.append("|---|---|" + "---:|" * len(peers_all) + "---|---:|---:|---|---:|---:|")
+               " | best peer | speedup | verdict | speedup, fastest reps | level | % roof | % level roof |")
+    out.append("|---|---|" + "---:|" * len(peers_all) + "---|---:|---|---:|---|---:|---:|")
 
     def cell(peer, e, key, fmt):
         if e["status"] == "mismatch":
@@ -230,9 +309,9 @@ def main():
         if c["dtype"] != "f32":
             title += " " + c["dtype"]
         cells = [cell(p, r["res"][p], "ns", fmt_ns) for p in peers_all]
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             c["label"], title, " | ".join(cells), PEER_TITLES.get(r["best"], "-"),
-            "%.2fx" % r["speedup"] if r["speedup"] else "-",
+            "%.2fx" % r["speedup"] if r["speedup"] else "-", r["verdict"],
             "%.2fx" % r["speedup_min"] if r["speedup_min"] else "-", r["level"],
             "%.0f%%" % r["roof_pct"] if r["roof_pct"] is not None else "-",
             "%.0f%%" % r["level_pct"] if r["level_pct"] is not None else "-"))
@@ -249,27 +328,52 @@ def main():
         "%s %.1f GB/s = %.2f el/ns (%s)" % (n, r["gbps"], r["el_ns"], r["isa"]) for n, r in roofs.items()))
     n = sorted(counts.values())
     out.append("Repetitions per (case, peer): %d to %d, pooled over %d rounds." % (n[0], n[-1], len(rounds)) if n else "")
-    out.append("Caches per core (sysfs): " + ", ".join("L%d %s" % (k, fmt_bytes(v)) for k, v in sorted(caches.items())))
+    cache_text = ", ".join("L%d %s (%s%s)" % (k, fmt_bytes(n), src, "; implausible, not used for the level" if k in implausible else "")
+                           for k, (n, src) in sorted(caches.items())) or "unknown"
+    out.append("Caches per core: " + cache_text + ".")
+    if implausible:
+        out.append("Note: an L3 of %s is what this machine reports (a hypervisor's figure: the largest L3 one x86 "
+                   "core complex has is 96 MiB); the level of a working set beyond L%d is shown as %s."
+                   % (fmt_bytes(caches[3][0]) if 3 in caches else "?", last_known,
+                      "L3/DRAM?" if last_known == 2 else "?"))
+    elif last_known < 3:
+        out.append("Note: the cache sizes beyond L%d are unknown (no sysfs, sysconf or CPUID data): the level of a "
+                   "working set beyond it is shown as %s." % (last_known, "L3/DRAM?" if last_known == 2 else "?"))
     if notes:
         out.append("")
         for i, t in enumerate(notes, 1):
             out.append("[%d] %s" % (i, t))
     peer_notes = ["case %s %s: %s" % (r["case"]["label"], PEER_TITLES[p], r["res"][p]["note"])
-                  for r in rows for p in ("xnnpack", "onednn")
+                  for r in rows for p in ("xnnpack", "onednn", "torch")
                   if r["res"][p]["note"] and r["res"][p]["note"] != "impl jit:uni"]
+    halide_notes = ["%s %s" % (r["case"]["label"], r["res"]["halide"]["note"].replace("schedule ", "s"))
+                    for r in rows if r["res"]["halide"]["note"]]
     out.append("")
     out.append("Peer notes: oneDNN's implementation is jit:uni unless listed; " + "; ".join(peer_notes) + ".")
+    if halide_notes:
+        out.append("Halide: per case the faster of its two schedules (bench/halide/README.md): " +
+                   "; ".join(halide_notes) + ".")
 
-    geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else float("nan")
-    summary = "summary: cases=%d geomean_vs_best_peer=%.2f min_vs_best_peer=%.2f dram_roof_pct=%.0f l1_roof_pct=%.0f" % (
-        len(cases), geo, min(speedups) if speedups else float("nan"),
-        min(dram_pcts) if dram_pcts else float("nan"), min(cache_pcts) if cache_pcts else float("nan"))
+    def pct(values):
+        # No case at that level (or its level unknown): say so, never nan.
+        return "%.0f" % min(values) if values else "none"
+
+    geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else None
+    below = sum(1 for r in rows if r["verdict"] == "below")
+    ties = sum(1 for r in rows if r["verdict"] == "tie (roof)")
+    unknown = sum(1 for r in rows if r["level"] in ("?", "L3/DRAM?"))
+    summary = ("summary: cases=%d geomean_vs_best_peer=%s min_vs_best_peer=%s below_peer=%d ties_roof=%d "
+               "dram_roof_pct=%s l1_roof_pct=%s" % (
+                   len(cases), "%.2f" % geo if geo else "none", "%.2f" % min(speedups) if speedups else "none",
+                   below, ties, pct(dram_pcts), pct(cache_pcts)))
+    if unknown:
+        summary += " level_unknown=%d" % unknown
     text = "\n".join(out)
     with open(os.path.join(rdir, "table.md"), "w") as f:
         f.write(text + "\n\n" + summary + "\n")
     fields = ["case", "kernel", "op", "dtype", "a", "b", "out", "working_set_bytes", "level", "peer", "status",
               "ns_per_call", "min_ns_per_call", "gb_per_s", "elements_per_ns", "speedup_vs_best_peer",
-              "speedup_fastest_reps", "best_peer", "roof", "pct_roof",
+              "speedup_fastest_reps", "best_peer", "verdict", "roof", "pct_roof",
               "pct_level_roof", "reason", "note"]
     with open(os.path.join(rdir, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)

@@ -6,10 +6,11 @@
 #
 # Environment: BENCH_REPETITIONS (default 24), BENCH_ROUNDS (default 3),
 # BENCH_MIN_TIME (seconds per repetition, default 0.03), BENCH_FILTER (a Google Benchmark regex; the
-# table then shows only what ran). Results go to BUILD_DIR/bench/results/.
-# Needs the Debian packages of scripts/install-deps.sh plus libbenchmark-dev,
-# libxnnpack-dev, libpthreadpool-dev, libdnnl-dev, libeigen3-dev and
-# python3-numpy.
+# table then shows only what ran); BENCH_SYSFS_ROOT (default /sys: where the
+# cache sizes are read first; an empty directory tests the fallbacks).
+# Results go to BUILD_DIR/bench/results/.
+# Installs its own dependencies first (bench/install-deps.sh: the build's,
+# plus XNNPACK, oneDNN, Eigen, Halide, libtorch, NumPy, Google Benchmark).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,6 +19,8 @@ reps=${BENCH_REPETITIONS:-24}
 min_time=${BENCH_MIN_TIME:-0.03}
 results=$build/bench/results
 start=$(date +%s)
+
+bash "$root/bench/install-deps.sh"
 
 # Only `bcastgen generate` is needed: no tests, no libTooling-based commands.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -43,7 +46,7 @@ for r in $(seq 1 "$rounds"); do
   # against bcastgen, printed per (case, peer); a mismatch is reported loudly
   # and makes this script exit 1 after the table.
   "$build/bench/bcastgen_bench" \
-    --cases-json="$results/cases.json" --status-json="$results/status.json" \
+    --cases-json="$results/cases.json" --status-json="$results/status.json" --caches-json="$results/caches.json" \
     --benchmark_repetitions="$per_round" --benchmark_min_time="$min_time" \
     --benchmark_enable_random_interleaving=true \
     --benchmark_filter="${BENCH_FILTER:-.}" \
