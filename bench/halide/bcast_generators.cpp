@@ -27,11 +27,17 @@
 //   schedule 0: exactly that;
 //   schedule 1: the same with 4 vectors per iteration (vectorize at 4x the
 //     native width, which LLVM splits into 4 independent native vectors; for
-//     a narrow innermost dimension, 2x).
+//     a narrow innermost dimension, 2x); where the next dimension is narrow
+//     too (case 9), the other way round: vectorize the innermost dimension
+//     whole and unroll the next.
+// In the descriptions, fuse(d1,d2,d3) stands for fuse(d1,d2,t).fuse(t,d3,u).
 // Both are built and timed; the benchmark reports the faster (peer notes
-// say which).
+// say which). With BENCH_HALIDE_DESCRIBE=1 in the environment the generator
+// prints the schedule it applied (bench/halide/README.md lists them).
 #include <Halide.h>
 
+#include <cstdlib>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -97,7 +103,7 @@ std::string schedule_pointwise(Func out, const std::vector<Var>& v, const std::v
       e *= ext[j];
       ++j;
     }
-    if (j - k > 1) desc << "fuse(" << names << ") ";
+    if (j - k > 1) desc << "fuse(" << names << ").";
     loop.push_back(cur);
     loop_ext.push_back(e);
     k = j;
@@ -107,6 +113,12 @@ std::string schedule_pointwise(Func out, const std::vector<Var>& v, const std::v
     const int width = loop_ext[0] >= w ? w : loop_ext[0];
     out.vectorize(loop[0], width);
     desc << "vectorize(" << loop[0].name() << ", " << width << ")";
+  } else if (which == 1 && loop_ext[1] <= vw) {
+    // Narrow innermost and next dimensions (the Array API example's 5 and
+    // 6), where a wider vector changes nothing: the other way round, one
+    // vector of the whole innermost row, the next dimension unrolled.
+    out.vectorize(loop[0], loop_ext[0]).unroll(loop[1]);
+    desc << "vectorize(" << loop[0].name() << ", " << loop_ext[0] << ").unroll(" << loop[1].name() << ")";
   } else {
     // Narrow innermost dimension: unroll it, vectorize the next.
     const int w = which == 0 ? vw : 2 * vw;
@@ -159,11 +171,15 @@ class BcastBinary : public Generator<BcastBinary> {
       kinds.push_back(std::string(ea[k] == eo[k] ? "a" : "-") + (eb[k] == eo[k] ? "b" : "-"));
     }
     const int widest = std::max(a.type().bytes(), out.type().bytes());
-    description_ = schedule_pointwise(out, v, eo, kinds, native_vector(get_target(), widest), schedule);
+    describe(schedule_pointwise(out, v, eo, kinds, native_vector(get_target(), widest), schedule));
   }
 
  private:
-  std::string description_;
+  void describe(const std::string& what) {
+    if (const char* e = std::getenv("BENCH_HALIDE_DESCRIBE"); e && std::string(e) == "1") {
+      std::cerr << "schedule " << static_cast<int>(schedule) << ": out" << "." << what << "\n";
+    }
+  }
 };
 
 // The Broadcast op: out = a broadcast to out_shape.
@@ -185,7 +201,10 @@ class BcastMaterialize : public Generator<BcastMaterialize> {
     fix_layout(out, eo);
     std::vector<std::string> kinds;
     for (std::size_t k = 0; k < eo.size(); ++k) kinds.push_back(ea[k] == eo[k] ? "a" : "-");
-    schedule_pointwise(out, v, eo, kinds, native_vector(get_target(), a.type().bytes()), schedule);
+    const std::string what = schedule_pointwise(out, v, eo, kinds, native_vector(get_target(), a.type().bytes()), schedule);
+    if (const char* e = std::getenv("BENCH_HALIDE_DESCRIBE"); e && std::string(e) == "1") {
+      std::cerr << "schedule " << static_cast<int>(schedule) << ": out." << what << "\n";
+    }
   }
 };
 
