@@ -336,6 +336,9 @@ def main():
                    "core complex has is 96 MiB); the level of a working set beyond L%d is shown as %s."
                    % (fmt_bytes(caches[3][0]) if 3 in caches else "?", last_known,
                       "L3/DRAM?" if last_known == 2 else "?"))
+    elif last_known == 0:
+        out.append("Note: the cache sizes are unknown (no sysfs, sysconf or CPUID data): every level is shown as ?, "
+                   "no case can be a physical tie and the summary has no roof percentages.")
     elif last_known < 3:
         out.append("Note: the cache sizes beyond L%d are unknown (no sysfs, sysconf or CPUID data): the level of a "
                    "working set beyond it is shown as %s." % (last_known, "L3/DRAM?" if last_known == 2 else "?"))
