@@ -7,7 +7,8 @@
 # Environment: BENCH_REPETITIONS (default 24), BENCH_ROUNDS (default 3),
 # BENCH_MIN_TIME (seconds per repetition, default 0.03), BENCH_FILTER (a Google Benchmark regex; the
 # table then shows only what ran); BENCH_SYSFS_ROOT (default /sys: where the
-# cache sizes are read first; an empty directory tests the fallbacks).
+# cache sizes are read first; an empty directory tests the fallbacks) and
+# BENCH_SKIP_SYSCONF=1 (skips the sysconf fallback, to test CPUID's).
 # Results go to BUILD_DIR/bench/results/.
 # Installs its own dependencies first (bench/install-deps.sh: the build's,
 # plus XNNPACK, oneDNN, Eigen, Halide, libtorch, NumPy, Google Benchmark).
