@@ -150,7 +150,7 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     if (op_supports(k.op, t)) dtypes.push_back(t);
   }
   k.dtype = dtypes[in.pick(dtypes.size())];
-  const Rule rules[] = {Rule::None, Rule::Numpy, Rule::Pdpd};
+  const Rule rules[] = {Rule::None, Rule::Numpy, Rule::Pdpd, Rule::Paddle};
   const BroadcastMode modes[] = {BroadcastMode::Numpy, BroadcastMode::Explicit, BroadcastMode::Bidirectional,
                                  BroadcastMode::Pdpd};
   k.rule = in.pick_from(rules);

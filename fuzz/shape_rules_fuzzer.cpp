@@ -113,6 +113,42 @@ Expect pdpd_oracle(const Shape& a, const Shape& b, std::int64_t axis) {
   return e;
 }
 
+// paddle: the lower-rank operand placed at axis (-1: the rank difference) of
+// the other, its trailing 1s dropped; either operand may broadcast.
+Expect paddle_oracle(const Shape& a, const Shape& b, std::int64_t axis) {
+  Expect e;
+  const auto ra = static_cast<std::int64_t>(a.size()), rb = static_cast<std::int64_t>(b.size());
+  const std::int64_t diff = ra > rb ? ra - rb : rb - ra;
+  if (axis < -1 || axis > diff) {
+    e.kind = Expect::Invalid;
+    return e;
+  }
+  if (ra == rb) return numpy_oracle(a, b);
+  const bool b_low = rb < ra;
+  const Shape& low = b_low ? b : a;
+  const Shape& high = b_low ? a : b;
+  const std::int64_t start = axis == -1 ? diff : axis;
+  std::int64_t len = static_cast<std::int64_t>(low.size());
+  while (len > 0 && low[static_cast<std::size_t>(len - 1)] == 1) --len;
+  e.out = high;
+  for (std::int64_t i = 0; i < len; ++i) {
+    const std::int64_t dl = low[static_cast<std::size_t>(i)], dh = high[static_cast<std::size_t>(start + i)];
+    if (dl != dh && dl != 1 && dh != 1) {
+      e.kind = Expect::NoBroadcast;
+      return e;
+    }
+    e.out[static_cast<std::size_t>(start + i)] = dh == 1 ? dl : dh;
+  }
+  std::vector<long> high_axis, low_axis;
+  for (std::size_t t = 0; t < high.size(); ++t) high_axis.push_back(static_cast<long>(t));
+  for (std::int64_t t = 0; t < static_cast<std::int64_t>(low.size()); ++t) {
+    low_axis.push_back(t < len ? static_cast<long>(start + t) : -1);
+  }
+  e.a_axis = b_low ? high_axis : low_axis;
+  e.b_axis = b_low ? low_axis : high_axis;
+  return e;
+}
+
 Expect none_oracle(const Shape& a, const Shape& b) {
   Expect e;
   if (a != b) {
@@ -296,6 +332,8 @@ void check_all_rules(const Shape& a, const Shape& b, std::int64_t axis, const st
   check_rule("bidirectional", a, b, numpy_oracle(a, b), true,
              [&] { return broadcast_shapes(Rule::Bidirectional, a, b, axis); });
   check_rule("pdpd", a, b, pdpd_oracle(a, b, axis), true, [&] { return broadcast_shapes(Rule::Pdpd, a, b, axis); });
+  check_rule("paddle", a, b, paddle_oracle(a, b, axis), true,
+             [&] { return broadcast_shapes(Rule::Paddle, a, b, axis); });
   for (BroadcastMode m :
        {BroadcastMode::Numpy, BroadcastMode::Explicit, BroadcastMode::Bidirectional, BroadcastMode::Pdpd}) {
     const std::string what = std::string("broadcast_to ") + bcastgen::mode_name(m);

@@ -90,6 +90,31 @@ TEST(CliShape, PdpdAxis1) {
   EXPECT_EQ(r.err, "") << show(r);
 }
 
+TEST(CliShape, PaddleAxis1GrowsEitherOperand) {
+  // seed 004: x (2,1,4) + y (3,1), axis=1 -> (2,3,4), which pdpd rejects.
+  const CliRun r = bcastgen({"shape", "--rule", "paddle", "--axis", "1", "[2,1,4]", "[3,1]"});
+  EXPECT_EQ(r.code, 0) << show(r);
+  EXPECT_EQ(r.out, "[2,3,4]\n") << show(r);
+  EXPECT_EQ(r.err, "") << show(r);
+}
+
+TEST(CliShape, PaddleMismatchExitsOneNamingTheAxis) {
+  // seed 004: (2,3,4,5) + (4,5) with axis=1 is "Broadcast dimension mismatch".
+  const CliRun r = bcastgen({"shape", "--rule", "paddle", "--axis", "1", "[2,3,4,5]", "[4,5]"});
+  EXPECT_EQ(r.code, 1) << show(r);
+  EXPECT_EQ(r.out, "") << show(r);
+  EXPECT_EQ(r.err,
+            "bcastgen: paddle (axis 1): A [2,3,4,5] and B [4,5] do not broadcast: B placed at axis 1 gives axis 1 "
+            "has 3 vs 4\n")
+      << show(r);
+}
+
+TEST(CliShape, PaddleAxisOutsideTheRankDifferenceExitsTwo) {
+  const CliRun r = bcastgen({"shape", "--rule", "paddle", "--axis", "3", "[2,3,4,5]", "[4,5]"});
+  EXPECT_EQ(r.code, 2) << show(r);
+  EXPECT_TRUE(contains(r.err, "axis 3 is invalid")) << show(r);
+}
+
 TEST(CliShape, NumpyMismatchExitsOneWithOneStderrLine) {
   const CliRun r = bcastgen({"shape", "--rule", "numpy", "[3,1,5]", "[4,4,5]"});
   EXPECT_EQ(r.code, 1) << show(r);
@@ -309,6 +334,16 @@ TEST(CliExplain, PdpdTable) {
   EXPECT_EQ(cells(table_row(r.out, "A stride"), "A stride"), (Cells{"60", "20", "5", "1"}));
   EXPECT_EQ(cells(table_row(r.out, "B stride"), "B stride"), (Cells{"0", "1", "0", "0"}));
   expect_aligned(r.out, {"A dim", "B dim", "result", "A stride", "B stride", "stretched"});
+}
+
+TEST(CliExplain, PaddleTable) {
+  const CliRun r = bcastgen({"explain", "--rule", "paddle", "--axis", "1", "[2,1,4]", "[3,1]"});
+  ASSERT_EQ(r.code, 0) << show(r);
+  EXPECT_TRUE(contains(r.out, "axis 1: B starts there")) << show(r);
+  EXPECT_EQ(cells(table_row(r.out, "B dim"), "B dim"), (Cells{"1", "3", "1"}));
+  EXPECT_EQ(cells(table_row(r.out, "result"), "result"), (Cells{"2", "3", "4"}));
+  EXPECT_EQ(cells(table_row(r.out, "A stride"), "A stride"), (Cells{"4", "0", "1"}));
+  EXPECT_EQ(cells(table_row(r.out, "B stride"), "B stride"), (Cells{"0", "1", "0"}));
 }
 
 TEST(CliExplain, ScalarResult) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,7 +26,9 @@ using bcastgen::Op;
 bcastgen::Shape shape_of(bcastgen::ShapeRef s) { return bcastgen::Shape(s.dims, s.dims + s.rank); }
 
 // Deterministic inputs with the values that matter: zeros (divisors), signs,
-// extremes, NaN for floats, 0/1 for bool; small exponents for integer power.
+// extremes, NaN, -0, infinities and the smallest subnormal for floats, 0/1
+// for bool; small exponents for integer power; shift counts around the bit
+// width (in range, past it, negative).
 std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt19937_64& rng, bool exponent) {
   const int size = bcastgen::dtype_size(t);
   std::vector<unsigned char> buf(static_cast<std::size_t>(n * size));
@@ -36,6 +39,10 @@ std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt199
       double v = static_cast<double>(static_cast<std::int64_t>(r % 2001) - 1000) / 37.0;
       if (r % 53 == 0) v = std::nan("");
       if (r % 29 == 0) v = 0.0;
+      if (r % 31 == 0) v = -0.0;
+      if (r % 41 == 0) v = (r & 64) ? HUGE_VAL : -HUGE_VAL;
+      if (r % 47 == 0) v = t == DType::F32 ? static_cast<double>(std::numeric_limits<float>::denorm_min())
+                                           : std::numeric_limits<double>::denorm_min();
       if (t == DType::F32) {
         const float f = static_cast<float>(v);
         std::memcpy(p, &f, 4);
@@ -48,6 +55,9 @@ std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt199
       std::uint64_t v = rng();
       if (r % 7 == 0) v = 0;
       if (exponent && op == Op::Power) v = r % 6;  // wraparound is tested elsewhere; keep powers readable
+      if (exponent && (op == Op::BitwiseLeftShift || op == Op::BitwiseRightShift)) {
+        v = static_cast<std::uint64_t>(static_cast<std::int64_t>(r % static_cast<std::uint64_t>(size * 8 + 6)) - 3);
+      }
       std::memcpy(p, &v, static_cast<std::size_t>(size));
     }
   }

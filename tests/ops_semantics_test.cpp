@@ -314,7 +314,7 @@ TEST(OpsSemantics, OpDefinedForMatchesOpSupports) {
       }
     });
   }
-  EXPECT_EQ(checked, 22 * 11);
+  EXPECT_EQ(checked, 30 * 11);  // every op but broadcast, on every dtype
   static_assert(ops::op_defined_for<float>(bg::Op::Add));
   static_assert(!ops::op_defined_for<bool>(bg::Op::Add));
   static_assert(!ops::op_defined_for<float>(bg::Op::BitwiseAnd));
@@ -361,5 +361,73 @@ TEST(OpsSemantics, ApplyBinaryDispatchesAndWritesResultType) {
       });
     }
   }
-  EXPECT_EQ(checked, 196);
+  // 11 arithmetic x 10 + 5 float-only x 2 + 6 comparisons x 11 + 3 logical
+  // + 3 bitwise x 9 + 2 shifts x 8
+  EXPECT_EQ(checked, 232);
+}
+
+// --- the Array API functions added for issue 13 ------------------------------
+
+TEST(OpsSemantics, ShiftsOutsideTheWidthAreDefined) {
+  EXPECT_EQ(ops::bitwise_left_shift<std::int8_t>(-1, 3), -8);  // wraps in the type
+  EXPECT_EQ(ops::bitwise_left_shift<std::int8_t>(64, 1), -128);
+  EXPECT_EQ(ops::bitwise_left_shift<std::int32_t>(1, 31), std::numeric_limits<std::int32_t>::min());
+  EXPECT_EQ(ops::bitwise_left_shift<std::int32_t>(1, 32), 0);
+  EXPECT_EQ(ops::bitwise_left_shift<std::int32_t>(1, -1), 0);  // negative: as NumPy, a huge count
+  EXPECT_EQ(ops::bitwise_left_shift<std::uint64_t>(1, 63), 1ull << 63);
+  EXPECT_EQ(ops::bitwise_left_shift<std::uint64_t>(1, 64), 0u);
+  EXPECT_EQ(ops::bitwise_right_shift<std::int16_t>(-32768, 15), -1);  // arithmetic
+  EXPECT_EQ(ops::bitwise_right_shift<std::int16_t>(-5, 1), -3);
+  EXPECT_EQ(ops::bitwise_right_shift<std::int16_t>(-5, 16), -1);
+  EXPECT_EQ(ops::bitwise_right_shift<std::int16_t>(5, 16), 0);
+  EXPECT_EQ(ops::bitwise_right_shift<std::int64_t>(-7, -2), -1);
+  EXPECT_EQ(ops::bitwise_right_shift<std::uint8_t>(200, 7), 1);
+  EXPECT_EQ(ops::bitwise_right_shift<std::uint8_t>(200, 8), 0);
+}
+
+TEST(OpsSemantics, FloorDivideFloatsFollowPythonAndTheStandard) {
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(1.0, 0.1), 9.0));  // as Python's 1.0 // 0.1
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(-7.5, 2.0), -4.0));
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(7.5, -2.0), -4.0));
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(-0.5, 2.0), -1.0));
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(0.0, -3.0), -0.0));
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(1.0, 0.0), kInf));
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(-1.0, 0.0), -kInf));
+  EXPECT_TRUE(std::isnan(ops::floor_divide<double>(0.0, 0.0)));
+  EXPECT_TRUE(std::isnan(ops::floor_divide<double>(kInf, kInf)));
+  // The standard's special cases where NumPy differs:
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(kInf, 2.0), kInf));     // NumPy: NaN
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(kInf, -2.0), -kInf));   // NumPy: NaN
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(3.0, -kInf), -0.0));    // NumPy: -1
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(-3.0, kInf), -0.0));    // NumPy: -1
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(3.0, kInf), 0.0));
+  EXPECT_TRUE(SameDouble(ops::floor_divide<double>(-3.0, -kInf), 0.0));
+  EXPECT_EQ(ops::floor_divide<std::int32_t>(-7, 2), -4);  // integers: divide's
+  EXPECT_EQ(ops::floor_divide<std::int32_t>(7, 0), 0);
+}
+
+TEST(OpsSemantics, NextafterCopysignLogaddexp) {
+  EXPECT_TRUE(SameDouble(ops::nextafter<double>(0.0, -1.0), -std::numeric_limits<double>::denorm_min()));
+  EXPECT_TRUE(SameDouble(ops::nextafter<double>(1.0, 2.0), 1.0 + std::numeric_limits<double>::epsilon()));
+  EXPECT_TRUE(SameDouble(ops::nextafter<double>(0.0, -0.0), -0.0));  // equal: the second
+  EXPECT_EQ(ops::nextafter<float>(std::numeric_limits<float>::max(), INFINITY), INFINITY);
+  EXPECT_TRUE(std::isnan(ops::nextafter<double>(kNaN, 1.0)));
+  EXPECT_TRUE(SameDouble(ops::copysign<double>(3.0, -0.0), -3.0));
+  EXPECT_TRUE(SameDouble(ops::copysign<double>(-3.0, kNaN), 3.0));
+  EXPECT_TRUE(SameDouble(ops::logaddexp<double>(kInf, kInf), kInf));  // no inf - inf
+  EXPECT_TRUE(SameDouble(ops::logaddexp<double>(-kInf, -kInf), -kInf));
+  EXPECT_TRUE(SameDouble(ops::logaddexp<double>(0.0, 0.0), std::log(2.0)));
+  EXPECT_NEAR(ops::logaddexp<double>(1000.0, 0.0), 1000.0, 1e-12);  // no overflow
+  EXPECT_TRUE(std::isnan(ops::logaddexp<double>(kNaN, 0.0)));
+  EXPECT_TRUE(SameDouble(ops::hypot<double>(3.0, 4.0), 5.0));
+  EXPECT_TRUE(SameDouble(ops::atan2<double>(0.0, -1.0), std::acos(-1.0)));
+}
+
+TEST(OpsSemantics, ArrayApiAliases) {
+  bg::Op op = bg::Op::Add;
+  EXPECT_TRUE(bg::parse_op("pow", &op));
+  EXPECT_EQ(op, bg::Op::Power);
+  EXPECT_TRUE(bg::parse_op("remainder", &op));
+  EXPECT_EQ(op, bg::Op::FloorMod);
+  EXPECT_FALSE(bg::parse_op("plus", &op));
 }

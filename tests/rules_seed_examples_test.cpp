@@ -12,34 +12,10 @@
 #include <string>
 
 #include "bcastgen/rules.h"
+#include "rule_expect.h"
 
 namespace bcastgen {
 namespace {
-
-// Applies `rule` and checks the result shape, and that the rule did not throw.
-BroadcastResult ok(Rule rule, const Shape& a, const Shape& b, std::int64_t axis = -1) {
-  try {
-    return broadcast_shapes(rule, a, b, axis);
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << rule_name(rule) << " " << format_shape(a) << " " << format_shape(b) << " axis " << axis
-                  << " threw: " << e.what();
-    return {};
-  }
-}
-
-// Expects a BroadcastError and returns it for field checks.
-BroadcastError rejected(Rule rule, const Shape& a, const Shape& b, std::int64_t axis = -1) {
-  try {
-    const BroadcastResult r = broadcast_shapes(rule, a, b, axis);
-    ADD_FAILURE() << rule_name(rule) << " " << format_shape(a) << " " << format_shape(b) << " axis " << axis
-                  << " unexpectedly gave " << format_shape(r.out);
-  } catch (const BroadcastError& e) {
-    return e;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "wrong exception type: " << e.what();
-  }
-  return BroadcastError("none thrown", "", -99, -99, -99);
-}
 
 // ---------------------------------------------------------------------------
 // seed 000/001/003, "Numpy examples" (003: "Examples"). The three revisions

@@ -162,6 +162,18 @@ TEST_F(RunTest, PdpdAxisWithCheck) {
       "assert np.array_equal(o, a * b.reshape(1, 3, 1, 1))\n");
 }
 
+// PaddlePaddle's own rule: both operands broadcast (seed 004's example).
+TEST_F(RunTest, PaddleAxisGrowsBothOperands) {
+  python(
+      "np.save('x.npy', rng.standard_normal((2, 1, 4)).astype(np.float32))\n"
+      "np.save('y.npy', rng.standard_normal((3, 1)).astype(np.float32))\n");
+  expect_ok(bcastgen({"--op", "add", "--rule", "paddle", "--axis", "1", "x.npy", "y.npy", "-o", "o.npy", "--check"}));
+  python(
+      "x, y, o = np.load('x.npy'), np.load('y.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.float32 and o.shape == (2, 3, 4), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o, x + y.reshape(1, 3, 1))\n");
+}
+
 // A forced variant, NaNs included: NaN results count as equal in --check.
 TEST_F(RunTest, ScalarIsaWithNansAndCheck) {
   python(

@@ -240,9 +240,10 @@ TEST(SpecErrors, UnknownNamesListTheValidOnes) {
   EXPECT_EQ(op[0].pos.line, 3);
   EXPECT_EQ(op[0].pos.column, 9);
   EXPECT_EQ(op[0].text(),
-            "model.yaml:3:9: kernel 'bias_add': unknown op 'plus' (valid: add, subtract, multiply, divide, maximum, "
-            "minimum, power, squared_difference, mod, floor_mod, equal, not_equal, less, less_equal, greater, "
-            "greater_equal, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor, broadcast)");
+            "model.yaml:3:9: kernel 'bias_add': unknown op 'plus' (valid: add, subtract, multiply, divide, "
+            "floor_divide, maximum, minimum, power, squared_difference, mod, floor_mod, copysign, nextafter, atan2, "
+            "hypot, logaddexp, equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or, "
+            "logical_xor, bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift, broadcast)");
 
   const auto dt = errors_of(kernel("add", "float32", "numpy", "[2]", "[2]"));
   ASSERT_EQ(dt.size(), 1u) << all_text(dt);
@@ -252,7 +253,7 @@ TEST(SpecErrors, UnknownNamesListTheValidOnes) {
 
   const auto rule = errors_of(kernel("add", "f32", "numpi", "[2]", "[2]"));
   ASSERT_EQ(rule.size(), 1u) << all_text(rule);
-  EXPECT_EQ(rule[0].text(), "model.yaml:5:11: kernel 'bias_add': unknown rule 'numpi' (valid: none, numpy, pdpd)");
+  EXPECT_EQ(rule[0].text(), "model.yaml:5:11: kernel 'bias_add': unknown rule 'numpi' (valid: none, numpy, pdpd, paddle)");
 
   const auto mode = errors_of("kernels:\n  - name: e\n    op: broadcast\n    mode: both\n    dtype: f32\n"
                               "    a: [3]\n    target: [2, 3]\n");
@@ -336,7 +337,18 @@ TEST(SpecErrors, PdpdAxisBelowMinusOne) {
   // axis on a numpy kernel is rejected.
   const auto stray = errors_of(kernel("add", "f32", "numpy", "[2]", "[2]", "    axis: 0\n"));
   ASSERT_EQ(stray.size(), 1u) << all_text(stray);
-  EXPECT_EQ(stray[0].message, "'axis' applies only to rule/mode pdpd");
+  EXPECT_EQ(stray[0].message, "'axis' applies only to rules pdpd and paddle, and mode pdpd");
+
+  // paddle takes an axis; outside [0, rank difference] it is malformed, not a rule failure.
+  const Spec paddle = parse_spec(kernel("add", "f32", "paddle", "[2, 1, 4]", "[3, 1]", "    axis: 1\n"), "model.yaml");
+  ASSERT_EQ(paddle.kernels.size(), 1u);
+  EXPECT_EQ(paddle.kernels[0].rule, bcastgen::Rule::Paddle);
+  EXPECT_EQ(paddle.kernels[0].axis, 1);
+  const auto paddle_range =
+      errors_of(kernel("add", "f32", "paddle", "[2, 3, 4, 5]", "[4, 5]", "    axis: 3\n"), "model.yaml", &only_rule);
+  ASSERT_EQ(paddle_range.size(), 1u) << all_text(paddle_range);
+  EXPECT_FALSE(paddle_range[0].rule_failure);
+  EXPECT_NE(paddle_range[0].message.find("axis 3 is invalid"), std::string::npos) << paddle_range[0].message;
 }
 
 TEST(SpecErrors, ExplicitWithoutAxesMapping) {

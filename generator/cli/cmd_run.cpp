@@ -78,6 +78,7 @@ struct RunArgs {
 std::vector<std::string> op_names() {
   std::vector<std::string> names;
   for (Op op : kAllOps) names.emplace_back(op_name(op));
+  for (const OpAlias& a : kOpAliases) names.emplace_back(a.name);
   return names;
 }
 
@@ -539,12 +540,14 @@ Action register_run(CLI::App& app) {
       "run", "generate one kernel for .npy inputs, compile it with the system C++ compiler, run it, write the output");
   cmd->add_option("--op", args->op, "the op")->required()->check(CLI::IsMember(op_names()));
   args->rule_opt = cmd->add_option("--rule", args->rule, "broadcast rule of a binary op")
-                       ->check(CLI::IsMember({"none", "numpy", "pdpd", "bidirectional"}))
+                       ->check(CLI::IsMember(rule_names()))
                        ->capture_default_str();
   args->mode_opt = cmd->add_option("--mode", args->mode, "mode of --op broadcast")
                        ->check(CLI::IsMember({"numpy", "explicit", "bidirectional", "pdpd"}))
                        ->capture_default_str();
-  cmd->add_option("--axis", args->axis, "pdpd: start axis of B in A (of the input in the target); -1: aligned right")
+  cmd->add_option("--axis", args->axis,
+                  "pdpd: start axis of B in A (of the input in the target); paddle: of the lower-rank operand; "
+                  "-1: aligned right")
       ->capture_default_str();
   args->target_opt = cmd->add_option("--target", args->target, "--op broadcast: the target shape, e.g. 2,1,6");
   args->axes_opt = cmd->add_option("--axes-mapping", args->axes_mapping,

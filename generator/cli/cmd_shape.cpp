@@ -21,9 +21,11 @@ struct RuleArgs {
 
 void add_rule_options(CLI::App* cmd, RuleArgs& args) {
   cmd->add_option("--rule", args.rule, "broadcast rule")
-      ->check(CLI::IsMember({"none", "numpy", "pdpd", "bidirectional"}))
+      ->check(CLI::IsMember(rule_names()))
       ->capture_default_str();
-  cmd->add_option("--axis", args.axis, "pdpd: start axis of B in A; -1 means rank(A) - rank(B)")
+  cmd->add_option("--axis", args.axis,
+                  "pdpd: start axis of B in A, -1 means rank(A) - rank(B); paddle: start axis of the lower-rank "
+                  "operand, -1 means the rank difference")
       ->capture_default_str();
   cmd->add_option("A", args.a, "first shape: [2,3,4], 2,3,4 or 2x3x4; [] is a scalar")->required();
   cmd->add_option("B", args.b, "second shape (for bidirectional: the target shape)")->required();

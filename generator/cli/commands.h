@@ -6,10 +6,12 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "bcastgen/gen/exit_codes.h"
+#include "bcastgen/rules.h"
 
 namespace bcastgen::cli {
 
@@ -25,6 +27,13 @@ Action register_inspect(CLI::App& app);  // cmd_inspect.cpp
 // when verification fails, kExitBadInput when built without Clang.
 gen::ExitCode verify_generated_files(const std::map<std::string, std::string>& files, const std::string& main_file);
 gen::ExitCode format_generated_files(std::map<std::string, std::string>& files);
+
+// The names `--rule` accepts: every rule of rules.h.
+inline std::vector<std::string> rule_names() {
+  std::vector<std::string> names;
+  for (Rule r : kAllRules) names.emplace_back(rule_name(r));
+  return names;
+}
 
 // Runs `body`, turning bcastgen's exceptions into a message on stderr and
 // the matching exit code.

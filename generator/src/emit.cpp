@@ -29,7 +29,7 @@ std::string summary(const KernelPlan& p) {
                        format_shape(k.b), how, format_shape(p.shapes.out));
   }
   std::string rule = rule_name(k.rule);
-  if (k.rule == Rule::Pdpd) rule += fmt::format(" (axis {})", k.axis);
+  if (rule_takes_axis(k.rule)) rule += fmt::format(" (axis {})", k.axis);
   return fmt::format("{} {}, rule {}: a {}, b {} -> out {} {}", op_name(k.op), dtype_name(k.dtype), rule,
                      format_shape(k.a), format_shape(k.b), dtype_name(p.out_dtype), format_shape(p.shapes.out));
 }

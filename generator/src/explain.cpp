@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 namespace bcastgen::gen {
@@ -34,8 +35,8 @@ std::vector<std::string> cells(const Shape& s) {
 }  // namespace
 
 BroadcastResult evaluate(const RuleQuery& q) {
-  if (q.rule != Rule::Pdpd && q.axis != -1) {
-    throw InvalidArgument(std::string("--axis applies only to rule pdpd, not ") + rule_name(q.rule));
+  if (!rule_takes_axis(q.rule) && q.axis != -1) {
+    throw InvalidArgument(std::string("--axis applies only to rules pdpd and paddle, not ") + rule_name(q.rule));
   }
   return broadcast_shapes(q.rule, q.a, q.b, q.axis);
 }
@@ -45,10 +46,15 @@ std::string explain_rule_text(const RuleQuery& q, const BroadcastResult& r) {
   const std::string a = bidir ? "input" : "A", b = bidir ? "target" : "B";
   std::string s;
   s += fmt::format("{:<10}{}", "rule", rule_name(q.rule));
+  const auto ra = static_cast<std::int64_t>(q.a.size()), rb = static_cast<std::int64_t>(q.b.size());
   if (q.rule == Rule::Pdpd) {
-    s += q.axis == -1 ? fmt::format(" (axis -1: start at rank(A) - rank(B) = {})",
-                                    static_cast<std::int64_t>(q.a.size()) - static_cast<std::int64_t>(q.b.size()))
+    s += q.axis == -1 ? fmt::format(" (axis -1: start at rank(A) - rank(B) = {})", ra - rb)
                       : fmt::format(" (axis {})", q.axis);
+  } else if (q.rule == Rule::Paddle) {
+    const char* low = rb < ra ? "B" : "A";
+    s += ra == rb            ? fmt::format(" (axis {}: equal ranks, no part)", q.axis)
+         : q.axis == -1      ? fmt::format(" (axis -1: {} starts at the rank difference, {})", low, std::abs(ra - rb))
+                             : fmt::format(" (axis {}: {} starts there)", q.axis, low);
   }
   s += "\n";
   s += fmt::format("{:<10}{}\n{:<10}{}\n{:<10}{}\n\n", a, format_shape(q.a), b, format_shape(q.b), "result",
@@ -79,7 +85,8 @@ std::string explain_rule_text(const RuleQuery& q, const BroadcastResult& r) {
   s += row(a + " stride", cells(r.a_strides), width, lw);
   s += row(b + " stride", cells(r.b_strides), width, lw);
   s += row("stretched", who, width, lw);
-  s += "\n(dims are right-aligned on the result's axes; a stride of 0 marks an axis the operand broadcasts on)\n";
+  s += fmt::format("\n(dims are {} on the result's axes; a stride of 0 marks an axis the operand broadcasts on)\n",
+                   rule_takes_axis(q.rule) ? "placed from the axis" : "right-aligned");
   return s;
 }
 

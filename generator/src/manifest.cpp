@@ -22,7 +22,7 @@ nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names) {
     j["rule"] = rule_name(k.rule);
     j["inputs"] = {{"a", k.a}, {"b", k.b}};
   }
-  if (k.mode == BroadcastMode::Pdpd || (!broadcast && k.rule == Rule::Pdpd)) j["axis"] = k.axis;
+  if (broadcast ? k.mode == BroadcastMode::Pdpd : rule_takes_axis(k.rule)) j["axis"] = k.axis;
   j["out"] = p.shapes.out;
   nlohmann::json loops = nlohmann::json::array();
   for (const Loop& l : p.loops) {

@@ -28,10 +28,10 @@ std::string join_names(const std::vector<std::string>& names) {
   return s;
 }
 
-template <class Enum, std::size_t N, class NameFn>
-std::string valid_list(const Enum (&all)[N], NameFn name) {
+template <class Range, class NameFn>
+std::string valid_list(const Range& all, NameFn name) {
   std::vector<std::string> names;
-  for (Enum e : all) names.push_back(name(e));
+  for (auto e : all) names.push_back(name(e));
   return join_names(names);
 }
 
@@ -282,11 +282,11 @@ class SpecReader {
     } else if (auto r = n["rule"]) {
       std::string s;
       if (string_field(r, kn, "rule", &s) && !parse_rule(s, &k.rule)) {
-        add(r, kn, "unknown rule '" + s + "' (valid: none, numpy, pdpd)");
+        add(r, kn, "unknown rule '" + s + "' (valid: none, numpy, pdpd, paddle)");
         has_rule = false;
       } else if (k.rule == Rule::Bidirectional) {
         add(r, kn, "rule 'bidirectional' is for the broadcast op (op: broadcast, mode: bidirectional); "
-                   "elementwise kernels use none, numpy or pdpd");
+                   "elementwise kernels use none, numpy, pdpd or paddle");
         has_rule = false;
       }
     } else {
@@ -295,8 +295,8 @@ class SpecReader {
     }
     if (auto ax = n["axis"]) {
       int_field(ax, kn, "axis", &k.axis);
-      const bool pdpd = is_broadcast ? k.mode == BroadcastMode::Pdpd : k.rule == Rule::Pdpd;
-      if (has_rule && !pdpd) add(ax, kn, "'axis' applies only to rule/mode pdpd");
+      const bool takes_axis = is_broadcast ? k.mode == BroadcastMode::Pdpd : rule_takes_axis(k.rule);
+      if (has_rule && !takes_axis) add(ax, kn, "'axis' applies only to rules pdpd and paddle, and mode pdpd");
     }
     if (auto am = n["axes_mapping"]) {
       if (!shape_field(am, kn, "axes_mapping", &k.axes_mapping)) {

@@ -3,7 +3,7 @@
     make_diff_specs.py --seed S --count N --files F --out DIR
 writes DIR/diff_0.yaml .. diff_{F-1}.yaml holding N random (rule, op, dtype,
 shapes) kernels in all, every one valid by construction: binary ops under
-none/numpy/pdpd and the Broadcast op in its four modes, with dims around the
+none/numpy/pdpd/paddle and the Broadcast op in its four modes, with dims around the
 vector widths (tails), size-1 and size-0 axes, scalars and repeats. The same
 seed always gives the same files. Spec 0 uses a small stream threshold, so
 that streaming stores are exercised too."""
@@ -13,12 +13,14 @@ import random
 
 DTYPES = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool"]
 INTS = ["i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"]
-ARITH = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "squared_difference", "mod",
-         "floor_mod"]
+ARITH = ["add", "subtract", "multiply", "divide", "floor_divide", "maximum", "minimum", "power",
+         "squared_difference", "mod", "floor_mod"]
+FLOAT_ONLY = ["copysign", "nextafter", "atan2", "hypot", "logaddexp"]
+SHIFTS = ["bitwise_left_shift", "bitwise_right_shift"]
 COMPARE = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
 LOGICAL = ["logical_and", "logical_or", "logical_xor"]
 BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor"]
-OPS = ARITH + COMPARE + LOGICAL + BITWISE
+OPS = ARITH + FLOAT_ONLY + COMPARE + LOGICAL + BITWISE + SHIFTS
 # Dims near the vector widths x unroll of every element size, and small ones.
 DIMS = [1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 47, 63, 64, 65, 127, 128, 129, 255, 256,
         257, 512, 513, 1024, 1031]
@@ -28,6 +30,10 @@ MAX_ELEMENTS = 40000
 def supports(op, dt):
     if op in ARITH:
         return dt != "bool"
+    if op in FLOAT_ONLY:
+        return dt in ("f32", "f64")
+    if op in SHIFTS:
+        return dt in INTS
     if op in LOGICAL:
         return dt == "bool"
     if op in BITWISE:
@@ -84,11 +90,25 @@ def shape_text(s):
     return "[" + ", ".join(str(d) for d in s) + "]"
 
 
+def paddle_pair(rng, out):
+    """A, B and axis for paddle: the lower-rank shape placed at a random axis
+    of the other; either may have the 1 that broadcasts."""
+    low_rank = rng.randint(0, len(out))
+    start = rng.randint(0, len(out) - low_rank)
+    high = list(out)
+    low = [d if rng.random() < 0.7 else 1 for d in out[start:start + low_rank]]
+    for i, d in enumerate(low):
+        if d != 1 and rng.random() < 0.2:
+            high[start + i] = 1
+    axis = -1 if start == len(out) - low_rank and rng.random() < 0.5 else start
+    return (high, low, axis) if rng.random() < 0.5 else (low, high, axis)
+
+
 def binary_kernel(rng, name):
     op = rng.choice(OPS)
     dt = rng.choice([d for d in DTYPES if supports(op, d)])
     out = random_out(rng)
-    rule = rng.choices(["none", "numpy", "pdpd"], weights=[1, 6, 3])[0]
+    rule = rng.choices(["none", "numpy", "pdpd", "paddle"], weights=[1, 6, 3, 2])[0]
     axis = None
     if rule == "none":
         a, b = out, list(out)
@@ -96,6 +116,8 @@ def binary_kernel(rng, name):
         a, b = numpy_pair(rng, out)
         if rng.random() < 0.5:
             a, b = b, a
+    elif rule == "paddle":
+        a, b, axis = paddle_pair(rng, out)
     else:
         a = out
         b, axis = pdpd_window(rng, a)

@@ -10,16 +10,22 @@ import random
 HERE = os.path.dirname(os.path.abspath(__file__))
 DTYPES = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool"]
 INTS = ["i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"]
-ARITH = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "squared_difference", "mod",
-         "floor_mod"]
+ARITH = ["add", "subtract", "multiply", "divide", "floor_divide", "maximum", "minimum", "power",
+         "squared_difference", "mod", "floor_mod"]
+FLOAT_ONLY = ["copysign", "nextafter", "atan2", "hypot", "logaddexp"]
 COMPARE = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
 LOGICAL = ["logical_and", "logical_or", "logical_xor"]
 BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor"]
+SHIFTS = ["bitwise_left_shift", "bitwise_right_shift"]
 
 
 def supports(op, dt):
     if op in ARITH:
         return dt != "bool"
+    if op in FLOAT_ONLY:
+        return dt in ("f32", "f64")
+    if op in SHIFTS:
+        return dt in INTS
     if op in LOGICAL:
         return dt == "bool"
     if op in BITWISE:
@@ -67,7 +73,7 @@ PATTERNS = [
     ("numpy", [9, 1], [1, 33], None, "outer broadcast"),
     ("pdpd", [2, 3, 4, 5], [3, 1], 1, "pdpd"),
 ]
-for kind, ops in [("arith", ARITH), ("compare", COMPARE), ("logic", LOGICAL + BITWISE)]:
+for kind, ops in [("arith", ARITH + FLOAT_ONLY), ("compare", COMPARE), ("logic", LOGICAL + BITWISE + SHIFTS)]:
     spec = Spec("ops_" + kind)
     for op in ops:
         for dt in DTYPES:
@@ -100,6 +106,12 @@ SEED_PDPD = [([2, 3, 4, 5], [3, 4], 1), ([2, 3, 4, 5], [3, 1], 1), ([2, 3, 4, 5]
 for a, b, axis in SEED_PDPD:
     spec.binary("multiply", "f32", "pdpd", a, b, axis, note="seed pdpd example")
     spec.binary("add", "u8", "pdpd", a, b, axis, note="seed pdpd example")
+# Seed 004's examples under PaddlePaddle's own rule (either operand placed at axis).
+SEED_PADDLE = [([2, 1, 4], [3, 1], 1), ([3, 1], [2, 1, 4], 1), ([2, 3, 4, 5], [3], 1), ([2, 3, 1, 5], [3, 4, 1], -1),
+               ([2, 1, 4], [3, 1], -1), ([2, 3, 4, 5], [3, 1], 1), ([4, 1], [2, 3, 4, 5], 2)]
+for a, b, axis in SEED_PADDLE:
+    spec.binary("add", "f32", "paddle", a, b, axis, note="seed paddle example")
+    spec.binary("greater", "i16", "paddle", a, b, axis, note="seed paddle example")
 for a, b in [([0], [1]), ([2, 0, 3], [1, 1, 3]), ([0, 5], [5]), ([3, 0], [])]:
     spec.binary("add", "f32", "numpy", a, b, note="zero-size")
 spec.binary("add", "f32", "none", [4, 5, 6], [4, 5, 6], note="rule none")

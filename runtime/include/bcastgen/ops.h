@@ -34,13 +34,31 @@
 //       a^b truncated toward zero, i.e. 1 for a == 1, -1 or 1 for a == -1
 //       (-1 when b is odd), and 0 for every other a, including a == 0 (which
 //       does not trap).
+//   floor_divide
+//       integers: as divide (floor division, x // 0 == 0). Floats: NumPy's
+//       npy_floor_divide (the quotient paired with floor_mod, as Python's
+//       //, so 1.0 // 0.1 == 9), except where the Array API standard lists
+//       another result: an infinite dividend over a finite nonzero divisor
+//       gives an infinity (NumPy: NaN), and a finite nonzero dividend over an
+//       infinity of the other sign gives -0 (NumPy: -1).
+//   copysign, nextafter, atan2, hypot
+//       floats; std::copysign, std::nextafter, std::atan2, std::hypot.
+//   logaddexp
+//       floats; NumPy's npy_logaddexp: x == y gives x + ln 2, else
+//       max + log1p(exp(-|x - y|)), NaN in, NaN out.
 //   equal .. greater_equal   bool; IEEE comparisons (NaN != everything).
 //   logical_and/or/xor       bool; any nonzero operand counts as true.
 //   bitwise_and/or/xor       integers and bool.
+//   bitwise_left_shift, bitwise_right_shift
+//       integers. A count >= the bit width, or negative (the standard leaves
+//       it undefined; NumPy treats it as a huge unsigned count), gives 0, or
+//       for a right shift of a negative value -1. Left shifts wrap; right
+//       shifts of signed values are arithmetic.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -109,12 +127,18 @@ inline decltype(auto) visit_binary_op(Op op, F&& f) {
     BCASTGEN_VISIT_OP_(Subtract)
     BCASTGEN_VISIT_OP_(Multiply)
     BCASTGEN_VISIT_OP_(Divide)
+    BCASTGEN_VISIT_OP_(FloorDivide)
     BCASTGEN_VISIT_OP_(Maximum)
     BCASTGEN_VISIT_OP_(Minimum)
     BCASTGEN_VISIT_OP_(Power)
     BCASTGEN_VISIT_OP_(SquaredDifference)
     BCASTGEN_VISIT_OP_(Mod)
     BCASTGEN_VISIT_OP_(FloorMod)
+    BCASTGEN_VISIT_OP_(Copysign)
+    BCASTGEN_VISIT_OP_(Nextafter)
+    BCASTGEN_VISIT_OP_(Atan2)
+    BCASTGEN_VISIT_OP_(Hypot)
+    BCASTGEN_VISIT_OP_(Logaddexp)
     BCASTGEN_VISIT_OP_(Equal)
     BCASTGEN_VISIT_OP_(NotEqual)
     BCASTGEN_VISIT_OP_(Less)
@@ -127,6 +151,8 @@ inline decltype(auto) visit_binary_op(Op op, F&& f) {
     BCASTGEN_VISIT_OP_(BitwiseAnd)
     BCASTGEN_VISIT_OP_(BitwiseOr)
     BCASTGEN_VISIT_OP_(BitwiseXor)
+    BCASTGEN_VISIT_OP_(BitwiseLeftShift)
+    BCASTGEN_VISIT_OP_(BitwiseRightShift)
     case Op::Broadcast:
       throw InvalidArgument("op 'broadcast' is not a binary elementwise op");
   }
@@ -171,6 +197,14 @@ inline constexpr void require_number() {
 template <class T>
 inline constexpr void require_bitwise() {
   static_assert(std::is_integral_v<T>, "bcastgen::ops: bitwise ops take integers or bool");
+}
+template <class T>
+inline constexpr void require_float() {
+  static_assert(std::is_floating_point_v<T>, "bcastgen::ops: this op takes float or double");
+}
+template <class T>
+inline constexpr void require_int() {
+  static_assert(is_int_v<T>, "bcastgen::ops: shifts take integer types (not bool)");
 }
 
 }  // namespace detail
@@ -337,6 +371,66 @@ inline T floor_mod(T a, T b) {
   }
 }
 
+// Floor division. Integers: divide's. Floats: NumPy's npy_floor_divide (the
+// quotient that floor_mod's remainder completes), with the Array API
+// standard's results where NumPy differs (see the header comment).
+template <class T>
+inline T floor_divide(T a, T b) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    if (b == T(0) || std::isnan(a) || std::isnan(b)) return a / b;
+    if (std::isinf(a)) return std::isinf(b) ? std::numeric_limits<T>::quiet_NaN() : a / b;  // +-inf
+    if (std::isinf(b)) {
+      // a finite: +0 or -0 by the signs (the standard; NumPy gives -1 for opposite signs)
+      return (std::signbit(a) != std::signbit(b)) ? T(-0.0) : T(0);
+    }
+    const T m = std::fmod(a, b);
+    T div = (a - m) / b;  // very nearly an integer
+    if (m != T(0) && ((b < T(0)) != (m < T(0)))) div -= T(1);
+    if (div == T(0)) return std::copysign(T(0), a / b);
+    T floor_div = std::floor(div);
+    if (div - floor_div > T(0.5)) floor_div += T(1);  // snap to the nearest integer
+    return floor_div;
+  } else {
+    return divide(a, b);
+  }
+}
+
+template <class T>
+inline T copysign(T a, T b) {
+  detail::require_float<T>();
+  return std::copysign(a, b);
+}
+
+template <class T>
+inline T nextafter(T a, T b) {
+  detail::require_float<T>();
+  return std::nextafter(a, b);
+}
+
+template <class T>
+inline T atan2(T a, T b) {
+  detail::require_float<T>();
+  return std::atan2(a, b);
+}
+
+template <class T>
+inline T hypot(T a, T b) {
+  detail::require_float<T>();
+  return std::hypot(a, b);
+}
+
+// log(exp(a) + exp(b)) without overflow, as NumPy's npy_logaddexp.
+template <class T>
+inline T logaddexp(T a, T b) {
+  detail::require_float<T>();
+  if (a == b) return a + T(0.693147180559945309417232121458176568L);  // equal infinities too: no inf - inf
+  const T d = a - b;
+  if (d > T(0)) return a + std::log1p(std::exp(-d));
+  if (d <= T(0)) return b + std::log1p(std::exp(d));
+  return d;  // NaN
+}
+
 // --- comparison (bool result; IEEE: every comparison with NaN is false
 // except not_equal) ----------------------------------------------------------
 
@@ -371,40 +465,41 @@ inline T bitwise_xor(T a, T b) {
   return static_cast<T>(a ^ b);
 }
 
+// Shifts: counts outside [0, bits) give 0 (or -1 for a negative value
+// shifted right), so nothing is undefined; left shifts wrap.
+template <class T>
+inline T bitwise_left_shift(T a, T b) {
+  detail::require_int<T>();
+  constexpr int kBits = static_cast<int>(sizeof(T)) * 8;
+  if (b < T(0) || static_cast<std::uint64_t>(b) >= kBits) return T(0);
+  using U = detail::wide_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<int>(b)));
+}
+
+template <class T>
+inline T bitwise_right_shift(T a, T b) {
+  detail::require_int<T>();
+  constexpr int kBits = static_cast<int>(sizeof(T)) * 8;
+  const bool negative = std::is_signed_v<T> && a < T(0);
+  if (b < T(0) || static_cast<std::uint64_t>(b) >= kBits) return negative ? static_cast<T>(-1) : T(0);
+  const int n = static_cast<int>(b);
+  // ~(~a >> n) is an arithmetic shift with no implementation-defined step
+  return negative ? static_cast<T>(~(static_cast<T>(~a) >> n)) : static_cast<T>(a >> n);
+}
+
 // --- compile-time and run-time dispatch ---------------------------------------
 
-// Whether the spec accepts `op` on element type T: the same table as
-// op_supports(op, dtype_of_v<T>) in types.h, for every binary op. Broadcast
-// has no scalar function here, so it gives false.
+// Whether the spec accepts `op` on element type T: op_supports(op,
+// dtype_of_v<T>) of types.h. Broadcast has no scalar function here, so it
+// gives false.
 template <class T>
 constexpr bool op_defined_for(Op op) {
-  constexpr bool is_bool = std::is_same_v<T, bool>;
-  switch (op) {
-    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum:
-    case Op::Minimum: case Op::Power: case Op::SquaredDifference: case Op::Mod: case Op::FloorMod:
-      return !is_bool;
-    case Op::Equal: case Op::NotEqual: case Op::Less: case Op::LessEqual: case Op::Greater:
-    case Op::GreaterEqual:
-      return true;
-    case Op::LogicalAnd: case Op::LogicalOr: case Op::LogicalXor:
-      return is_bool;
-    case Op::BitwiseAnd: case Op::BitwiseOr: case Op::BitwiseXor:
-      return std::is_integral_v<T>;
-    case Op::Broadcast:
-      return false;
-  }
-  return false;
+  return op != Op::Broadcast && op_supports(op, dtype_of_v<T>);
 }
 
 // Whether `op` produces bool whatever its input type (comparison, logical).
 constexpr bool op_returns_bool(Op op) {
-  switch (op) {
-    case Op::Equal: case Op::NotEqual: case Op::Less: case Op::LessEqual: case Op::Greater:
-    case Op::GreaterEqual: case Op::LogicalAnd: case Op::LogicalOr: case Op::LogicalXor:
-      return true;
-    default:
-      return false;
-  }
+  return op_kind(op) == OpKind::Comparison || op_kind(op) == OpKind::Logical;
 }
 
 // The C++ result type of op kOp on T: bool for comparisons and logical ops,
@@ -420,12 +515,18 @@ inline result_t<kOp, T> call(T a, T b) {
   else if constexpr (kOp == Op::Subtract) return subtract(a, b);
   else if constexpr (kOp == Op::Multiply) return multiply(a, b);
   else if constexpr (kOp == Op::Divide) return divide(a, b);
+  else if constexpr (kOp == Op::FloorDivide) return floor_divide(a, b);
   else if constexpr (kOp == Op::Maximum) return maximum(a, b);
   else if constexpr (kOp == Op::Minimum) return minimum(a, b);
   else if constexpr (kOp == Op::Power) return power(a, b);
   else if constexpr (kOp == Op::SquaredDifference) return squared_difference(a, b);
   else if constexpr (kOp == Op::Mod) return mod(a, b);
   else if constexpr (kOp == Op::FloorMod) return floor_mod(a, b);
+  else if constexpr (kOp == Op::Copysign) return copysign(a, b);
+  else if constexpr (kOp == Op::Nextafter) return nextafter(a, b);
+  else if constexpr (kOp == Op::Atan2) return atan2(a, b);
+  else if constexpr (kOp == Op::Hypot) return hypot(a, b);
+  else if constexpr (kOp == Op::Logaddexp) return logaddexp(a, b);
   else if constexpr (kOp == Op::Equal) return equal(a, b);
   else if constexpr (kOp == Op::NotEqual) return not_equal(a, b);
   else if constexpr (kOp == Op::Less) return less(a, b);
@@ -437,7 +538,9 @@ inline result_t<kOp, T> call(T a, T b) {
   else if constexpr (kOp == Op::LogicalXor) return logical_xor(a, b);
   else if constexpr (kOp == Op::BitwiseAnd) return bitwise_and(a, b);
   else if constexpr (kOp == Op::BitwiseOr) return bitwise_or(a, b);
-  else return bitwise_xor(a, b);
+  else if constexpr (kOp == Op::BitwiseXor) return bitwise_xor(a, b);
+  else if constexpr (kOp == Op::BitwiseLeftShift) return bitwise_left_shift(a, b);
+  else return bitwise_right_shift(a, b);
 }
 
 // Run-time dispatch: computes op(a, b) and writes the result to `out`, which

@@ -3,6 +3,8 @@
 //
 // Sources (see README, "Broadcast rules"):
 //   none, numpy, pdpd, bidirectional  - OpenVINO "Broadcast Rules For Elementwise Operations"
+//   paddle                            - PaddlePaddle's guide "Broadcasting" (seed 004) and
+//                                       phi's ElementwiseRawInferMeta / GetBroadcastDimsArrays
 //   numpy algorithm                   - Array API standard, "Broadcasting"
 //   Broadcast op modes                - OpenVINO Broadcast-3 (numpy, explicit, bidirectional, pdpd)
 #pragma once
@@ -20,7 +22,12 @@
 namespace bcastgen {
 
 // Rules for elementwise binary ops (and `bidirectional`, the Broadcast op's).
-enum class Rule { None, Numpy, Pdpd, Bidirectional };
+// `pdpd` is OpenVINO's reading of PaddlePaddle (only B broadcasts, onto A);
+// `paddle` is PaddlePaddle's own (the lower-rank operand, either one, is
+// placed at `axis` and both may broadcast).
+enum class Rule { None, Numpy, Pdpd, Bidirectional, Paddle };
+
+inline constexpr Rule kAllRules[] = {Rule::None, Rule::Numpy, Rule::Pdpd, Rule::Bidirectional, Rule::Paddle};
 
 // Modes of the Broadcast op, which materializes one input at a target shape.
 enum class BroadcastMode { Numpy, Explicit, Bidirectional, Pdpd };
@@ -31,9 +38,13 @@ inline const char* rule_name(Rule r) {
     case Rule::Numpy: return "numpy";
     case Rule::Pdpd: return "pdpd";
     case Rule::Bidirectional: return "bidirectional";
+    case Rule::Paddle: return "paddle";
   }
   return "?";
 }
+
+// The rules that take an `axis` (the start axis of one operand in the other).
+inline bool rule_takes_axis(Rule r) { return r == Rule::Pdpd || r == Rule::Paddle; }
 
 inline const char* mode_name(BroadcastMode m) {
   switch (m) {
@@ -46,7 +57,7 @@ inline const char* mode_name(BroadcastMode m) {
 }
 
 inline bool parse_rule(std::string_view s, Rule* out) {
-  for (Rule r : {Rule::None, Rule::Numpy, Rule::Pdpd, Rule::Bidirectional}) {
+  for (Rule r : kAllRules) {
     if (s == rule_name(r)) { *out = r; return true; }
   }
   return false;
@@ -179,13 +190,59 @@ inline BroadcastResult pdpd(const Shape& a, const Shape& b, std::int64_t axis, c
   return finish(a, a, std::move(bb));
 }
 
+
+// PaddlePaddle's own elementwise rule (seed 004; phi's ElementwiseRawInferMeta
+// and GetBroadcastDimsArrays). The lower-rank operand, A or B, is placed at
+// `axis` of the other: -1 means |rank(A) - rank(B)| (computed on the shapes
+// as given), any other axis must lie in [0, rank difference]. Its trailing
+// 1s are dropped (the guide's "when the last dimension of y is 1, it will be
+// ignored") and it is padded with 1s on both sides; then each axis must be
+// equal or 1 on either side, as in numpy. Within the allowed axes, dropping
+// the trailing 1s and padding with 1s place the same dims (README, "paddle").
+inline BroadcastResult paddle(const Shape& a, const Shape& b, std::int64_t axis) {
+  const auto ra = static_cast<std::int64_t>(a.size()), rb = static_cast<std::int64_t>(b.size());
+  const std::int64_t diff = ra > rb ? ra - rb : rb - ra;
+  if (axis < -1 || axis > diff) {
+    throw InvalidArgument("paddle: axis " + std::to_string(axis) + " is invalid for A " + format_shape(a) +
+                          " and B " + format_shape(b) + ": it must be -1 or in [0, " + std::to_string(diff) +
+                          "], the rank difference");
+  }
+  const std::string rule = "paddle (axis " + std::to_string(axis) + ")";
+  const bool b_is_lower = rb < ra;  // with equal ranks, A is "placed" at 0: the axis plays no part
+  const Shape& low = b_is_lower ? b : a;
+  const std::int64_t start = axis == -1 ? diff : axis;
+  std::size_t len = low.size();
+  while (len > 0 && low[len - 1] == 1) --len;  // trailing 1s are dropped
+  Shape placed(static_cast<std::size_t>(std::max(ra, rb)), 1);
+  std::copy(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(len),
+            placed.begin() + static_cast<std::ptrdiff_t>(start));
+  const Shape& high = b_is_lower ? a : b;
+  Shape out(placed.size(), 0);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::int64_t da = b_is_lower ? high[i] : placed[i], db = b_is_lower ? placed[i] : high[i];
+    if (da == 1) {
+      out[i] = db;
+    } else if (db == 1 || da == db) {
+      out[i] = da;
+    } else {
+      const std::string where = ra == rb ? std::string() : std::string(b_is_lower ? "B" : "A") +
+                                                               " placed at axis " + std::to_string(start) + " gives ";
+      throw BroadcastError(pair_text(rule, a, b) + where + "axis " + std::to_string(i) + " has " +
+                               std::to_string(da) + " vs " + std::to_string(db),
+                           "paddle", static_cast<std::int64_t>(i), da, db);
+    }
+  }
+  return b_is_lower ? finish(std::move(out), high, std::move(placed)) : finish(std::move(out), std::move(placed), high);
+}
+
 }  // namespace detail
 
 // Broadcasts two operand shapes under an elementwise rule. For `pdpd`,
-// `axis` is the start axis of B in A (-1: rank(A) - rank(B)); other rules
-// ignore it. For `bidirectional`, B is the Broadcast op's target shape.
+// `axis` is the start axis of B in A (-1: rank(A) - rank(B)); for `paddle`,
+// of the lower-rank operand in the other (-1: the rank difference); other
+// rules ignore it. For `bidirectional`, B is the Broadcast op's target shape.
 // Throws BroadcastError when the shapes do not broadcast, InvalidArgument on
-// malformed input (negative dims, axis < -1) and OverflowError when the
+// malformed input (negative dims, an axis out of range) and OverflowError when the
 // output's element count does not fit in 64 bits.
 inline BroadcastResult broadcast_shapes(Rule rule, const Shape& a, const Shape& b, std::int64_t axis = -1) {
   detail::check_dims(a, "A");
@@ -210,6 +267,7 @@ inline BroadcastResult broadcast_shapes(Rule rule, const Shape& a, const Shape& 
     case Rule::Numpy: return detail::numpy(a, b, "numpy");
     case Rule::Bidirectional: return detail::numpy(a, b, "bidirectional", "input", "target");
     case Rule::Pdpd: return detail::pdpd(a, b, axis);
+    case Rule::Paddle: return detail::paddle(a, b, axis);
   }
   throw InvalidArgument("unknown rule");
 }

@@ -3,6 +3,7 @@
 // (spec checking, planning) and the runtime (reference, dispatch).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -51,65 +52,118 @@ inline bool parse_dtype(std::string_view s, DType* out) {
 
 enum class Op {
   // arithmetic
-  Add, Subtract, Multiply, Divide, Maximum, Minimum, Power, SquaredDifference, Mod, FloorMod,
+  Add, Subtract, Multiply, Divide, FloorDivide, Maximum, Minimum, Power, SquaredDifference, Mod, FloorMod,
+  Copysign, Nextafter, Atan2, Hypot, Logaddexp,
   // comparison (bool output)
   Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,
   // logical (bool)
   LogicalAnd, LogicalOr, LogicalXor,
-  // bitwise (integers and bool)
-  BitwiseAnd, BitwiseOr, BitwiseXor,
+  // bitwise (integers and bool) and shifts (integers)
+  BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseLeftShift, BitwiseRightShift,
   // the Broadcast op: materializes one input at a target shape
   Broadcast,
 };
 
 enum class OpKind { Arithmetic, Comparison, Logical, Bitwise, Broadcast };
 
-inline constexpr Op kAllOps[] = {
-    Op::Add,        Op::Subtract,   Op::Multiply,   Op::Divide,     Op::Maximum,   Op::Minimum,
-    Op::Power,      Op::SquaredDifference, Op::Mod, Op::FloorMod,   Op::Equal,     Op::NotEqual,
-    Op::Less,       Op::LessEqual,  Op::Greater,    Op::GreaterEqual, Op::LogicalAnd, Op::LogicalOr,
-    Op::LogicalXor, Op::BitwiseAnd, Op::BitwiseOr,  Op::BitwiseXor, Op::Broadcast};
+// The dtypes an op accepts.
+enum class Accepts { Numbers, Floats, Integers, IntegersAndBool, Bool, All };
 
 struct OpInfo {
+  Op op;
   const char* name;  // spec name; also the name of the scalar function in bcastgen::ops
   OpKind kind;
+  Accepts accepts;
 };
 
-inline const OpInfo& op_info(Op op) {
-  static constexpr OpInfo kInfo[] = {
-      {"add", OpKind::Arithmetic},          {"subtract", OpKind::Arithmetic},  {"multiply", OpKind::Arithmetic},
-      {"divide", OpKind::Arithmetic},       {"maximum", OpKind::Arithmetic},   {"minimum", OpKind::Arithmetic},
-      {"power", OpKind::Arithmetic},        {"squared_difference", OpKind::Arithmetic},
-      {"mod", OpKind::Arithmetic},          {"floor_mod", OpKind::Arithmetic}, {"equal", OpKind::Comparison},
-      {"not_equal", OpKind::Comparison},    {"less", OpKind::Comparison},      {"less_equal", OpKind::Comparison},
-      {"greater", OpKind::Comparison},      {"greater_equal", OpKind::Comparison},
-      {"logical_and", OpKind::Logical},     {"logical_or", OpKind::Logical},   {"logical_xor", OpKind::Logical},
-      {"bitwise_and", OpKind::Bitwise},     {"bitwise_or", OpKind::Bitwise},   {"bitwise_xor", OpKind::Bitwise},
-      {"broadcast", OpKind::Broadcast},
-  };
+// One row per Op, in enum order.
+inline constexpr OpInfo kOpInfo[] = {
+    {Op::Add, "add", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::Subtract, "subtract", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::Multiply, "multiply", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::Divide, "divide", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::FloorDivide, "floor_divide", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::Maximum, "maximum", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::Minimum, "minimum", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::Power, "power", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::SquaredDifference, "squared_difference", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::Mod, "mod", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::FloorMod, "floor_mod", OpKind::Arithmetic, Accepts::Numbers},
+    {Op::Copysign, "copysign", OpKind::Arithmetic, Accepts::Floats},
+    {Op::Nextafter, "nextafter", OpKind::Arithmetic, Accepts::Floats},
+    {Op::Atan2, "atan2", OpKind::Arithmetic, Accepts::Floats},
+    {Op::Hypot, "hypot", OpKind::Arithmetic, Accepts::Floats},
+    {Op::Logaddexp, "logaddexp", OpKind::Arithmetic, Accepts::Floats},
+    {Op::Equal, "equal", OpKind::Comparison, Accepts::All},
+    {Op::NotEqual, "not_equal", OpKind::Comparison, Accepts::All},
+    {Op::Less, "less", OpKind::Comparison, Accepts::All},
+    {Op::LessEqual, "less_equal", OpKind::Comparison, Accepts::All},
+    {Op::Greater, "greater", OpKind::Comparison, Accepts::All},
+    {Op::GreaterEqual, "greater_equal", OpKind::Comparison, Accepts::All},
+    {Op::LogicalAnd, "logical_and", OpKind::Logical, Accepts::Bool},
+    {Op::LogicalOr, "logical_or", OpKind::Logical, Accepts::Bool},
+    {Op::LogicalXor, "logical_xor", OpKind::Logical, Accepts::Bool},
+    {Op::BitwiseAnd, "bitwise_and", OpKind::Bitwise, Accepts::IntegersAndBool},
+    {Op::BitwiseOr, "bitwise_or", OpKind::Bitwise, Accepts::IntegersAndBool},
+    {Op::BitwiseXor, "bitwise_xor", OpKind::Bitwise, Accepts::IntegersAndBool},
+    {Op::BitwiseLeftShift, "bitwise_left_shift", OpKind::Bitwise, Accepts::Integers},
+    {Op::BitwiseRightShift, "bitwise_right_shift", OpKind::Bitwise, Accepts::Integers},
+    {Op::Broadcast, "broadcast", OpKind::Broadcast, Accepts::All},
+};
+
+namespace detail {
+inline constexpr bool op_rows_in_enum_order() {
+  for (std::size_t i = 0; i < std::size(kOpInfo); ++i) {
+    if (static_cast<std::size_t>(kOpInfo[i].op) != i) return false;
+  }
+  return static_cast<std::size_t>(Op::Broadcast) + 1 == std::size(kOpInfo);
+}
+}  // namespace detail
+static_assert(detail::op_rows_in_enum_order(), "kOpInfo must list every Op once, in enum order");
+
+// Every op, in enum order (derived from kOpInfo).
+inline constexpr auto kAllOps = [] {
+  std::array<Op, std::size(kOpInfo)> ops{};
+  for (std::size_t i = 0; i < ops.size(); ++i) ops[i] = kOpInfo[i].op;
+  return ops;
+}();
+
+inline constexpr const OpInfo& op_info(Op op) {
   const auto i = static_cast<std::size_t>(op);
-  return kInfo[i < std::size(kInfo) ? i : 0];  // an out-of-range value cast to Op reads entry 0
+  return kOpInfo[i < std::size(kOpInfo) ? i : 0];  // an out-of-range value cast to Op reads entry 0
 }
 
-inline const char* op_name(Op op) { return op_info(op).name; }
-inline OpKind op_kind(Op op) { return op_info(op).kind; }
+inline constexpr const char* op_name(Op op) { return op_info(op).name; }
+inline constexpr OpKind op_kind(Op op) { return op_info(op).kind; }
+
+// Other names the spec and the CLI accept for an op: the Array API's.
+struct OpAlias {
+  const char* name;
+  Op op;
+};
+inline constexpr OpAlias kOpAliases[] = {{"pow", Op::Power}, {"remainder", Op::FloorMod}};
 
 inline bool parse_op(std::string_view s, Op* out) {
   for (Op op : kAllOps) {
     if (s == op_name(op)) { *out = op; return true; }
   }
+  for (const OpAlias& a : kOpAliases) {
+    if (s == a.name) { *out = a.op; return true; }
+  }
   return false;
 }
 
-// Which dtypes an op accepts: arithmetic on numbers, comparisons and
-// broadcast on everything, logical on bool, bitwise on integers and bool.
-inline bool op_supports(Op op, DType t) {
-  switch (op_kind(op)) {
-    case OpKind::Arithmetic: return t != DType::Bool;
-    case OpKind::Comparison: return true;
-    case OpKind::Logical: return t == DType::Bool;
-    case OpKind::Bitwise: return t == DType::Bool || is_integer(t);
-    case OpKind::Broadcast: return true;
+// Whether an op accepts a dtype (see Accepts); the one table for the spec,
+// the planner, the reference and ops::op_defined_for.
+inline constexpr bool op_supports(Op op, DType t) {
+  const bool is_bool = t == DType::Bool, is_float = t == DType::F32 || t == DType::F64;
+  switch (op_info(op).accepts) {
+    case Accepts::Numbers: return !is_bool;
+    case Accepts::Floats: return is_float;
+    case Accepts::Integers: return !is_bool && !is_float;
+    case Accepts::IntegersAndBool: return !is_float;
+    case Accepts::Bool: return is_bool;
+    case Accepts::All: return true;
   }
   return false;
 }
