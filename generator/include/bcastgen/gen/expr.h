@@ -1,0 +1,137 @@
+// The expression front end of fused kernels (issue 14): parses an `expr:`
+// string over named, typed inputs into a typed DAG in which every distinct
+// subexpression is one node. Not yet used by the planner or the emitter.
+//
+// Grammar, with C precedence and left associativity (tightest first):
+//   primary   number | true | false | input | ( expr ) | call
+//   unary     - ! ~                 neg, logical_not, bitwise_not
+//   * / %                           multiply, divide, floor_mod (% is NumPy's %)
+//   + -                             add, subtract
+//   << >>                           bitwise_left_shift, bitwise_right_shift
+//   < <= > >=                       less, less_equal, greater, greater_equal
+//   == !=                           equal, not_equal
+//   &  ^  |                         bitwise_and, bitwise_xor, bitwise_or (three levels)
+//   &&  ||                          logical_and, logical_or (two levels)
+// Calls: every binary op by its name or alias (add(a, b), power, pow,
+// remainder, ...) and max, min; the unary functions neg abs sqrt square
+// reciprocal logical_not bitwise_not; clamp(x, lo, hi), meaning
+// minimum(maximum(x, lo), hi) as NumPy's clip; where(cond, x, y); and
+// cast(x, dtype) with a dtype name (a cast to x's own type is x itself).
+//
+// Types:
+// - Binary ops need operands of one type (cast to mix) that op_supports()
+//   accepts; comparisons give bool. logical ops and ! take bool.
+// - Unary: neg, abs, square take numbers; sqrt and reciprocal floats;
+//   bitwise_not integers and bool.
+// - where needs a bool condition and branches of one type.
+// - A number takes its type from its context: the other operand, where's
+//   other branch, the op's result (inside a literal-only subexpression), or
+//   the target of cast(5, f32). With no context (`1 < 2`, a literal-only
+//   expression) it is an error: write cast(1, f32). A number written with
+//   '.' or an exponent is a float literal and an error in an integer
+//   context; an integer out of the type's range, a float literal that
+//   overflows the type or rounds a nonzero value to 0, and a number where
+//   bool is expected are errors. A minus sign directly before a number is
+//   part of the literal (`-128` is an i8). true and false are bool.
+// - The output dtype is the root's.
+// Sharing is structural: a*b and a*b are one node, a*b and b*a are two, and
+// nothing is folded or reassociated (each node is computed as written).
+//
+// Limits: at most kMaxExprInputs inputs, kMaxExprNodes nodes (after
+// sharing), kMaxExprDepth nested parentheses and calls, and kMaxExprLength
+// bytes of text. Nothing recurses deeper than kMaxExprDepth, so no text can
+// overflow the stack.
+//
+// Unused inputs are not an error here: input_used says which inputs the
+// expression reads, and the caller (spec, CLI) decides.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bcastgen/errors.h"
+#include "bcastgen/types.h"
+
+namespace bcastgen::gen {
+
+inline constexpr std::size_t kMaxExprInputs = 16;
+inline constexpr std::size_t kMaxExprNodes = 1024;
+inline constexpr int kMaxExprDepth = 200;
+inline constexpr std::size_t kMaxExprLength = std::size_t{1} << 20;
+
+struct ExprInput {
+  std::string name;  // an identifier: [A-Za-z_][A-Za-z0-9_]*, not true or false
+  DType dtype = DType::F32;
+};
+
+enum class ExprKind { Input, Literal, Binary, Unary, Where, Cast };
+
+enum class UnaryOp { Neg, Abs, Sqrt, Square, Reciprocal, LogicalNot, BitwiseNot };
+
+// The function name of a unary op: "neg", ..., "logical_not", "bitwise_not".
+const char* unary_name(UnaryOp u);
+// Whether a unary op accepts a dtype (its result has the same dtype).
+bool unary_supports(UnaryOp u, DType t);
+
+// A number or true/false, typed by its context. Only the member for the
+// node's dtype is meaningful: f for f32/f64 (an f32 holds the value rounded
+// to float), i for signed integers, u for unsigned, b for bool.
+struct ExprLiteral {
+  std::string text;  // as spelled, with a folded minus sign: "-10000.0"
+  double f = 0;
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  bool b = false;
+};
+
+struct ExprNode {
+  ExprKind kind = ExprKind::Input;
+  Op op = Op::Add;               // Binary (never Broadcast)
+  UnaryOp unary = UnaryOp::Neg;  // Unary
+  DType dtype = DType::F32;      // the node's result type (Cast: the target)
+  // Operand nodes, all before this one: Binary (a, b), Unary (x), Where (cond, x, y), Cast (x).
+  std::vector<std::size_t> args;
+  std::size_t input = 0;  // Input: index into the inputs
+  ExprLiteral literal;    // Literal
+  int column = 0;         // where the node is first written (1-based byte offset)
+};
+
+struct ExprDag {
+  std::vector<ExprNode> nodes;   // topological: operands precede their users
+  std::size_t root = 0;          // the output
+  std::vector<bool> input_used;  // one per declared input
+};
+
+// One line per node, "t4 = add(t2, t3) : f32", then "root t6": inputs as
+// "t0 = x : f32", literals as "t5 = 0 : f32", casts as "cast(t1, i32)".
+std::string to_string(const ExprDag& dag, const std::vector<ExprInput>& inputs);
+
+// A bad expression. column() is the 1-based byte position in the text
+// (the column, for one-line text) of the offending token, in [1, size + 1];
+// what() is "column C: message", then the text's line and a caret under C.
+// A spec adds its file:line:col from the YAML scalar's position + column.
+class ExprError : public InvalidArgument {
+ public:
+  ExprError(std::string_view text, int column, const std::string& message);
+  int column() const { return column_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  int column_;
+  std::string message_;
+};
+
+// The line of `text` holding `column` and, under it, a caret at the column
+// (each line indented by two spaces), e.g. "  max(x, y +)\n            ^".
+// A long line is cut to 100 bytes from 60 before the column, marked "...".
+std::string expr_caret(std::string_view text, int column);
+
+// Parses and types `text`. Throws ExprError for a bad expression, and
+// InvalidArgument for bad declarations (more than kMaxExprInputs inputs, a
+// name that is not an identifier, a name given twice).
+ExprDag parse_expr(std::string_view text, const std::vector<ExprInput>& inputs);
+
+}  // namespace bcastgen::gen

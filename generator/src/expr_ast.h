@@ -1,0 +1,62 @@
+// Internals of the expression front end (gen/expr.h): tokens, the untyped
+// syntax tree, and the three steps parse_expr runs: lex, parse, type.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bcastgen/gen/expr.h"
+
+namespace bcastgen::gen::expr_detail {
+
+enum class Tok { End, Number, Ident, LParen, RParen, Comma, Symbol };
+
+struct Token {
+  Tok kind = Tok::End;
+  std::string_view text;  // a view into the expression text ("" for End)
+  int column = 0;         // 1-based
+};
+
+// Splits the text into tokens ending with one End (at column size + 1).
+// Throws ExprError on a character or number that no token starts with.
+std::vector<Token> lex(std::string_view text);
+
+enum class AstKind { Input, Number, Bool, Binary, Unary, Where, Cast };
+
+// One node of the syntax tree. Nodes are stored children first, so a
+// parent's index is larger than its children's and every pass over the
+// tree is a loop, not a recursion.
+struct AstNode {
+  AstKind kind = AstKind::Input;
+  int column = 0;
+  std::string name;              // as written, for messages: "+", "max", "clamp", "where"
+  Op op = Op::Add;               // Binary
+  UnaryOp unary = UnaryOp::Neg;  // Unary
+  DType dtype = DType::Bool;     // Cast: the target
+  std::size_t input = 0;         // Input
+  bool value = false;            // Bool
+  std::string text;              // Number: the spelling, with a folded minus sign
+  std::vector<std::size_t> args;
+};
+
+struct Ast {
+  std::vector<AstNode> nodes;
+  std::size_t root = 0;  // the last node
+};
+
+// Parses the tokens (names resolved against the inputs); throws ExprError.
+Ast parse_ast(std::string_view text, const std::vector<Token>& tokens, const std::vector<ExprInput>& inputs);
+
+// Types the tree and builds the shared DAG; throws ExprError.
+ExprDag build_dag(std::string_view text, const Ast& ast, const std::vector<ExprInput>& inputs);
+
+// The value of a Number node in dtype t; throws ExprError when t cannot
+// represent it (or is bool).
+ExprLiteral type_number(std::string_view text, const AstNode& number, DType t);
+
+// A byte as shown in a message: 'c', or '\xHH' when not printable.
+std::string quote_char(char c);
+
+}  // namespace bcastgen::gen::expr_detail

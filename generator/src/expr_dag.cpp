@@ -1,0 +1,258 @@
+// Typing and sharing: the syntax tree to the typed DAG. Three loops over the
+// tree, never a recursion (children precede parents in ast.nodes):
+//   1. forward: each node's own type, from its operands (none when it is
+//      made of numbers only);
+//   2. backward: every node gets a type, numbers from their context;
+//   3. forward: check the type rules and build the nodes, one per distinct
+//      (kind, op, operands, dtype, value).
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "expr_ast.h"
+
+namespace bcastgen::gen {
+namespace {
+
+struct UnaryInfo {
+  UnaryOp op;
+  const char* name;
+  Accepts accepts;
+};
+
+constexpr UnaryInfo kUnaryInfo[] = {
+    {UnaryOp::Neg, "neg", Accepts::Numbers},
+    {UnaryOp::Abs, "abs", Accepts::Numbers},
+    {UnaryOp::Sqrt, "sqrt", Accepts::Floats},
+    {UnaryOp::Square, "square", Accepts::Numbers},
+    {UnaryOp::Reciprocal, "reciprocal", Accepts::Floats},
+    {UnaryOp::LogicalNot, "logical_not", Accepts::Bool},
+    {UnaryOp::BitwiseNot, "bitwise_not", Accepts::IntegersAndBool},
+};
+
+const UnaryInfo& unary_info(UnaryOp u) {
+  const auto i = static_cast<std::size_t>(u);
+  return kUnaryInfo[i < std::size(kUnaryInfo) ? i : 0];
+}
+
+}  // namespace
+
+const char* unary_name(UnaryOp u) { return unary_info(u).name; }
+
+bool unary_supports(UnaryOp u, DType t) {
+  // What an Accepts class admits is defined once, by op_supports: ask it
+  // about a binary op of the same class.
+  for (const OpInfo& info : kOpInfo) {
+    if (info.accepts == unary_info(u).accepts) return op_supports(info.op, t);
+  }
+  return false;
+}
+
+namespace expr_detail {
+namespace {
+
+using Types = std::vector<std::optional<DType>>;
+
+std::string unary_types_text(UnaryOp u) {
+  std::string s;
+  for (DType t : kAllDTypes) {
+    if (unary_supports(u, t)) s += (s.empty() ? "" : ", ") + std::string(dtype_name(t));
+  }
+  return s;
+}
+
+// The bits that tell two literals of one dtype apart (-0.0 is not 0.0).
+std::uint64_t literal_bits(const ExprLiteral& lit, DType t) {
+  std::uint64_t bits = 0;
+  if (dtype_info(t).is_float) std::memcpy(&bits, &lit.f, sizeof bits);
+  else if (t == DType::Bool) bits = lit.b;
+  else if (dtype_info(t).is_signed) bits = static_cast<std::uint64_t>(lit.i);
+  else bits = lit.u;
+  return bits;
+}
+
+class DagBuilder {
+ public:
+  DagBuilder(std::string_view text, const Ast& ast, const std::vector<ExprInput>& inputs)
+      : text_(text), ast_(ast), inputs_(inputs), own_(ast.nodes.size()), type_(ast.nodes.size()) {}
+
+  ExprDag build() {
+    for (std::size_t i = 0; i < ast_.nodes.size(); ++i) own_[i] = own_type(ast_.nodes[i]);
+    type_[ast_.root] = own_[ast_.root];
+    if (!type_[ast_.root]) {
+      fail(ast_.nodes[ast_.root],
+           "cannot infer the result type: the result comes from numbers only (give one a type: cast(1, f32))");
+    }
+    for (std::size_t i = ast_.nodes.size(); i-- > 0;) give_operand_types(ast_.nodes[i], *type_[i]);
+    dag_.input_used.assign(inputs_.size(), false);
+    std::vector<std::size_t> id(ast_.nodes.size());
+    for (std::size_t i = 0; i < ast_.nodes.size(); ++i) id[i] = build_node(ast_.nodes[i], *type_[i], id);
+    dag_.root = id[ast_.root];
+    return std::move(dag_);
+  }
+
+ private:
+  [[noreturn]] void fail(const AstNode& at, const std::string& message) const {
+    throw ExprError(text_, at.column, message);
+  }
+
+  // The type a node has from its operands alone.
+  std::optional<DType> own_type(const AstNode& n) const {
+    const auto& a = n.args;
+    switch (n.kind) {
+      case AstKind::Input: return inputs_[n.input].dtype;
+      case AstKind::Number: return std::nullopt;
+      case AstKind::Bool: return DType::Bool;
+      case AstKind::Binary:
+        if (op_kind(n.op) == OpKind::Comparison || op_kind(n.op) == OpKind::Logical) return DType::Bool;
+        return own_[a[0]] ? own_[a[0]] : own_[a[1]];
+      case AstKind::Unary: return n.unary == UnaryOp::LogicalNot ? DType::Bool : own_[a[0]];
+      case AstKind::Where: return own_[a[1]] ? own_[a[1]] : own_[a[2]];
+      case AstKind::Cast: return n.dtype;
+    }
+    return std::nullopt;
+  }
+
+  // Passes a context type down to the operands that have none of their own.
+  void give_operand_types(const AstNode& n, DType t) {
+    auto give = [&](std::size_t arg, DType context) { type_[arg] = own_[arg] ? own_[arg] : context; };
+    auto either = [&](std::size_t x, std::size_t y) { return own_[x] ? own_[x] : own_[y]; };
+    const auto& a = n.args;
+    switch (n.kind) {
+      case AstKind::Input:
+      case AstKind::Number:
+      case AstKind::Bool: return;
+      case AstKind::Binary: {
+        std::optional<DType> operands = either(a[0], a[1]);
+        if (op_kind(n.op) == OpKind::Logical) operands = DType::Bool;
+        if (op_kind(n.op) != OpKind::Comparison && !operands) operands = t;
+        if (!operands) {
+          fail(n, "cannot infer the operand type of " + what(n) +
+                      ": both sides are numbers only (give one a type: cast(1, f32))");
+        }
+        give(a[0], *operands);
+        give(a[1], *operands);
+        return;
+      }
+      case AstKind::Unary: give(a[0], n.unary == UnaryOp::LogicalNot ? DType::Bool : t); return;
+      case AstKind::Where:
+        give(a[0], DType::Bool);
+        give(a[1], t);
+        give(a[2], t);
+        return;
+      case AstKind::Cast: give(a[0], n.dtype); return;
+    }
+  }
+
+  // "'+' (add)", "max (maximum)", "sqrt": how a message names a node.
+  static std::string what(const AstNode& n) {
+    const std::string name = n.kind == AstKind::Binary ? op_name(n.op)
+                             : n.kind == AstKind::Unary ? unary_name(n.unary)
+                                                        : n.name;
+    const bool symbol = !n.name.empty() && !std::isalpha(static_cast<unsigned char>(n.name[0]));
+    std::string s = symbol ? "'" + n.name + "'" : n.name;
+    return n.name == name ? s : s + " (" + name + ")";
+  }
+
+  std::size_t build_node(const AstNode& n, DType t, const std::vector<std::size_t>& id) {
+    ExprNode e;
+    e.column = n.column;
+    e.dtype = t;
+    for (std::size_t arg : n.args) e.args.push_back(id[arg]);
+    auto arg_type = [&](std::size_t k) { return dag_.nodes[e.args[k]].dtype; };
+    auto same_types = [&](std::size_t x, std::size_t y, const std::string& whose) {
+      if (arg_type(x) == arg_type(y)) return;
+      fail(n, whose + " have different types: " + dtype_name(arg_type(x)) + " and " + dtype_name(arg_type(y)) +
+                  " (convert one with cast(x, dtype))");
+    };
+    switch (n.kind) {
+      case AstKind::Input:
+        e.kind = ExprKind::Input;
+        e.input = n.input;
+        dag_.input_used[n.input] = true;
+        break;
+      case AstKind::Number:
+        e.kind = ExprKind::Literal;
+        e.literal = type_number(text_, n, t);
+        break;
+      case AstKind::Bool:
+        e.kind = ExprKind::Literal;
+        e.literal.text = n.name;
+        e.literal.b = n.value;
+        break;
+      case AstKind::Binary:
+        e.kind = ExprKind::Binary;
+        e.op = n.op;
+        same_types(0, 1, "the operands of " + what(n));
+        if (!op_supports(n.op, arg_type(0))) {
+          fail(n, what(n) + " does not accept " + dtype_name(arg_type(0)) + " (accepts: " +
+                      supported_dtypes_text(n.op) + ")");
+        }
+        e.dtype = result_dtype(n.op, arg_type(0));
+        break;
+      case AstKind::Unary:
+        e.kind = ExprKind::Unary;
+        e.unary = n.unary;
+        if (!unary_supports(n.unary, arg_type(0))) {
+          fail(n, what(n) + " does not accept " + dtype_name(arg_type(0)) + " (accepts: " +
+                      unary_types_text(n.unary) + ")");
+        }
+        e.dtype = arg_type(0);
+        break;
+      case AstKind::Where:
+        e.kind = ExprKind::Where;
+        if (arg_type(0) != DType::Bool) {
+          fail(n, std::string("where's condition must be bool, not ") + dtype_name(arg_type(0)));
+        }
+        same_types(1, 2, "where's branches");
+        e.dtype = arg_type(1);
+        break;
+      case AstKind::Cast:
+        if (arg_type(0) == n.dtype) return e.args[0];  // a cast to x's own type is x
+        e.kind = ExprKind::Cast;
+        e.dtype = n.dtype;
+        break;
+    }
+    return intern(std::move(e), n);
+  }
+
+  // The node's index: an existing equal node, or a new one.
+  std::size_t intern(ExprNode e, const AstNode& n) {
+    const std::uint64_t value = e.kind == ExprKind::Input     ? e.input
+                                : e.kind == ExprKind::Literal ? literal_bits(e.literal, e.dtype)
+                                                              : 0;
+    const int code = e.kind == ExprKind::Binary ? static_cast<int>(e.op)
+                     : e.kind == ExprKind::Unary ? static_cast<int>(e.unary)
+                                                 : 0;
+    Key key{e.kind, code, e.dtype, e.args, value};
+    const auto found = index_.find(key);
+    if (found != index_.end()) return found->second;
+    if (dag_.nodes.size() == kMaxExprNodes) {
+      fail(n, "the expression has more than " + std::to_string(kMaxExprNodes) +
+                  " nodes (after sharing common subexpressions)");
+    }
+    dag_.nodes.push_back(std::move(e));
+    index_.emplace(std::move(key), dag_.nodes.size() - 1);
+    return dag_.nodes.size() - 1;
+  }
+
+  using Key = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t>;
+
+  std::string_view text_;
+  const Ast& ast_;
+  const std::vector<ExprInput>& inputs_;
+  Types own_, type_;
+  ExprDag dag_;
+  std::map<Key, std::size_t> index_;
+};
+
+}  // namespace
+
+ExprDag build_dag(std::string_view text, const Ast& ast, const std::vector<ExprInput>& inputs) {
+  return DagBuilder(text, ast, inputs).build();
+}
+
+}  // namespace expr_detail
+}  // namespace bcastgen::gen

@@ -1,0 +1,303 @@
+// The expression parser: tokens to an untyped syntax tree. Binary operators
+// are parsed with an operator stack (one loop, whatever the chain's length),
+// prefix operators with a loop; only parentheses and call arguments recurse,
+// and those are counted against kMaxExprDepth, so no input can overflow the
+// stack.
+#include <algorithm>
+#include <optional>
+
+#include "expr_ast.h"
+
+namespace bcastgen::gen::expr_detail {
+namespace {
+
+struct BinarySymbol {
+  std::string_view symbol;
+  Op op;
+  int precedence;  // higher binds tighter, as in C
+};
+
+constexpr BinarySymbol kBinarySymbols[] = {
+    {"||", Op::LogicalOr, 1},          {"&&", Op::LogicalAnd, 2},  {"|", Op::BitwiseOr, 3},
+    {"^", Op::BitwiseXor, 4},          {"&", Op::BitwiseAnd, 5},   {"==", Op::Equal, 6},
+    {"!=", Op::NotEqual, 6},           {"<", Op::Less, 7},         {"<=", Op::LessEqual, 7},
+    {">", Op::Greater, 7},             {">=", Op::GreaterEqual, 7}, {"<<", Op::BitwiseLeftShift, 8},
+    {">>", Op::BitwiseRightShift, 8},  {"+", Op::Add, 9},          {"-", Op::Subtract, 9},
+    {"*", Op::Multiply, 10},           {"/", Op::Divide, 10},      {"%", Op::FloorMod, 10},
+};
+
+constexpr std::pair<std::string_view, UnaryOp> kPrefixSymbols[] = {
+    {"-", UnaryOp::Neg}, {"!", UnaryOp::LogicalNot}, {"~", UnaryOp::BitwiseNot}};
+
+constexpr UnaryOp kUnaryOps[] = {UnaryOp::Neg,    UnaryOp::Abs,        UnaryOp::Sqrt,      UnaryOp::Square,
+                                 UnaryOp::Reciprocal, UnaryOp::LogicalNot, UnaryOp::BitwiseNot};
+
+// What a call's name means.
+struct Function {
+  enum Kind { Binary, Unary, Clamp, Where, Cast } kind;
+  Op op = Op::Add;
+  UnaryOp unary = UnaryOp::Neg;
+};
+
+std::optional<Function> find_function(std::string_view name) {
+  Op op;
+  if (parse_op(name, &op) && op != Op::Broadcast) return Function{Function::Binary, op};
+  if (name == "max") return Function{Function::Binary, Op::Maximum};
+  if (name == "min") return Function{Function::Binary, Op::Minimum};
+  for (UnaryOp u : kUnaryOps) {
+    if (name == unary_name(u)) return Function{Function::Unary, Op::Add, u};
+  }
+  if (name == "clamp") return Function{Function::Clamp};
+  if (name == "where") return Function{Function::Where};
+  if (name == "cast") return Function{Function::Cast};
+  return std::nullopt;
+}
+
+std::string function_names() {
+  std::vector<std::string> names = {"max", "min", "clamp", "where", "cast"};
+  for (Op op : kAllOps) {
+    if (op != Op::Broadcast) names.push_back(op_name(op));
+  }
+  for (const OpAlias& a : kOpAliases) names.push_back(a.name);
+  for (UnaryOp u : kUnaryOps) names.push_back(unary_name(u));
+  std::sort(names.begin(), names.end());
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+std::string describe(const Token& t) {
+  if (t.kind == Tok::End) return "the end of the expression";
+  if (t.text.size() > 24) return "'" + std::string(t.text.substr(0, 24)) + "...'";
+  return "'" + std::string(t.text) + "'";
+}
+
+AstNode node(AstKind kind, int column, std::string name) {
+  AstNode n;
+  n.kind = kind;
+  n.column = column;
+  n.name = std::move(name);
+  return n;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::vector<Token>& tokens, const std::vector<ExprInput>& inputs)
+      : text_(text), tokens_(tokens), inputs_(inputs) {}
+
+  Ast parse() {
+    if (peek().kind == Tok::End) fail(peek(), "empty expression");
+    ast_.root = expression();
+    if (peek().kind != Tok::End) fail(peek(), "unexpected " + describe(peek()) + " after a complete expression");
+    return std::move(ast_);
+  }
+
+ private:
+  const Token& peek() const { return tokens_[pos_]; }
+  const Token& next() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
+  [[noreturn]] void fail(const Token& at, const std::string& message) const {
+    throw ExprError(text_, at.column, message);
+  }
+  [[noreturn]] void fail(int column, const std::string& message) const { throw ExprError(text_, column, message); }
+
+  std::size_t add(AstNode n) {
+    ast_.nodes.push_back(std::move(n));
+    return ast_.nodes.size() - 1;
+  }
+  std::size_t add_binary(Op op, std::size_t a, std::size_t b, int column, std::string_view name) {
+    AstNode n = node(AstKind::Binary, column, std::string(name));
+    n.op = op;
+    n.args = {a, b};
+    return add(std::move(n));
+  }
+
+  static const BinarySymbol* binary_symbol(const Token& t) {
+    if (t.kind != Tok::Symbol) return nullptr;
+    for (const BinarySymbol& b : kBinarySymbols) {
+      if (b.symbol == t.text) return &b;
+    }
+    return nullptr;
+  }
+
+  // Operands and operators on two stacks; an operator is applied when one
+  // of lower or equal precedence follows (left associativity).
+  std::size_t expression() {
+    std::vector<std::size_t> operands{unary()};
+    std::vector<std::pair<const BinarySymbol*, int>> ops;  // symbol, column
+    auto reduce = [&] {
+      const std::size_t b = operands.back();
+      operands.pop_back();
+      operands.back() = add_binary(ops.back().first->op, operands.back(), b, ops.back().second,
+                                   ops.back().first->symbol);
+      ops.pop_back();
+    };
+    while (const BinarySymbol* sym = binary_symbol(peek())) {
+      while (!ops.empty() && ops.back().first->precedence >= sym->precedence) reduce();
+      ops.emplace_back(sym, next().column);
+      operands.push_back(unary());
+    }
+    while (!ops.empty()) reduce();
+    return operands.back();
+  }
+
+  std::size_t unary() {
+    std::vector<std::pair<UnaryOp, const Token*>> prefix;
+    for (;;) {
+      const Token& t = peek();
+      const auto* p = std::find_if(std::begin(kPrefixSymbols), std::end(kPrefixSymbols),
+                                   [&](const auto& s) { return t.kind == Tok::Symbol && s.first == t.text; });
+      if (p == std::end(kPrefixSymbols)) break;
+      prefix.emplace_back(p->second, &next());
+    }
+    std::size_t x = primary();
+    for (auto it = prefix.rbegin(); it != prefix.rend(); ++it) {
+      AstNode& operand = ast_.nodes[x];
+      if (it->first == UnaryOp::Neg && operand.kind == AstKind::Number) {
+        // "-5" is one literal, so that -128 is an i8 and -1 is no u8.
+        operand.text = operand.text[0] == '-' ? operand.text.substr(1) : "-" + operand.text;
+        operand.column = it->second->column;
+        continue;
+      }
+      AstNode n = node(AstKind::Unary, it->second->column, std::string(it->second->text));
+      n.unary = it->first;
+      n.args = {x};
+      x = add(std::move(n));
+    }
+    return x;
+  }
+
+  std::size_t primary() {
+    const Token& t = next();
+    if (t.kind == Tok::Number) {
+      AstNode n = node(AstKind::Number, t.column, std::string(t.text));
+      n.text = std::string(t.text);
+      return add(std::move(n));
+    }
+    if (t.kind == Tok::LParen) {
+      enter(t);
+      const std::size_t x = expression();
+      if (peek().kind != Tok::RParen) {
+        fail(peek(), "expected ')' to close the '(' at column " + std::to_string(t.column) + ", found " +
+                         describe(peek()));
+      }
+      next();
+      --depth_;
+      return x;
+    }
+    if (t.kind != Tok::Ident) fail(t, "expected an operand, found " + describe(t));
+    if (peek().kind == Tok::LParen) return call(t);
+    return name(t);
+  }
+
+  void enter(const Token& paren) {
+    if (++depth_ > kMaxExprDepth) {
+      fail(paren, "expression nested more than " + std::to_string(kMaxExprDepth) +
+                      " levels deep (parentheses and calls)");
+    }
+  }
+
+  std::size_t name(const Token& t) {
+    if (t.text == "true" || t.text == "false") {
+      AstNode n = node(AstKind::Bool, t.column, std::string(t.text));
+      n.value = t.text == "true";
+      return add(std::move(n));
+    }
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      if (inputs_[i].name == t.text) {
+        AstNode n = node(AstKind::Input, t.column, std::string(t.text));
+        n.input = i;
+        return add(std::move(n));
+      }
+    }
+    const std::string name(t.text);
+    DType dtype;
+    if (find_function(t.text)) fail(t, "'" + name + "' is a function: call it as " + name + "(...)");
+    if (parse_dtype(t.text, &dtype)) fail(t, "'" + name + "' is a dtype: dtypes appear only in cast(x, " + name + ")");
+    std::string names;
+    for (const ExprInput& in : inputs_) names += (names.empty() ? "" : ", ") + in.name;
+    fail(t, "unknown input '" + name + "' (" + (names.empty() ? "no inputs are declared" : "inputs: " + names) + ")");
+  }
+
+  std::size_t call(const Token& fn) {
+    const std::optional<Function> f = find_function(fn.text);
+    const std::string name(fn.text);
+    if (!f) fail(fn, "unknown function '" + name + "' (functions: " + function_names() + ")");
+    enter(next());
+    std::vector<std::size_t> args;
+    DType target = DType::Bool;
+    std::size_t count = 0;
+    if (peek().kind != Tok::RParen) {
+      for (;; ++count) {
+        if (f->kind == Function::Cast && count == 1) {
+          target = dtype_argument();
+        } else {
+          args.push_back(expression());
+        }
+        if (peek().kind != Tok::Comma) break;
+        next();
+      }
+      ++count;
+    }
+    if (peek().kind != Tok::RParen) {
+      fail(peek(), "expected ',' or ')' in the arguments of " + name + ", found " + describe(peek()));
+    }
+    check_arity(fn, *f, count);
+    next();
+    --depth_;
+    switch (f->kind) {
+      case Function::Binary: return add_binary(f->op, args[0], args[1], fn.column, name);
+      case Function::Clamp: {  // minimum(maximum(x, lo), hi), as NumPy's clip
+        const std::size_t lower = add_binary(Op::Maximum, args[0], args[1], fn.column, name);
+        return add_binary(Op::Minimum, lower, args[2], fn.column, name);
+      }
+      case Function::Unary: {
+        AstNode n = node(AstKind::Unary, fn.column, name);
+        n.unary = f->unary;
+        n.args = std::move(args);
+        return add(std::move(n));
+      }
+      case Function::Where:
+      case Function::Cast: {
+        AstNode n = node(f->kind == Function::Where ? AstKind::Where : AstKind::Cast, fn.column, name);
+        n.dtype = target;
+        n.args = std::move(args);
+        return add(std::move(n));
+      }
+    }
+    fail(fn, "unknown function '" + name + "'");
+  }
+
+  DType dtype_argument() {
+    const Token& t = next();
+    DType dtype;
+    if (t.kind != Tok::Ident || !parse_dtype(t.text, &dtype)) {
+      std::string names;
+      for (DType d : kAllDTypes) names += (names.empty() ? "" : ", ") + std::string(dtype_name(d));
+      fail(t, "cast's second argument must be a dtype (" + names + "), found " + describe(t));
+    }
+    return dtype;
+  }
+
+  void check_arity(const Token& fn, const Function& f, std::size_t count) const {
+    static constexpr const char* kParams[] = {"(a, b)", "(x)", "(x, lo, hi)", "(cond, x, y)", "(x, dtype)"};
+    static constexpr std::size_t kCounts[] = {2, 1, 3, 3, 2};
+    if (count == kCounts[f.kind]) return;
+    fail(fn, std::string(fn.text) + " takes " + std::to_string(kCounts[f.kind]) + " argument" +
+                 (kCounts[f.kind] == 1 ? "" : "s") + " " + kParams[f.kind] + ", got " + std::to_string(count));
+  }
+
+  std::string_view text_;
+  const std::vector<Token>& tokens_;
+  const std::vector<ExprInput>& inputs_;
+  std::size_t pos_ = 0;
+  int depth_ = 0;
+  Ast ast_;
+};
+
+}  // namespace
+
+Ast parse_ast(std::string_view text, const std::vector<Token>& tokens, const std::vector<ExprInput>& inputs) {
+  return Parser(text, tokens, inputs).parse();
+}
+
+}  // namespace bcastgen::gen::expr_detail
