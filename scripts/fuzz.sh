@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fuzz stage of scripts/test.sh: builds the libFuzzer targets of fuzz/
 # with clang-14 (-fsanitize=fuzzer,address,undefined) in build-fuzz/ and runs
-# each for FUZZ_SECONDS (default 60), the three in parallel. New inputs go
+# each for FUZZ_SECONDS (default 60), all in parallel. New inputs go
 # to build-fuzz/corpus/<target>/ (the checked-in seeds in fuzz/corpus/ are
 # only read); a crash leaves build-fuzz/artifacts/<target>-crash-* and makes
 # this script fail. Turn a crash into a regression test by copying it into
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(spec shape_rules plan)
+[ ${#targets[@]} -gt 0 ] || targets=(spec shape_rules plan expr)
 
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DBCASTGEN_FUZZ=ON -DBCASTGEN_BUILD_TESTS=OFF -DBCASTGEN_INSTALL=OFF -DBCASTGEN_WITH_CLANG=OFF \

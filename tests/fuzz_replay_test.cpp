@@ -20,6 +20,7 @@
 extern "C" int fuzz_spec(const std::uint8_t* data, std::size_t size);
 extern "C" int fuzz_shape_rules(const std::uint8_t* data, std::size_t size);
 extern "C" int fuzz_plan(const std::uint8_t* data, std::size_t size);
+extern "C" int fuzz_expr(const std::uint8_t* data, std::size_t size);
 
 namespace {
 
@@ -72,7 +73,7 @@ TEST_P(FuzzReplay, Regressions) { replay("regressions", GetParam().name, GetPara
 
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzReplay,
                          ::testing::Values(Target{"spec", fuzz_spec}, Target{"shape_rules", fuzz_shape_rules},
-                                           Target{"plan", fuzz_plan}),
+                                           Target{"plan", fuzz_plan}, Target{"expr", fuzz_expr}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 // ---------------------------------------------------------------------------

@@ -17,10 +17,12 @@ target_link_libraries(guard_pages_test PRIVATE bcastgen_test_kernels)
 # scripts/fuzz.sh, built with clang).
 set(BCASTGEN_FUZZ_DIR ${PROJECT_SOURCE_DIR}/fuzz)
 bcastgen_add_test(fuzz_replay_test fuzz_replay_test.cpp
-  ${BCASTGEN_FUZZ_DIR}/spec_fuzzer.cpp ${BCASTGEN_FUZZ_DIR}/shape_rules_fuzzer.cpp ${BCASTGEN_FUZZ_DIR}/plan_fuzzer.cpp)
+  ${BCASTGEN_FUZZ_DIR}/spec_fuzzer.cpp ${BCASTGEN_FUZZ_DIR}/shape_rules_fuzzer.cpp ${BCASTGEN_FUZZ_DIR}/plan_fuzzer.cpp
+  ${BCASTGEN_FUZZ_DIR}/expr_fuzzer.cpp)
 set_source_files_properties(${BCASTGEN_FUZZ_DIR}/spec_fuzzer.cpp PROPERTIES COMPILE_DEFINITIONS BCASTGEN_FUZZ_ENTRY=fuzz_spec)
 set_source_files_properties(${BCASTGEN_FUZZ_DIR}/shape_rules_fuzzer.cpp PROPERTIES COMPILE_DEFINITIONS BCASTGEN_FUZZ_ENTRY=fuzz_shape_rules)
 set_source_files_properties(${BCASTGEN_FUZZ_DIR}/plan_fuzzer.cpp PROPERTIES COMPILE_DEFINITIONS BCASTGEN_FUZZ_ENTRY=fuzz_plan)
+set_source_files_properties(${BCASTGEN_FUZZ_DIR}/expr_fuzzer.cpp PROPERTIES COMPILE_DEFINITIONS BCASTGEN_FUZZ_ENTRY=fuzz_expr)
 target_include_directories(fuzz_replay_test PRIVATE ${BCASTGEN_FUZZ_DIR})
 target_compile_definitions(fuzz_replay_test PRIVATE BCASTGEN_FUZZ_DIR="${BCASTGEN_FUZZ_DIR}")
 
