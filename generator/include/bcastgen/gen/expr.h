@@ -44,6 +44,10 @@
 //
 // Unused inputs are not an error here: input_used says which inputs the
 // expression reads, and the caller (spec, CLI) decides.
+//
+// ops.h has no scalar functions for the unary ops and cast yet; the
+// reference evaluator of issue 14 adds them (neg wraps on unsigned, as
+// NumPy's negative).
 #pragma once
 
 #include <cstddef>
