@@ -22,9 +22,12 @@ const std::set<std::string_view>& cpp_keywords() {
   return k;
 }
 
-std::string join_names(const std::vector<std::string>& names) {
+// "a, b, c", or "a, b<last_sep>c".
+std::string join_names(const std::vector<std::string>& names, const char* last_sep = ", ") {
   std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    s += (i == 0 ? "" : i + 1 == names.size() ? last_sep : ", ") + names[i];
+  }
   return s;
 }
 
@@ -33,6 +36,16 @@ std::string valid_list(const Range& all, NameFn name) {
   std::vector<std::string> names;
   for (auto e : all) names.push_back(name(e));
   return join_names(names);
+}
+
+// The rules of elementwise kernels: every rule but bidirectional, the
+// Broadcast op's.
+std::vector<std::string> elementwise_rule_names() {
+  std::vector<std::string> names;
+  for (Rule r : kAllRules) {
+    if (r != Rule::Bidirectional) names.emplace_back(rule_name(r));
+  }
+  return names;
 }
 
 // Collects diagnostics while walking the YAML tree.
@@ -282,11 +295,11 @@ class SpecReader {
     } else if (auto r = n["rule"]) {
       std::string s;
       if (string_field(r, kn, "rule", &s) && !parse_rule(s, &k.rule)) {
-        add(r, kn, "unknown rule '" + s + "' (valid: none, numpy, pdpd, paddle)");
+        add(r, kn, "unknown rule '" + s + "' (valid: " + join_names(elementwise_rule_names()) + ")");
         has_rule = false;
       } else if (k.rule == Rule::Bidirectional) {
         add(r, kn, "rule 'bidirectional' is for the broadcast op (op: broadcast, mode: bidirectional); "
-                   "elementwise kernels use none, numpy, pdpd or paddle");
+                   "elementwise kernels use " + join_names(elementwise_rule_names(), " or "));
         has_rule = false;
       }
     } else {
