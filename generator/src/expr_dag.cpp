@@ -14,41 +14,6 @@
 #include "expr_ast.h"
 
 namespace bcastgen::gen {
-namespace {
-
-struct UnaryInfo {
-  UnaryOp op;
-  const char* name;
-  Accepts accepts;
-};
-
-constexpr UnaryInfo kUnaryInfo[] = {
-    {UnaryOp::Neg, "neg", Accepts::Numbers},
-    {UnaryOp::Abs, "abs", Accepts::Numbers},
-    {UnaryOp::Sqrt, "sqrt", Accepts::Floats},
-    {UnaryOp::Square, "square", Accepts::Numbers},
-    {UnaryOp::Reciprocal, "reciprocal", Accepts::Floats},
-    {UnaryOp::LogicalNot, "logical_not", Accepts::Bool},
-    {UnaryOp::BitwiseNot, "bitwise_not", Accepts::IntegersAndBool},
-};
-
-const UnaryInfo& unary_info(UnaryOp u) {
-  const auto i = static_cast<std::size_t>(u);
-  return kUnaryInfo[i < std::size(kUnaryInfo) ? i : 0];
-}
-
-}  // namespace
-
-const char* unary_name(UnaryOp u) { return unary_info(u).name; }
-
-bool unary_supports(UnaryOp u, DType t) {
-  // What an Accepts class admits is defined once, by op_supports: ask it
-  // about a binary op of the same class.
-  for (const OpInfo& info : kOpInfo) {
-    if (info.accepts == unary_info(u).accepts) return op_supports(info.op, t);
-  }
-  return false;
-}
 
 namespace expr_detail {
 namespace {

@@ -272,6 +272,58 @@ inline BroadcastResult broadcast_shapes(Rule rule, const Shape& a, const Shape& 
   throw InvalidArgument("unknown rule");
 }
 
+// N inputs broadcast together: the output shape, and each input's strides
+// aligned to it (one per output axis, 0 where the input broadcasts).
+struct BroadcastInputs {
+  Shape out;
+  std::vector<Shape> strides;
+};
+
+// Broadcasts the inputs of a kernel under an elementwise rule. Two inputs
+// take any rule (broadcast_shapes). Other counts take numpy or
+// bidirectional, which fold the Array API algorithm over all of them (the
+// result does not depend on the order), or none (all shapes equal); pdpd
+// and paddle place one operand in another and so take exactly two. One
+// input is its own output. `names` name the inputs in errors ("A", "B", ...
+// when empty). Throws as broadcast_shapes does.
+inline BroadcastInputs broadcast_inputs(Rule rule, const std::vector<Shape>& shapes, std::int64_t axis = -1,
+                                        const std::vector<std::string>& names = {}) {
+  auto name = [&](std::size_t i) { return i < names.size() ? names[i] : std::string(1, static_cast<char>('A' + i % 26)); };
+  BroadcastInputs r;
+  if (shapes.size() == 2) {
+    BroadcastResult two = broadcast_shapes(rule, shapes[0], shapes[1], axis);
+    r.out = std::move(two.out);
+    r.strides = {std::move(two.a_strides), std::move(two.b_strides)};
+    return r;
+  }
+  if (rule_takes_axis(rule)) {
+    throw InvalidArgument(std::string("rule ") + rule_name(rule) + " broadcasts exactly two inputs, not " +
+                          std::to_string(shapes.size()) + " (use numpy for more)");
+  }
+  for (std::size_t i = 0; i < shapes.size(); ++i) detail::check_dims(shapes[i], name(i).c_str());
+  if (shapes.empty()) return r;  // no inputs: a rank-0 output
+  r.out = shapes[0];
+  std::string so_far = name(0);
+  for (std::size_t i = 1; i < shapes.size(); ++i) {
+    if (rule == Rule::None) {
+      if (shapes[i] != shapes[0]) {
+        throw BroadcastError(detail::pair_text("none", shapes[0], shapes[i], name(0).c_str(), name(i).c_str()) +
+                                 "rule none needs equal shapes",
+                             "none", -1, static_cast<std::int64_t>(shapes[0].size()),
+                             static_cast<std::int64_t>(shapes[i].size()));
+      }
+    } else {
+      r.out = detail::numpy(r.out, shapes[i], rule_name(rule), so_far.c_str(), name(i).c_str()).out;
+    }
+    so_far += ", " + name(i);
+  }
+  checked_numel(r.out);
+  for (const Shape& s : shapes) {
+    r.strides.push_back(detail::aligned_strides(detail::right_align(s, r.out.size()), r.out));
+  }
+  return r;
+}
+
 // The Broadcast op: materializes `input` at `target`. In the result, A is
 // the input and B the target. `axis` is used by pdpd, `axes_mapping` by
 // explicit (input axis i goes to target axis axes_mapping[i]).

@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "bcastgen/errors.h"
+#include "bcastgen/expr.h"
 #include "bcastgen/types.h"
 
 namespace bcastgen::gen {
@@ -71,43 +72,11 @@ struct ExprInput {
   DType dtype = DType::F32;
 };
 
-enum class ExprKind { Input, Literal, Binary, Unary, Where, Cast };
-
-enum class UnaryOp { Neg, Abs, Sqrt, Square, Reciprocal, LogicalNot, BitwiseNot };
-
-// The function name of a unary op: "neg", ..., "logical_not", "bitwise_not".
-const char* unary_name(UnaryOp u);
-// Whether a unary op accepts a dtype (its result has the same dtype).
-bool unary_supports(UnaryOp u, DType t);
-
-// A number or true/false, typed by its context. Only the member for the
-// node's dtype is meaningful: f for f32/f64 (an f32 holds the value rounded
-// to float), i for signed integers, u for unsigned, b for bool.
-struct ExprLiteral {
-  std::string text;  // as spelled, with a folded minus sign: "-10000.0"
-  double f = 0;
-  std::int64_t i = 0;
-  std::uint64_t u = 0;
-  bool b = false;
-};
-
-struct ExprNode {
-  ExprKind kind = ExprKind::Input;
-  Op op = Op::Add;               // Binary (never Broadcast)
-  UnaryOp unary = UnaryOp::Neg;  // Unary
-  DType dtype = DType::F32;      // the node's result type (Cast: the target)
-  // Operand nodes, all before this one: Binary (a, b), Unary (x), Where (cond, x, y), Cast (x).
-  std::vector<std::size_t> args;
-  std::size_t input = 0;  // Input: index into the inputs
-  ExprLiteral literal;    // Literal
-  int column = 0;         // where the node is first written (1-based byte offset)
-};
-
-struct ExprDag {
-  std::vector<ExprNode> nodes;   // topological: operands precede their users
-  std::size_t root = 0;          // the output
-  std::vector<bool> input_used;  // one per declared input
-};
+using bcastgen::ExprDag;
+using bcastgen::ExprKind;
+using bcastgen::ExprLiteral;
+using bcastgen::ExprNode;
+using bcastgen::UnaryOp;
 
 // One line per node, "t4 = add(t2, t3) : f32", then "root t6": inputs as
 // "t0 = x : f32", literals as "t5 = 0 : f32", casts as "cast(t1, i32)".

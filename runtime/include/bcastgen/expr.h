@@ -1,0 +1,114 @@
+// bcastgen runtime: the typed expression DAG of a kernel. A kernel is N
+// named inputs, this DAG over them and one output (its root); a binary op
+// is the DAG op(in0, in1) and the Broadcast op the DAG in0. The generator
+// parses `expr:` text into it (gen/expr.h); the reference evaluates it per
+// element (reference.h) and the planner and emitter compile it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "bcastgen/types.h"
+
+namespace bcastgen {
+
+enum class ExprKind { Input, Literal, Binary, Unary, Where, Cast };
+
+enum class UnaryOp { Neg, Abs, Sqrt, Square, Reciprocal, LogicalNot, BitwiseNot };
+
+struct UnaryInfo {
+  UnaryOp op;
+  const char* name;  // also the scalar function's name in bcastgen::ops
+  Accepts accepts;
+};
+
+// One row per UnaryOp, in enum order.
+inline constexpr UnaryInfo kUnaryInfo[] = {
+    {UnaryOp::Neg, "neg", Accepts::Numbers},
+    {UnaryOp::Abs, "abs", Accepts::Numbers},
+    {UnaryOp::Sqrt, "sqrt", Accepts::Floats},
+    {UnaryOp::Square, "square", Accepts::Numbers},
+    {UnaryOp::Reciprocal, "reciprocal", Accepts::Floats},
+    {UnaryOp::LogicalNot, "logical_not", Accepts::Bool},
+    {UnaryOp::BitwiseNot, "bitwise_not", Accepts::IntegersAndBool},
+};
+
+inline constexpr const UnaryInfo& unary_info(UnaryOp u) {
+  const auto i = static_cast<std::size_t>(u);
+  return kUnaryInfo[i < std::size(kUnaryInfo) ? i : 0];
+}
+
+// The function name of a unary op: "neg", ..., "logical_not", "bitwise_not".
+inline constexpr const char* unary_name(UnaryOp u) { return unary_info(u).name; }
+
+// Whether a unary op accepts a dtype (its result has the same dtype).
+inline constexpr bool unary_supports(UnaryOp u, DType t) {
+  // What an Accepts class admits is defined once, by op_supports: ask it
+  // about a binary op of the same class.
+  for (const OpInfo& info : kOpInfo) {
+    if (info.accepts == unary_info(u).accepts) return op_supports(info.op, t);
+  }
+  return false;
+}
+
+// A number or true/false, typed by its context. Only the member for the
+// node's dtype is meaningful: f for f32/f64 (an f32 holds the value rounded
+// to float), i for signed integers, u for unsigned, b for bool.
+struct ExprLiteral {
+  std::string text;  // as spelled, with a folded minus sign: "-10000.0"
+  double f = 0;
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  bool b = false;
+};
+
+struct ExprNode {
+  ExprKind kind = ExprKind::Input;
+  Op op = Op::Add;               // Binary (never Broadcast)
+  UnaryOp unary = UnaryOp::Neg;  // Unary
+  DType dtype = DType::F32;      // the node's result type (Cast: the target)
+  // Operand nodes, all before this one: Binary (a, b), Unary (x), Where (cond, x, y), Cast (x).
+  std::vector<std::size_t> args;
+  std::size_t input = 0;  // Input: index into the kernel's inputs
+  ExprLiteral literal;    // Literal
+  int column = 0;         // where the node is first written in the text (1-based byte offset; 0: built in memory)
+};
+
+struct ExprDag {
+  std::vector<ExprNode> nodes;   // topological: operands precede their users
+  std::size_t root = 0;          // the output
+  std::vector<bool> input_used;  // one per declared input
+};
+
+// The DAG of one binary op over inputs 0 and 1 (a kernel spec's `op:`).
+inline ExprDag binary_dag(Op op, DType dtype) {
+  ExprDag d;
+  ExprNode a, b, r;
+  a.dtype = b.dtype = dtype;
+  a.input = 0;
+  b.input = 1;
+  r.kind = ExprKind::Binary;
+  r.op = op;
+  r.dtype = result_dtype(op, dtype);
+  r.args = {0, 1};
+  d.nodes = {a, b, r};
+  d.root = 2;
+  d.input_used = {true, true};
+  return d;
+}
+
+// The DAG of the Broadcast op: input 0 itself.
+inline ExprDag copy_dag(DType dtype) {
+  ExprDag d;
+  ExprNode a;
+  a.dtype = dtype;
+  d.nodes = {a};
+  d.root = 0;
+  d.input_used = {true};
+  return d;
+}
+
+}  // namespace bcastgen
