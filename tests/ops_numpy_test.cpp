@@ -12,14 +12,10 @@
 // "Ops"), the script applies the standard's result to NumPy's answer, so
 // every other element still comes from NumPy.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <limits>
 #include <sstream>
@@ -27,9 +23,10 @@
 #include <vector>
 
 #include "bcastgen/ops.h"
+#include "numpy_oracle.h"
 
 namespace bg = bcastgen;
-namespace fs = std::filesystem;
+using bg::test::Rng;
 
 namespace {
 
@@ -88,19 +85,6 @@ with np.errstate(all='ignore'):
         chunks.append(np.ascontiguousarray(r).tobytes())
 open(outp, 'wb').write(b''.join(chunks))
 )PY";
-
-// splitmix64: deterministic across platforms.
-struct Rng {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-  double unit() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-};
 
 template <class T>
 std::vector<T> specials() {
@@ -267,40 +251,17 @@ Case make_case(Rng& rng) {
   return c;
 }
 
-std::string read_all(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
 // Runs the NumPy script over `cases`; returns NumPy's results, concatenated.
 std::string run_numpy(const std::vector<Case>& cases) {
-  const fs::path dir = fs::temp_directory_path() / ("bcastgen_ops_numpy_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  {
-    std::ofstream(dir / "oracle.py") << kScript;
-    std::ofstream man(dir / "manifest.txt");
-    std::ofstream data(dir / "data.bin", std::ios::binary);
-    std::size_t off = 0;
-    for (const Case& c : cases) {
-      man << bg::op_name(c.op) << ' ' << bg::dtype_info(c.dtype).npy_descr << ' ' << c.n << ' ' << off << ' '
-          << bg::dtype_info(bg::result_dtype(c.op, c.dtype)).npy_descr << '\n';
-      data.write(reinterpret_cast<const char*>(c.a.data()), static_cast<std::streamsize>(c.a.size()));
-      data.write(reinterpret_cast<const char*>(c.b.data()), static_cast<std::streamsize>(c.b.size()));
-      off += c.a.size() + c.b.size();
-    }
+  std::ostringstream man;
+  std::string data;
+  for (const Case& c : cases) {
+    man << bg::op_name(c.op) << ' ' << bg::dtype_info(c.dtype).npy_descr << ' ' << c.n << ' ' << data.size() << ' '
+        << bg::dtype_info(bg::result_dtype(c.op, c.dtype)).npy_descr << '\n';
+    data.append(reinterpret_cast<const char*>(c.a.data()), c.a.size());
+    data.append(reinterpret_cast<const char*>(c.b.data()), c.b.size());
   }
-  const std::string cmd = std::string(BCASTGEN_PYTHON) + " '" + (dir / "oracle.py").string() + "' '" +
-                          (dir / "manifest.txt").string() + "' '" + (dir / "data.bin").string() + "' '" +
-                          (dir / "out.bin").string() + "' 2> '" + (dir / "stderr.txt").string() + "'";
-  const int rc = std::system(cmd.c_str());
-  std::string out = read_all(dir / "out.bin");
-  const std::string err = read_all(dir / "stderr.txt");
-  fs::remove_all(dir);
-  if (rc != 0) {
-    ADD_FAILURE() << "NumPy oracle failed (status " << rc << "):\n" << err;
-    return {};
-  }
-  return out;
+  return bg::test::run_numpy_script("ops_numpy", kScript, man.str(), data);
 }
 
 std::vector<Case> all_cases() {

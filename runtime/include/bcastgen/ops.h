@@ -54,6 +54,42 @@
 //       it undefined; NumPy treats it as a huge unsigned count), gives 0, or
 //       for a right shift of a negative value -1. Left shifts wrap; right
 //       shifts of signed values are arithmetic.
+//
+// Unary functions (the names of kUnaryInfo in expr.h), where and cast:
+//
+//   neg, abs, square
+//       numbers. Integers wrap as NumPy's negative/absolute/square: neg(MIN)
+//       == MIN, abs(MIN) == MIN, neg of an unsigned x is 2^bits - x, square
+//       wraps modulo 2^bits. Floats: -x (flips the sign bit, -0 for +0),
+//       fabs (clears it), x * x.
+//   sqrt, reciprocal
+//       floats: std::sqrt (correctly rounded; NaN below zero, sqrt(-0) ==
+//       -0) and 1 / x in the type.
+//   logical_not     bool: !x.
+//   bitwise_not     integers: ~x; bool: !x (NumPy's invert on bool).
+//   where(c, x, y)  c ? x : y.
+//   cast<To>(x)     NumPy's astype(To), with casting='unsafe':
+//       to bool: x != 0 (NaN -> true). From bool: 0 or 1.
+//       integer -> integer: modulo 2^bits (two's complement), as NumPy.
+//       integer -> float, float -> float: rounded to nearest even (an
+//       f64 beyond the f32 range gives an infinity, as IEEE says).
+//       float -> integer: truncated toward zero when the truncated value
+//       fits. Otherwise (NaN, +-inf, too large) C++ leaves it undefined,
+//       and bcastgen defines it as NumPy 1.24's scalar loop does on x86-64,
+//       which is x86's cvttss2si/cvttsd2si with its "integer indefinite"
+//       result (the minimum signed value) for every input out of range:
+//         i32: trunc if it fits in i32, else INT32_MIN;
+//         i64: trunc if it fits in i64, else INT64_MIN;
+//         i8, u8, i16, u16: the i32 rule, then wrapped to the type (so NaN,
+//           inf and 3e9 give 0, 300 gives 44 in i8, -1.5 gives 255 in u8);
+//         u32: the i64 rule, then wrapped (NaN, inf give 0, -3e9 gives
+//           1294967296);
+//         u64: x >= 2^63 ? (the i64 rule on x - 2^63) + 2^63 : the i64 rule
+//           on x, modulo 2^64 (NaN, -inf and x < -2^63 give 2^63; +inf and
+//           x >= 2^64 give 0; -1.5 gives 2^64 - 1).
+//       NumPy's contiguous SIMD loop for float -> u32 gives other results
+//       for out-of-range inputs (2^31 for NaN); its other casts agree with
+//       its scalar loop, which is what the rules above are.
 #pragma once
 
 #include <cmath>
@@ -63,7 +99,10 @@
 #include <type_traits>
 #include <utility>
 
+#include <cstring>
+
 #include "bcastgen/errors.h"
+#include "bcastgen/expr.h"
 #include "bcastgen/types.h"
 
 namespace bcastgen {
@@ -158,6 +197,24 @@ inline decltype(auto) visit_binary_op(Op op, F&& f) {
   }
 #undef BCASTGEN_VISIT_OP_
   throw InvalidArgument("unknown op " + std::to_string(static_cast<int>(op)));
+}
+
+// Calls f(std::integral_constant<UnaryOp, u>{}) for a unary op.
+template <class F>
+inline decltype(auto) visit_unary_op(UnaryOp u, F&& f) {
+#define BCASTGEN_VISIT_UNARY_(E) \
+  case UnaryOp::E: return std::forward<F>(f)(std::integral_constant<UnaryOp, UnaryOp::E>{});
+  switch (u) {
+    BCASTGEN_VISIT_UNARY_(Neg)
+    BCASTGEN_VISIT_UNARY_(Abs)
+    BCASTGEN_VISIT_UNARY_(Sqrt)
+    BCASTGEN_VISIT_UNARY_(Square)
+    BCASTGEN_VISIT_UNARY_(Reciprocal)
+    BCASTGEN_VISIT_UNARY_(LogicalNot)
+    BCASTGEN_VISIT_UNARY_(BitwiseNot)
+  }
+#undef BCASTGEN_VISIT_UNARY_
+  throw InvalidArgument("unknown unary op " + std::to_string(static_cast<int>(u)));
 }
 
 namespace ops {
@@ -557,6 +614,195 @@ inline void apply_binary(Op op, T a, T b, void* out) {
     } else {
       throw InvalidArgument(std::string("op '") + op_name(kOp) + "' does not support dtype " +
                             dtype_name(dtype_of_v<T>) + " (supported: " + supported_dtypes_text(kOp) + ")");
+    }
+  });
+}
+
+// --- unary functions ----------------------------------------------------------
+
+template <class T>
+inline T neg(T x) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return -x;
+  } else {
+    return detail::wrap_sub(T(0), x);
+  }
+}
+
+template <class T>
+inline T abs(T x) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::fabs(x);
+  } else if constexpr (std::is_signed_v<T>) {
+    return x < 0 ? detail::wrap_sub(T(0), x) : x;  // abs(MIN) wraps to MIN
+  } else {
+    return x;
+  }
+}
+
+template <class T>
+inline T sqrt(T x) {
+  detail::require_float<T>();
+  return std::sqrt(x);
+}
+
+// x * x, as multiply (integers wrap).
+template <class T>
+inline T square(T x) {
+  return multiply(x, x);
+}
+
+template <class T>
+inline T reciprocal(T x) {
+  detail::require_float<T>();
+  return T(1) / x;
+}
+
+template <class T>
+inline T logical_not(T x) {
+  static_assert(std::is_same_v<T, bool>, "bcastgen::ops::logical_not takes bool");
+  return !x;
+}
+
+template <class T>
+inline T bitwise_not(T x) {
+  detail::require_bitwise<T>();
+  if constexpr (std::is_same_v<T, bool>) {
+    return !x;
+  } else {
+    return static_cast<T>(~x);
+  }
+}
+
+template <class T>
+inline T where(bool c, T x, T y) {
+  return c ? x : y;
+}
+
+// --- cast ---------------------------------------------------------------------
+
+namespace detail {
+
+static_assert(std::numeric_limits<float>::is_iec559 && std::numeric_limits<double>::is_iec559,
+              "bcastgen::ops::cast assumes IEEE 754 float and double");
+
+// An integer value modulo 2^bits of To, for any integer From: the unsigned
+// conversion is defined modulo 2^bits, and the fixed-width signed types are
+// two's complement, so copying the bits gives the wrapped value (a
+// static_cast to a narrower signed type is implementation-defined in C++17).
+template <class To, class From>
+inline To wrap_int(From x) {
+  const auto u = static_cast<std::make_unsigned_t<To>>(x);
+  To r;
+  std::memcpy(&r, &u, sizeof r);
+  return r;
+}
+
+// x86's cvttsd2si to 32 and 64 bits: truncation toward zero, and the
+// minimum value ("integer indefinite") for NaN and out-of-range values.
+inline std::int32_t cvtt32(double d) {
+  if (d > -2147483649.0 && d < 2147483648.0) return static_cast<std::int32_t>(d);
+  return std::numeric_limits<std::int32_t>::min();
+}
+inline std::int64_t cvtt64(double d) {
+  // -2^63 and 2^63 are doubles; no double lies strictly between -2^63 - 1 and -2^63.
+  if (d >= -9223372036854775808.0 && d < 9223372036854775808.0) return static_cast<std::int64_t>(d);
+  return std::numeric_limits<std::int64_t>::min();
+}
+
+// A float to an integer type (see the header comment for the rules).
+template <class To>
+inline To float_to_int(double d) {
+  if constexpr (std::is_same_v<To, std::int64_t>) {
+    return cvtt64(d);
+  } else if constexpr (std::is_same_v<To, std::uint64_t>) {
+    constexpr double k2p63 = 9223372036854775808.0;
+    if (d >= k2p63) {  // d - 2^63 is exact here
+      return static_cast<std::uint64_t>(static_cast<std::uint64_t>(cvtt64(d - k2p63)) + (std::uint64_t{1} << 63));
+    }
+    return static_cast<std::uint64_t>(cvtt64(d));
+  } else if constexpr (std::is_same_v<To, std::uint32_t>) {
+    return wrap_int<To>(cvtt64(d));
+  } else {  // i8, u8, i16, u16, i32
+    return wrap_int<To>(cvtt32(d));
+  }
+}
+
+}  // namespace detail
+
+// NumPy's x.astype(To) (casting='unsafe'); defined for every input, see the
+// header comment. To and From are any of the eleven element types.
+template <class To, class From>
+inline To cast(From x) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return x != From(0);  // NaN != 0: true
+  } else if constexpr (std::is_same_v<From, bool>) {
+    return x ? To(1) : To(0);
+  } else if constexpr (std::is_floating_point_v<To>) {
+    return static_cast<To>(x);  // nearest, IEEE (ints and floats alike)
+  } else if constexpr (std::is_floating_point_v<From>) {
+    return detail::float_to_int<To>(static_cast<double>(x));  // float -> double is exact
+  } else {
+    return detail::wrap_int<To>(x);
+  }
+}
+
+// Type-erased cast: reads one `from` element at `in`, writes one `to`
+// element at `out` (they may overlap). A bool element is read as nonzero.
+inline void cast_value(DType from, DType to, const void* in, void* out) {
+  visit_dtype(from, [&](auto from_tag) {
+    using From = typename decltype(from_tag)::type;
+    From x;
+    if constexpr (std::is_same_v<From, bool>) {
+      unsigned char byte;
+      std::memcpy(&byte, in, 1);
+      x = byte != 0;
+    } else {
+      std::memcpy(&x, in, sizeof x);
+    }
+    visit_dtype(to, [&](auto to_tag) {
+      using To = typename decltype(to_tag)::type;
+      const To r = cast<To>(x);
+      std::memcpy(out, &r, sizeof r);
+    });
+  });
+}
+
+// --- unary dispatch -------------------------------------------------------------
+
+// Whether unary op u is defined on element type T: unary_supports of expr.h.
+template <class T>
+constexpr bool unary_defined_for(UnaryOp u) {
+  return unary_supports(u, dtype_of_v<T>);
+}
+
+// Calls the unary function kU; the pair must be unary_defined_for.
+template <UnaryOp kU, class T>
+inline T call_unary(T x) {
+  static_assert(unary_defined_for<T>(kU), "bcastgen::ops::call_unary: op not defined for this element type");
+  if constexpr (kU == UnaryOp::Neg) return neg(x);
+  else if constexpr (kU == UnaryOp::Abs) return abs(x);
+  else if constexpr (kU == UnaryOp::Sqrt) return sqrt(x);
+  else if constexpr (kU == UnaryOp::Square) return square(x);
+  else if constexpr (kU == UnaryOp::Reciprocal) return reciprocal(x);
+  else if constexpr (kU == UnaryOp::LogicalNot) return logical_not(x);
+  else return bitwise_not(x);
+}
+
+// Run-time dispatch: the unary function `u` on x. Throws InvalidArgument
+// when !unary_defined_for<T>(u). Meant for tests and the reference; hot
+// loops dispatch once with visit_unary_op and call_unary<kU, T>.
+template <class T>
+inline T apply_unary(UnaryOp u, T x) {
+  return visit_unary_op(u, [&](auto u_c) -> T {
+    constexpr UnaryOp kU = decltype(u_c)::value;
+    if constexpr (unary_defined_for<T>(kU)) {
+      return call_unary<kU, T>(x);
+    } else {
+      throw InvalidArgument(std::string("unary '") + unary_name(kU) + "' does not support dtype " +
+                            dtype_name(dtype_of_v<T>));
     }
   });
 }
