@@ -8,6 +8,9 @@
 //                        dtype/op dispatched once outside the loops, a tight
 //                        inner loop over the last coalesced axis.
 //
+// reference::evaluate runs a kernel's expression DAG (expr.h) over N
+// inputs, each node per element with the scalar functions of ops.h.
+//
 // Both take dense row-major operands of the given shapes and write a dense
 // row-major output of the broadcast shape (BroadcastResult::out). Element
 // types: `a`, `b` and `input` hold `dtype` elements; `out` holds
@@ -24,11 +27,14 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bcastgen/coalesce.h"
 #include "bcastgen/errors.h"
+#include "bcastgen/expr.h"
 #include "bcastgen/ops.h"
 #include "bcastgen/rules.h"
 #include "bcastgen/shape.h"
@@ -53,6 +59,171 @@ inline void check_pointers(const char* who, std::int64_t numel, std::initializer
   for (const void* p : ptrs) {
     if (p == nullptr) throw InvalidArgument(std::string(who) + ": null data pointer for a non-empty operation");
   }
+}
+
+}  // namespace detail
+
+// One input of an expression: dense row-major `dtype` elements of `shape`.
+struct ExprOperand {
+  const void* data = nullptr;
+  Shape shape;
+  DType dtype = DType::F32;
+};
+
+namespace detail {
+
+// One node's value at one element: the bytes of one element of its dtype.
+struct ExprValue {
+  unsigned char bytes[8] = {};
+  template <class T>
+  T get() const {
+    T v;
+    std::memcpy(&v, bytes, sizeof v);
+    return v;
+  }
+  template <class T>
+  void set(T v) {
+    std::memcpy(bytes, &v, sizeof v);
+  }
+};
+
+inline std::string expr_input_label(std::size_t i, const std::vector<std::string>& names) {
+  if (i < names.size()) return "input '" + names[i] + "'";
+  return "input " + std::to_string(i);
+}
+
+// Checks that `dag` is well formed and typed over inputs of `dtypes`.
+inline void check_expr_dag(const ExprDag& dag, const std::vector<DType>& dtypes,
+                           const std::vector<std::string>& names) {
+  const std::string who = "reference::evaluate: ";
+  if (dag.nodes.empty()) throw InvalidArgument(who + "the expression has no nodes");
+  if (dag.root >= dag.nodes.size()) {
+    throw InvalidArgument(who + "root " + std::to_string(dag.root) + " is not a node (" +
+                          std::to_string(dag.nodes.size()) + " nodes)");
+  }
+  if (dtypes.size() != dag.input_used.size()) {
+    throw InvalidArgument(who + "the expression has " + std::to_string(dag.input_used.size()) + " inputs, " +
+                          std::to_string(dtypes.size()) + " given");
+  }
+  for (std::size_t k = 0; k < dag.nodes.size(); ++k) {
+    const ExprNode& n = dag.nodes[k];
+    const std::string at = who + "node " + std::to_string(k) + ": ";
+    std::size_t arity = 0;
+    switch (n.kind) {
+      case ExprKind::Input:
+      case ExprKind::Literal: arity = 0; break;
+      case ExprKind::Unary:
+      case ExprKind::Cast: arity = 1; break;
+      case ExprKind::Binary: arity = 2; break;
+      case ExprKind::Where: arity = 3; break;
+      default: throw InvalidArgument(at + "unknown kind " + std::to_string(static_cast<int>(n.kind)));
+    }
+    if (n.args.size() != arity) {
+      throw InvalidArgument(at + "has " + std::to_string(n.args.size()) + " operands, needs " +
+                            std::to_string(arity));
+    }
+    for (std::size_t a : n.args) {
+      if (a >= k) throw InvalidArgument(at + "operand " + std::to_string(a) + " does not precede it");
+    }
+    auto arg_dtype = [&](std::size_t j) { return dag.nodes[n.args[j]].dtype; };
+    auto mismatch = [&](const char* what, DType got, DType want) {
+      return InvalidArgument(at + what + " is " + dtype_name(got) + ", expected " + dtype_name(want));
+    };
+    switch (n.kind) {
+      case ExprKind::Input:
+        if (n.input >= dtypes.size()) {
+          throw InvalidArgument(at + "reads input " + std::to_string(n.input) + " of " +
+                                std::to_string(dtypes.size()));
+        }
+        if (dtypes[n.input] != n.dtype) {
+          throw InvalidArgument(who + expr_input_label(n.input, names) + " has dtype " +
+                                dtype_name(dtypes[n.input]) + " but the expression reads it as " +
+                                dtype_name(n.dtype));
+        }
+        break;
+      case ExprKind::Literal:
+      case ExprKind::Cast: break;
+      case ExprKind::Binary:
+        check_binary_op(("reference::evaluate: node " + std::to_string(k)).c_str(), n.op, arg_dtype(0));
+        if (arg_dtype(1) != arg_dtype(0)) throw mismatch("the second operand", arg_dtype(1), arg_dtype(0));
+        if (n.dtype != result_dtype(n.op, arg_dtype(0))) {
+          throw mismatch("the result", n.dtype, result_dtype(n.op, arg_dtype(0)));
+        }
+        break;
+      case ExprKind::Unary:
+        if (static_cast<std::size_t>(n.unary) >= std::size(kUnaryInfo)) {
+          throw InvalidArgument(at + "unknown unary op " + std::to_string(static_cast<int>(n.unary)));
+        }
+        if (!unary_supports(n.unary, n.dtype)) {
+          throw InvalidArgument(at + unary_name(n.unary) + " does not support dtype " + dtype_name(n.dtype));
+        }
+        if (arg_dtype(0) != n.dtype) throw mismatch("the operand", arg_dtype(0), n.dtype);
+        break;
+      case ExprKind::Where:
+        if (arg_dtype(0) != DType::Bool) throw mismatch("the condition", arg_dtype(0), DType::Bool);
+        if (arg_dtype(1) != n.dtype) throw mismatch("the first branch", arg_dtype(1), n.dtype);
+        if (arg_dtype(2) != n.dtype) throw mismatch("the second branch", arg_dtype(2), n.dtype);
+        break;
+    }
+  }
+}
+
+// The value of a literal node in its dtype.
+inline ExprValue expr_literal_value(const ExprNode& n) {
+  ExprValue v;
+  visit_dtype(n.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      v.set<bool>(n.literal.b);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      v.set<T>(static_cast<T>(n.literal.f));
+    } else if constexpr (std::is_signed_v<T>) {
+      v.set<T>(ops::cast<T>(n.literal.i));
+    } else {
+      v.set<T>(ops::cast<T>(n.literal.u));
+    }
+  });
+  return v;
+}
+
+// Node n's value from its operands' values in `vals` (Input nodes are read
+// by the caller).
+inline ExprValue expr_node_value(const ExprNode& n, const std::vector<ExprValue>& vals,
+                                 const std::vector<ExprNode>& nodes) {
+  ExprValue r;
+  switch (n.kind) {
+    case ExprKind::Input: break;
+    case ExprKind::Literal: r = expr_literal_value(n); break;
+    case ExprKind::Binary:
+      visit_dtype(nodes[n.args[0]].dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T a = vals[n.args[0]].get<T>(), b = vals[n.args[1]].get<T>();
+        if (n.dtype == DType::Bool) {
+          bool v;
+          ops::apply_binary<T>(n.op, a, b, &v);
+          r.set<bool>(v);
+        } else {
+          T v;
+          ops::apply_binary<T>(n.op, a, b, &v);
+          r.set<T>(v);
+        }
+      });
+      break;
+    case ExprKind::Unary:
+      visit_dtype(n.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        r.set<T>(ops::apply_unary<T>(n.unary, vals[n.args[0]].get<T>()));
+      });
+      break;
+    case ExprKind::Where:
+      visit_dtype(n.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        r.set<T>(ops::where<T>(vals[n.args[0]].get<bool>(), vals[n.args[1]].get<T>(), vals[n.args[2]].get<T>()));
+      });
+      break;
+    case ExprKind::Cast: ops::cast_value(nodes[n.args[0]].dtype, n.dtype, vals[n.args[0]].bytes, r.bytes); break;
+  }
+  return r;
 }
 
 }  // namespace detail
@@ -109,6 +280,77 @@ inline void broadcast_to(DType dtype, BroadcastMode mode, const void* input, con
     for (std::size_t k = rank; k-- > 0;) {
       if (++idx[k] < r.out[k]) break;
       idx[k] = 0;
+    }
+  }
+}
+
+// The output shape of an expression over `inputs`: broadcast_inputs(rule,
+// their shapes, axis, names).out. Throws as broadcast_inputs.
+inline Shape expr_output_shape(const std::vector<ExprOperand>& inputs, Rule rule, std::int64_t axis = -1,
+                               const std::vector<std::string>& names = {}) {
+  std::vector<Shape> shapes;
+  for (const ExprOperand& in : inputs) shapes.push_back(in.shape);
+  return broadcast_inputs(rule, shapes, axis, names).out;
+}
+
+// out = the value of `dag` at every element of the broadcast of `inputs`
+// (input i of the DAG is inputs[i]), dense row-major, of the root's dtype.
+// `names` name the inputs in errors ("input 2" when absent). Every node is
+// evaluated per element, in order, as ops.h defines it; bool inputs count
+// any nonzero byte as true. The output may alias an input of its shape and
+// dtype. Throws InvalidArgument for a DAG that is not well formed or typed,
+// an input count other than dag.input_used.size(), an input whose dtype is
+// not its Input nodes', or a null pointer with a non-empty output; and what
+// broadcast_inputs throws.
+inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs, Rule rule, std::int64_t axis,
+                     void* out, const std::vector<std::string>& names = {}) {
+  std::vector<DType> dtypes;
+  std::vector<Shape> shapes;
+  for (const ExprOperand& in : inputs) {
+    dtypes.push_back(in.dtype);
+    shapes.push_back(in.shape);
+  }
+  detail::check_expr_dag(dag, dtypes, names);
+  const BroadcastInputs b = broadcast_inputs(rule, shapes, axis, names);
+  const std::int64_t numel = checked_numel(b.out);
+  if (numel == 0) return;
+  for (std::size_t j = 0; j < inputs.size(); ++j) {
+    if (inputs[j].data == nullptr) {
+      throw InvalidArgument("reference::evaluate: null data pointer for " + detail::expr_input_label(j, names) +
+                            " with a non-empty output");
+    }
+  }
+  if (out == nullptr) throw InvalidArgument("reference::evaluate: null output pointer for a non-empty output");
+  const std::size_t rank = b.out.size();
+  const std::size_t out_size = static_cast<std::size_t>(dtype_size(dag.nodes[dag.root].dtype));
+  std::vector<detail::ExprValue> vals(dag.nodes.size());
+  std::vector<std::int64_t> idx(rank, 0);
+  for (std::int64_t i = 0; i < numel; ++i) {
+    for (std::size_t k = 0; k < dag.nodes.size(); ++k) {
+      const ExprNode& n = dag.nodes[k];
+      if (n.kind != ExprKind::Input) {
+        vals[k] = detail::expr_node_value(n, vals, dag.nodes);
+        continue;
+      }
+      // Offset of input n.input from the multi-index of output element i.
+      std::int64_t off = 0;
+      for (std::size_t d = 0; d < rank; ++d) off += idx[d] * b.strides[n.input][d];
+      const std::size_t size = static_cast<std::size_t>(dtype_size(n.dtype));
+      const unsigned char* p = static_cast<const unsigned char*>(inputs[n.input].data) +
+                               static_cast<std::size_t>(off) * size;
+      vals[k] = detail::ExprValue{};
+      if (n.dtype == DType::Bool) {
+        vals[k].set<bool>(*p != 0);
+      } else {
+        std::memcpy(vals[k].bytes, p, size);
+      }
+    }
+    std::memcpy(static_cast<unsigned char*>(out) + static_cast<std::size_t>(i) * out_size, vals[dag.root].bytes,
+                out_size);
+    // Next multi-index, row-major (last axis fastest).
+    for (std::size_t d = rank; d-- > 0;) {
+      if (++idx[d] < b.out[d]) break;
+      idx[d] = 0;
     }
   }
 }

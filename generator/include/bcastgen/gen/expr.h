@@ -45,9 +45,10 @@
 // Unused inputs are not an error here: input_used says which inputs the
 // expression reads, and the caller (spec, CLI) decides.
 //
-// ops.h has no scalar functions for the unary ops and cast yet; the
-// reference evaluator of issue 14 adds them (neg wraps on unsigned, as
-// NumPy's negative).
+// The scalar semantics of every node are bcastgen::ops's (ops.h): the
+// binary ops, the unary functions by their names (neg wraps on unsigned, as
+// NumPy's negative), where and cast; reference::evaluate (reference.h)
+// evaluates a DAG with them.
 #pragma once
 
 #include <cstddef>
