@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bcastgen/registry.h"
 #include "bcastgen/rules.h"
 #include "bcastgen/shape.h"
 #include "bcastgen/types.h"
@@ -48,6 +50,21 @@ struct Case {
   std::uint64_t checksum = 0;           // of `expected`, for the NumPy process
   bool binary() const { return op != bcastgen::Op::Broadcast; }
 };
+
+// The op of a generated kernel that is one op: Broadcast for the Broadcast
+// op, else the op of a DAG that is one binary op on inputs 0 and 1 (an
+// `op:` kernel of bench/cases.yaml). Throws for any other kernel.
+inline bcastgen::Op single_op(const bcastgen::KernelEntry& k) {
+  if (k.to_target) return bcastgen::Op::Broadcast;
+  const bcastgen::ExprDag d = bcastgen::entry_dag(k);
+  const auto& n = d.nodes;
+  if (k.input_count != 2 || n.size() != 3 || d.root != 2 || n[2].kind != bcastgen::ExprKind::Binary ||
+      n[0].kind != bcastgen::ExprKind::Input || n[1].kind != bcastgen::ExprKind::Input || n[0].input != 0 ||
+      n[1].input != 1 || n[2].args != std::vector<std::size_t>{0, 1}) {
+    throw std::runtime_error(std::string("bench: kernel ") + k.name + " (" + k.expr + ") is not one binary op on a and b");
+  }
+  return n[2].op;
+}
 
 // What a peer offers for a case: a call to time, or why it cannot run it.
 struct PeerRun {

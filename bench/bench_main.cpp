@@ -119,14 +119,14 @@ std::unique_ptr<Case> make_case(const bcastgen::KernelEntry& k, const char* labe
   auto c = std::make_unique<Case>();
   c->name = k.name;
   c->label = label;
-  c->op = k.op;
-  c->dtype = k.dtype;
-  c->out_dtype = bcastgen::result_dtype(k.op, k.dtype);
+  c->op = single_op(k);
+  c->dtype = k.inputs[0].dtype;
+  c->out_dtype = k.out_dtype;  // result_dtype(op, dtype)
   c->rule = k.rule;
   c->mode = k.mode;
   c->axis = k.axis;
-  c->a = shape_of(k.a);
-  c->b = shape_of(k.b);
+  c->a = shape_of(k.inputs[0].shape);
+  c->b = c->binary() ? shape_of(k.inputs[1].shape) : shape_of(k.target);
   c->out = shape_of(k.out);
   const bcastgen::BroadcastResult r = c->binary() ? bcastgen::broadcast_shapes(c->rule, c->a, c->b, c->axis)
                                                   : bcastgen::broadcast_to(c->mode, c->a, c->b, c->axis, {});

@@ -1,22 +1,28 @@
 // Fuzz target: the planner (gen::plan_kernel). A small reference
 // interpreter runs the plan — the coalesced nest KernelPlan::loops, and per
-// ISA the IsaPlan's outer loops around a row whose operands are read per
+// ISA the IsaPlan's outer loops around a row whose inputs are each read per
 // their Access (Stream: base + j, Splat: base, Pattern: base + j % period,
-// Gather: base + the digits of j in the fused block times its strides) —
-// and records, for every output element, which a and b elements it reads.
-// That must equal the rule engine's mapping (sum of index x broadcast
-// stride, from broadcast_shapes / broadcast_to), every output element
-// written exactly once. Also checked: tails add up (main trips x step +
-// tail vectors x lanes + tail lanes = row), a pattern's registers hold whole
-// periods and the main loop whole patterns, streaming stores only on
-// vector-aligned rows of big enough outputs, and the split loop is every
-// variant's outermost loop. One accepted kernel in 8 is also emitted
-// (gen::generate), which must not fail.
+// Gather: base + the digits of j in the fused block times the input's
+// strides) — and records, for every output element, which element of each
+// input it reads. That must equal the rule engine's mapping (sum of index x
+// broadcast stride, from broadcast_shapes for `op:` kernels, broadcast_to
+// for the Broadcast op, broadcast_inputs for expression kernels), every
+// output element written exactly once. Also checked: every loop carries one
+// stride per input and the plan one access (and one span) per input, tails
+// add up (main trips x step + tail vectors x lanes + tail lanes = row), a
+// pattern's registers hold whole periods and the main loop whole patterns,
+// streaming stores only on vector-aligned rows of big enough outputs, and
+// the split loop is every variant's outermost loop. Most inputs decode to
+// one binary op or the Broadcast op, as before N-input kernels; one in four
+// (by a byte after the others) to a fused expression kernel of 1-5 inputs
+// from a small table (gen::parse_expr). One accepted kernel in 8 is also
+// emitted (gen::generate), which must not fail.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "bcastgen/gen/emit.h"
+#include "bcastgen/gen/expr.h"
 #include "bcastgen/gen/plan.h"
 #include "bcastgen/gen/vocabulary.h"
 #include "fuzz_common.h"
@@ -30,64 +36,89 @@ using bcastgen::fuzz::shape_text;
 
 constexpr std::int64_t kMaxInterpreted = 1 << 12;  // elements; bigger plans get the structural checks only
 
+// Per output element, the element of each input it reads; -1: not written.
 struct Mapping {
-  std::vector<std::int64_t> a, b;  // per output element; -1: not written
+  std::vector<std::vector<std::int64_t>> in;  // in[k][o]
   std::vector<int> writes;
 };
 
-// Visits a loop nest: `body(oa, ob, oo)` at each point, from base offsets.
+// Visits a loop nest: `body(offsets, oo)` at each point, from base offsets
+// (one per input).
 template <class Body>
-void nest(const std::vector<Loop>& loops, std::size_t k, std::int64_t oa, std::int64_t ob, std::int64_t oo,
+void nest(const std::vector<Loop>& loops, std::size_t depth, const std::vector<std::int64_t>& base, std::int64_t oo,
           Body&& body) {
-  if (k == loops.size()) {
-    body(oa, ob, oo);
+  if (depth == loops.size()) {
+    body(base, oo);
     return;
   }
-  const Loop& l = loops[k];
-  for (std::int64_t i = 0; i < l.extent; ++i) nest(loops, k + 1, oa + i * l.a, ob + i * l.b, oo + i * l.out, body);
+  const Loop& l = loops[depth];
+  std::vector<std::int64_t> off(base.size());
+  for (std::int64_t i = 0; i < l.extent; ++i) {
+    for (std::size_t k = 0; k < off.size(); ++k) off[k] = base[k] + i * l.in[k];
+    nest(loops, depth + 1, off, oo + i * l.out, body);
+  }
 }
 
 std::string ctx_of(const KernelSpec& k) {
-  return std::string(op_name(k.op)) + " " + dtype_name(k.dtype) + " " +
-         (k.op == Op::Broadcast ? std::string("mode ") + mode_name(k.mode) : std::string("rule ") + rule_name(k.rule)) +
-         " axis " + std::to_string(k.axis) + " mapping " + shape_text(k.axes_mapping) + " A=" + shape_text(k.a) +
-         " B=" + shape_text(k.b);
+  std::string s = "'" + k.expr_text + "' ";
+  s += k.to_target ? std::string("mode ") + mode_name(k.mode) + " target " + shape_text(k.target) + " mapping " +
+                         shape_text(k.axes_mapping)
+                   : std::string("rule ") + rule_name(k.rule);
+  s += " axis " + std::to_string(k.axis);
+  for (const InputSpec& in : k.inputs) s += " " + in.name + "=" + shape_text(in.shape) + ":" + dtype_name(in.dtype);
+  return s;
 }
 
-void record(Mapping& m, const std::string& ctx, std::int64_t na, std::int64_t nb, bool has_b, std::int64_t oo,
-            std::int64_t ia, std::int64_t ib) {
+void record(Mapping& m, const KernelSpec& k, const std::string& ctx, const std::vector<std::int64_t>& counts,
+            std::int64_t oo, const std::vector<std::int64_t>& at) {
   const auto n = static_cast<std::int64_t>(m.writes.size());
   FUZZ_CHECK(oo >= 0 && oo < n, ctx + ": writes out[" + std::to_string(oo) + "] of " + std::to_string(n));
-  FUZZ_CHECK(ia >= 0 && ia < na, ctx + ": reads a[" + std::to_string(ia) + "] of " + std::to_string(na));
-  if (has_b) FUZZ_CHECK(ib >= 0 && ib < nb, ctx + ": reads b[" + std::to_string(ib) + "] of " + std::to_string(nb));
   const auto o = static_cast<std::size_t>(oo);
   ++m.writes[o];
-  m.a[o] = ia;
-  m.b[o] = has_b ? ib : 0;
+  for (std::size_t j = 0; j < counts.size(); ++j) {
+    FUZZ_CHECK(at[j] >= 0 && at[j] < counts[j], ctx + ": reads " + k.inputs[j].name + "[" + std::to_string(at[j]) +
+                                                    "] of " + std::to_string(counts[j]));
+    m.in[j][o] = at[j];
+  }
 }
 
-void compare(const Mapping& got, const Mapping& want, const std::string& ctx) {
+void compare(const Mapping& got, const Mapping& want, const KernelSpec& k, const std::string& ctx) {
   for (std::size_t i = 0; i < want.writes.size(); ++i) {
     FUZZ_CHECK(got.writes[i] == 1, ctx + ": out[" + std::to_string(i) + "] written " + std::to_string(got.writes[i]) +
                                        " times");
-    FUZZ_CHECK(got.a[i] == want.a[i], ctx + ": out[" + std::to_string(i) + "] reads a[" + std::to_string(got.a[i]) +
-                                          "], the rule says a[" + std::to_string(want.a[i]) + "]");
-    FUZZ_CHECK(got.b[i] == want.b[i], ctx + ": out[" + std::to_string(i) + "] reads b[" + std::to_string(got.b[i]) +
-                                          "], the rule says b[" + std::to_string(want.b[i]) + "]");
+    for (std::size_t j = 0; j < want.in.size(); ++j) {
+      const std::string& name = k.inputs[j].name;
+      FUZZ_CHECK(got.in[j][i] == want.in[j][i], ctx + ": out[" + std::to_string(i) + "] reads " + name + "[" +
+                                                    std::to_string(got.in[j][i]) + "], the rule says " + name + "[" +
+                                                    std::to_string(want.in[j][i]) + "]");
+    }
+  }
+}
+
+// Every loop carries one stride per input.
+void check_loops(const std::vector<Loop>& loops, std::size_t inputs, const std::string& ctx, const char* what) {
+  for (const Loop& l : loops) {
+    FUZZ_CHECK(l.in.size() == inputs, ctx + ": a loop of " + what + " has " + std::to_string(l.in.size()) +
+                                          " input strides for " + std::to_string(inputs) + " inputs");
   }
 }
 
 void check_isa_structure(const KernelPlan& p, const IsaPlan& ip, const std::string& ctx, const PlanOptions& opt) {
+  const std::size_t inputs = p.spec.inputs.size();
+  check_loops(ip.outer, inputs, ctx, "outer");
+  check_loops(ip.block, inputs, ctx, "the block");
+  FUZZ_CHECK(ip.access.size() == inputs, ctx + ": one access per input");
   std::int64_t n = ip.row;
   for (const Loop& l : ip.outer) n *= l.extent;
   FUZZ_CHECK(n == p.out_numel, ctx + ": outer loops x row = " + std::to_string(n) + " elements");
   FUZZ_CHECK(ip.row >= 0, ctx + ": row");
-  if (p.inner == InnerClass::Empty) {
+  if (p.empty) {
     FUZZ_CHECK(ip.row == 0 && ip.outer.empty(), ctx + ": an empty kernel does nothing");
     return;
   }
+  const bool pattern = std::count(ip.access.begin(), ip.access.end(), Access::Pattern) > 0;
   if (!ip.vector) {
-    FUZZ_CHECK(ip.a != Access::Pattern && ip.b != Access::Pattern, ctx + ": a pattern on a scalar loop");
+    FUZZ_CHECK(!pattern, ctx + ": a pattern on a scalar loop");
     return;
   }
   FUZZ_CHECK(ip.isa != Isa::Scalar, ctx + ": vector code for the scalar ISA");
@@ -97,19 +128,22 @@ void check_isa_structure(const KernelPlan& p, const IsaPlan& ip, const std::stri
              ctx + ": main + tail vectors + tail lanes = row");
   FUZZ_CHECK(ip.tail_lanes >= 0 && ip.tail_lanes < ip.lanes, ctx + ": tail lanes < lanes");
   if (!ip.block.empty()) {
-    // A gathered block: short rows fused, every operand within one vector.
+    // A gathered block: short rows fused, every input within one vector.
     std::int64_t n = 1;
     for (const Loop& l : ip.block) n *= l.extent;
     FUZZ_CHECK(ip.block.size() >= 2 && n == ip.row, ctx + ": the block is its fused loops");
     FUZZ_CHECK(ip.block.back().extent < ip.lanes, ctx + ": a block of rows shorter than a vector");
-    FUZZ_CHECK(ip.a != Access::Gather || (ip.a_span >= 1 && ip.a_span <= ip.lanes), ctx + ": a's span");
-    FUZZ_CHECK(ip.b != Access::Gather || (ip.b_span >= 1 && ip.b_span <= ip.lanes), ctx + ": b's span");
+    FUZZ_CHECK(ip.span.size() == inputs, ctx + ": one span per input");
+    FUZZ_CHECK(!pattern, ctx + ": a pattern in a gathered block");
+    for (std::size_t k = 0; k < inputs; ++k) {
+      FUZZ_CHECK(ip.access[k] != Access::Gather || (ip.span[k] >= 1 && ip.span[k] <= ip.lanes),
+                 ctx + ": " + p.spec.inputs[k].name + "'s span");
+    }
     FUZZ_CHECK(!ip.stream, ctx + ": streaming a gathered block");
     return;
   }
   FUZZ_CHECK(ip.tail_vectors >= 0 && static_cast<std::int64_t>(ip.tail_vectors) * ip.lanes + ip.tail_lanes < ip.step,
              ctx + ": the tail is less than one step");
-  const bool pattern = ip.a == Access::Pattern || ip.b == Access::Pattern;
   FUZZ_CHECK(pattern == (ip.period > 0), ctx + ": period iff pattern");
   if (pattern) {
     const std::int64_t held = static_cast<std::int64_t>(ip.pattern_vectors) * ip.lanes;
@@ -120,8 +154,8 @@ void check_isa_structure(const KernelPlan& p, const IsaPlan& ip, const std::stri
   }
   if (ip.stream) {
     FUZZ_CHECK(p.footprint_bytes >= opt.stream_threshold_bytes, ctx + ": streaming below the threshold");
-    FUZZ_CHECK(p.out_dtype == p.spec.dtype, ctx + ": streaming with a different output type");
-    const std::int64_t vbytes = static_cast<std::int64_t>(ip.lanes) * dtype_size(p.spec.dtype);
+    FUZZ_CHECK(p.out_dtype == ip.lane_dtype, ctx + ": streaming with an output type other than the lanes'");
+    const std::int64_t vbytes = static_cast<std::int64_t>(ip.lanes) * dtype_size(ip.lane_dtype);
     for (const Loop& l : ip.outer) {
       FUZZ_CHECK((l.out * dtype_size(p.out_dtype)) % vbytes == 0, ctx + ": streaming rows must start aligned");
     }
@@ -137,34 +171,110 @@ Shape decode_shape(Bytes& in) {
   return s;
 }
 
+// A shape that broadcasts against `x`: its dims with some set to 1 and some
+// leading ones dropped.
+Shape broadcastable(Bytes& in, const Shape& x) {
+  Shape s = x;
+  for (auto& d : s) d = in.flag() ? 1 : d;
+  s.erase(s.begin(), s.begin() + static_cast<long>(in.pick(s.size() + 1)));
+  return s;
+}
+
+// Fused expression kernels. dtypes: one letter per input, '.' for the
+// kernel's drawn dtype, else b (bool), i (i32), f (f32).
+struct ExprCase {
+  const char* text;
+  std::vector<const char*> names;
+  const char* dtypes;
+};
+
+const std::vector<ExprCase>& expr_cases() {
+  static const std::vector<ExprCase> cases = {
+      {"max(x * scale + shift, 0)", {"x", "scale", "shift"}, "..."},              // batch-norm + ReLU
+      {"max(a + b, 0)", {"a", "b"}, ".."},                                        // residual + ReLU
+      {"s * 0.125 + mask", {"s", "mask"}, ".."},                                  // attention scores (floats)
+      {"(x - mean) * rstd * gamma + beta", {"x", "mean", "rstd", "gamma", "beta"}, "....."},  // LayerNorm tail
+      {"min(max(x + bias, 0), 6)", {"x", "bias"}, ".."},                          // ReLU6
+      {"where(keep, s, -10000.0)", {"s", "keep"}, ".b"},                          // causal mask (floats)
+      {"where(x > y, x * x, z)", {"x", "y", "z"}, "..."},
+      {"clamp(x, lo, hi)", {"x", "lo", "hi"}, "..."},
+      {"sqrt(abs(x)) + y / z", {"x", "y", "z"}, "..."},                           // floats
+      {"(x & y) | ~z", {"x", "y", "z"}, "..."},                                   // integers and bool
+      {"x * x - y * y + x * y", {"x", "y"}, ".."},                                // shared subexpressions
+      {"x", {"x"}, "."},                                                          // a one-input copy
+      {"cast(n, f32) * x + x", {"n", "x"}, "if"},                                 // mixed types: scalar loops
+  };
+  return cases;
+}
+
+DType case_dtype(char c, DType drawn) {
+  switch (c) {
+    case 'b': return DType::Bool;
+    case 'i': return DType::I32;
+    case 'f': return DType::F32;
+    default: return drawn;
+  }
+}
+
+std::vector<ExprInput> expr_inputs(const ExprCase& e, DType drawn) {
+  std::vector<ExprInput> decls;
+  for (std::size_t j = 0; j < e.names.size(); ++j) decls.push_back({e.names[j], case_dtype(e.dtypes[j], drawn)});
+  return decls;
+}
+
+// An expression kernel from the table: its dtype among those the
+// expression accepts, shapes x = a, then b, then shapes that broadcast
+// against a (or a itself); pdpd and paddle take two inputs, so other
+// counts get bidirectional.
+KernelSpec expr_kernel(Bytes& in, const Shape& a, const Shape& b, Rule rule, std::int64_t axis) {
+  const ExprCase& e = expr_cases()[in.pick(expr_cases().size())];
+  std::vector<DType> dtypes;
+  for (DType t : kAllDTypes) {
+    try {
+      parse_expr(e.text, expr_inputs(e, t));
+      dtypes.push_back(t);
+    } catch (const ExprError&) {
+    }
+  }
+  FUZZ_CHECK(!dtypes.empty(), std::string("no dtype accepts the table's expression ") + e.text);
+  const DType dtype = dtypes[in.pick(dtypes.size())];
+  const std::vector<ExprInput> decls = expr_inputs(e, dtype);
+  KernelSpec k;
+  k.name = "k";
+  k.expr_text = e.text;
+  k.expr = parse_expr(e.text, decls);
+  k.rule = e.names.size() != 2 && rule_takes_axis(rule) ? Rule::Bidirectional : rule;
+  k.axis = axis;
+  for (std::size_t j = 0; j < decls.size(); ++j) {
+    Shape s = j == 0 ? a : j == 1 ? b : in.pick(3) == 0 ? a : broadcastable(in, a);
+    k.inputs.push_back({decls[j].name, std::move(s), decls[j].dtype, {}});
+  }
+  return k;
+}
+
 }  // namespace
 
 extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   if (size > 512) return 0;
   Bytes in(data, size);
-  KernelSpec k;
-  k.name = "k";
-  k.op = kAllOps[in.pick(std::size(kAllOps))];
+  const Op op = kAllOps[in.pick(std::size(kAllOps))];
   std::vector<DType> dtypes;
   for (DType t : kAllDTypes) {
-    if (op_supports(k.op, t)) dtypes.push_back(t);
+    if (op_supports(op, t)) dtypes.push_back(t);
   }
-  k.dtype = dtypes[in.pick(dtypes.size())];
+  const DType dtype = dtypes[in.pick(dtypes.size())];
   const Rule rules[] = {Rule::None, Rule::Numpy, Rule::Pdpd, Rule::Paddle};
   const BroadcastMode modes[] = {BroadcastMode::Numpy, BroadcastMode::Explicit, BroadcastMode::Bidirectional,
                                  BroadcastMode::Pdpd};
-  k.rule = in.pick_from(rules);
-  k.mode = in.pick_from(modes);
-  k.a = decode_shape(in);
-  k.b = in.pick(4) == 0 ? k.a : decode_shape(in);  // often equal: dense kernels
-  if (in.flag()) {  // b from a's dims with some 1s: shapes that broadcast
-    k.b = k.a;
-    for (auto& d : k.b) d = in.flag() ? 1 : d;
-    k.b.erase(k.b.begin(), k.b.begin() + static_cast<long>(in.pick(k.b.size() + 1)));
-  }
-  k.axis = static_cast<std::int64_t>(in.pick(8)) - 1;
-  for (std::size_t i = 0, t = in.pick(2); i < k.a.size(); ++i, t += 1 + in.pick(2)) {
-    k.axes_mapping.push_back(static_cast<std::int64_t>(t));
+  const Rule rule = in.pick_from(rules);
+  const BroadcastMode mode = in.pick_from(modes);
+  const Shape a = decode_shape(in);
+  Shape b = in.pick(4) == 0 ? a : decode_shape(in);  // often equal: dense kernels
+  if (in.flag()) b = broadcastable(in, a);           // shapes that broadcast
+  const std::int64_t axis = static_cast<std::int64_t>(in.pick(8)) - 1;
+  std::vector<std::int64_t> axes_mapping;
+  for (std::size_t i = 0, t = in.pick(2); i < a.size(); ++i, t += 1 + in.pick(2)) {
+    axes_mapping.push_back(static_cast<std::int64_t>(t));
   }
   PlanOptions opt;
   for (Isa isa : {Isa::Avx512, Isa::Avx2, Isa::Scalar}) {
@@ -178,13 +288,32 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   const std::int64_t blocks[] = {16384, 256, 1024, 1 << 20};
   opt.max_block_elements = in.pick_from(blocks);
   const bool emit = in.u8() % 8 == 0;  // emitting is slow (templates): one input in 8
+  // Read last, so that inputs written before expression kernels keep their meaning.
+  const bool fused = in.u8() % 4 == 1;
+  const KernelSpec k = fused                ? expr_kernel(in, a, b, rule, axis)
+                       : op == Op::Broadcast ? broadcast_kernel("k", dtype, mode, a, b, axis, axes_mapping)
+                                             : binary_kernel("k", op, dtype, rule, a, b, axis);
+  const std::size_t inputs = k.inputs.size();
   const std::string ctx = ctx_of(k);
 
   // The rule engine's verdict and mapping.
-  BroadcastResult r;
+  BroadcastInputs r;
   try {
-    r = k.op == Op::Broadcast ? broadcast_to(k.mode, k.a, k.b, k.axis, k.axes_mapping)
-                              : broadcast_shapes(k.rule, k.a, k.b, k.axis);
+    if (k.to_target) {
+      BroadcastResult two = broadcast_to(k.mode, k.inputs[0].shape, k.target, k.axis, k.axes_mapping);
+      r = {two.out, {two.a_strides}};
+    } else if (!fused) {
+      BroadcastResult two = broadcast_shapes(k.rule, k.inputs[0].shape, k.inputs[1].shape, k.axis);
+      r = {two.out, {two.a_strides, two.b_strides}};
+    } else {
+      std::vector<Shape> shapes;
+      std::vector<std::string> names;
+      for (const InputSpec& i : k.inputs) {
+        shapes.push_back(i.shape);
+        names.push_back(i.name);
+      }
+      r = broadcast_inputs(k.rule, shapes, k.axis, names);
+    }
   } catch (const Error&) {
     try {
       plan_kernel(k, opt);
@@ -193,10 +322,10 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     }
     FUZZ_CHECK(false, ctx + ": the planner accepts what the rule engine rejects");
   }
+  FUZZ_CHECK(r.strides.size() == inputs, ctx + ": the rule engine's strides");
   const std::int64_t out_numel = checked_numel(r.out);  // checked by the rule engine
   std::int64_t out_bytes = 0;
-  const bool bytes_overflow =
-      __builtin_mul_overflow(out_numel, dtype_size(result_dtype(k.op, k.dtype)), &out_bytes);
+  const bool bytes_overflow = __builtin_mul_overflow(out_numel, dtype_size(k.out_dtype()), &out_bytes);
   KernelPlan p;
   try {
     p = plan_kernel(k, opt);
@@ -208,10 +337,16 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   }
   FUZZ_CHECK(!bytes_overflow, ctx + ": output bytes overflow, but plan_kernel did not say so");
   FUZZ_CHECK(p.shapes.out == r.out, ctx + ": the plan's output shape");
+  FUZZ_CHECK(p.out_dtype == k.out_dtype(), ctx + ": the plan's output dtype");
   FUZZ_CHECK(p.out_numel == checked_numel(r.out), ctx + ": out_numel");
+  FUZZ_CHECK(p.empty == (p.out_numel == 0), ctx + ": empty iff the output has no elements");
   FUZZ_CHECK(p.out_bytes == p.out_numel * dtype_size(p.out_dtype), ctx + ": out_bytes");
+  FUZZ_CHECK(p.footprint_bytes >= p.out_bytes, ctx + ": the footprint holds the output");
+  FUZZ_CHECK(p.classes.size() == inputs, ctx + ": one class per input");
   FUZZ_CHECK(p.isas.size() == opt.isas.size(), ctx + ": one variant per ISA");
+  check_loops(p.loops, inputs, ctx, "the coalesced nest");
   (void)describe_loops(p, "  ");
+  (void)describe_expr(p, "  ");
 
   // The split loop is every variant's outermost loop.
   if (p.split) {
@@ -220,7 +355,7 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
       FUZZ_CHECK(!ip.outer.empty(), ctx + ": a split kernel whose variant has no outer loop");
       const Loop& o = ip.outer[0];
       const Loop& s = p.loops[0];
-      FUZZ_CHECK(o.extent == s.extent && o.a == s.a && o.b == s.b && o.out == s.out,
+      FUZZ_CHECK(o.extent == s.extent && o.in == s.in && o.out == s.out,
                  ctx + ": a variant's outermost loop is not the split loop");
     }
   } else {
@@ -232,27 +367,25 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     (void)describe_isa(p, p.isas[i]);
   }
 
-  // Element counts of the operands (they may not fit when the output is empty).
-  std::int64_t na = 1, nb = 1;
+  // Element counts of the inputs (they may not fit when the output is empty).
+  std::vector<std::int64_t> counts(inputs, 1);
   bool counts_fit = true;
-  for (std::int64_t d : k.a) counts_fit = counts_fit && !__builtin_mul_overflow(na, d, &na);
-  for (std::int64_t d : k.b) counts_fit = counts_fit && !__builtin_mul_overflow(nb, d, &nb);
+  for (std::size_t j = 0; j < inputs; ++j) {
+    for (std::int64_t d : k.inputs[j].shape) counts_fit = counts_fit && !__builtin_mul_overflow(counts[j], d, &counts[j]);
+  }
 
   if (p.out_numel <= kMaxInterpreted && counts_fit) {
-    const bool has_b = k.op != Op::Broadcast;
     const auto n = static_cast<std::size_t>(p.out_numel);
     // The rule engine's per-element mapping.
-    Mapping want{std::vector<std::int64_t>(n), std::vector<std::int64_t>(n), std::vector<int>(n, 1)};
+    Mapping want{std::vector<std::vector<std::int64_t>>(inputs, std::vector<std::int64_t>(n)), std::vector<int>(n, 1)};
     {
       Shape idx(r.out.size(), 0);
       for (std::size_t i = 0; i < n; ++i) {
-        std::int64_t oa = 0, ob = 0;
-        for (std::size_t d = 0; d < idx.size(); ++d) {
-          oa += idx[d] * r.a_strides[d];
-          ob += idx[d] * r.b_strides[d];
+        for (std::size_t j = 0; j < inputs; ++j) {
+          std::int64_t off = 0;
+          for (std::size_t d = 0; d < idx.size(); ++d) off += idx[d] * r.strides[j][d];
+          want.in[j][i] = off;
         }
-        want.a[i] = oa;
-        want.b[i] = has_b ? ob : 0;
         for (std::size_t d = idx.size(); d-- > 0;) {
           if (++idx[d] < r.out[d]) break;
           idx[d] = 0;
@@ -260,53 +393,56 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
       }
     }
     auto fresh = [&] {
-      return Mapping{std::vector<std::int64_t>(n, -1), std::vector<std::int64_t>(n, -1), std::vector<int>(n, 0)};
+      return Mapping{std::vector<std::vector<std::int64_t>>(inputs, std::vector<std::int64_t>(n, -1)),
+                     std::vector<int>(n, 0)};
     };
+    const std::vector<std::int64_t> zero(inputs, 0);
     // The coalesced nest.
-    if (p.inner != InnerClass::Empty) {
+    if (!p.empty) {
       Mapping got = fresh();
       const std::string lctx = ctx + " (loops)";
-      nest(p.loops, 0, 0, 0, 0, [&](std::int64_t oa, std::int64_t ob, std::int64_t oo) {
-        record(got, lctx, na, nb, has_b, oo, oa, ob);
+      nest(p.loops, 0, zero, 0, [&](const std::vector<std::int64_t>& at, std::int64_t oo) {
+        record(got, k, lctx, counts, oo, at);
       });
-      compare(got, want, lctx);
+      compare(got, want, k, lctx);
     }
-    // Each variant: outer loops, then the row per the access modes.
+    // Each variant: outer loops, then the row per the inputs' access modes.
     for (const IsaPlan& ip : p.isas) {
       const std::string ictx = ctx + " on " + isa_name(ip.isa);
       Mapping got = fresh();
-      // A gathered block's element j: its mixed-radix digits times the strides.
-      auto block_offset = [&](std::int64_t j, std::int64_t Loop::*stride) {
+      // A gathered block's element j: its mixed-radix digits times input k's strides.
+      auto block_offset = [&](std::int64_t j, std::size_t q) {
         std::int64_t off = 0;
         for (std::size_t f = ip.block.size(); f-- > 0;) {
-          off += (j % ip.block[f].extent) * (ip.block[f].*stride);
+          off += (j % ip.block[f].extent) * ip.block[f].in[q];
           j /= ip.block[f].extent;
         }
         return off;
       };
-      auto index = [&](Access acc, std::int64_t base, std::int64_t j, std::int64_t Loop::*stride) {
+      auto index = [&](Access acc, std::int64_t base, std::int64_t j, std::size_t q) {
         switch (acc) {
           case Access::Stream: return base + j;
           case Access::Splat: return base;
           case Access::Pattern: return base + j % ip.period;
-          case Access::Gather: return base + block_offset(j, stride);
+          case Access::Gather: return base + block_offset(j, q);
         }
         return std::int64_t{-1};
       };
-      nest(ip.outer, 0, 0, 0, 0, [&](std::int64_t oa, std::int64_t ob, std::int64_t oo) {
+      std::vector<std::int64_t> at(inputs);
+      nest(ip.outer, 0, zero, 0, [&](const std::vector<std::int64_t>& base, std::int64_t oo) {
         for (std::int64_t j = 0; j < ip.row; ++j) {
-          record(got, ictx, na, nb, has_b, oo + j, index(ip.a, oa, j, &Loop::a), index(ip.b, ob, j, &Loop::b));
+          for (std::size_t q = 0; q < inputs; ++q) at[q] = index(ip.access[q], base[q], j, q);
+          record(got, k, ictx, counts, oo + j, at);
         }
       });
-      compare(got, want, ictx);
+      compare(got, want, k, ictx);
     }
   }
 
   // And the emitter takes it.
-  if (!emit || !counts_fit || p.out_numel > (std::int64_t{1} << 40) || na > (std::int64_t{1} << 40) ||
-      nb > (std::int64_t{1} << 40)) {
-    return 0;  // above the default max_elements: validate_spec rejects it
-  }
+  bool small = counts_fit && p.out_numel <= (std::int64_t{1} << 40);
+  for (std::int64_t c : counts) small = small && c <= (std::int64_t{1} << 40);
+  if (!emit || !small) return 0;  // above the default max_elements: validate_spec rejects it
   try {
     Spec spec;
     spec.ns = "fuzz";

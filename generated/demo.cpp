@@ -15,6 +15,16 @@
 #include <immintrin.h>
 #endif
 
+// Every node of an expression is rounded on its own, as NumPy rounds it:
+// no multiply-add contraction, whatever -ffp-contract the user compiles with
+// (GCC contracts by default, even in ISO mode).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 // Marks kernel variants for `bcastgen inspect` (clang keeps annotations in the AST).
 #if defined(__clang__)
 #define BCASTGEN_KERNEL(tag) __attribute__((annotate(tag)))
@@ -27,10 +37,18 @@ namespace demo {
 // ===========================================================================
 // bias_add: add f32, rule numpy: a [1,64,56,56], b [1,64,1,1] -> out f32 [1,64,56,56]
 //
+// Expression, one node per line (each computed once per element):
+//   t0 = a : f32
+//   t1 = b : f32
+//   t2 = add(t0, t1) : f32  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = a, in1 = b).
+//
 // Loop nest after dropping size-1 axes and coalescing (strides in elements):
 //   loop        extent           a           b         out
 //   i0              64        3136           1        3136
-//   i1            3136           1           0           1   inner: vector-scalar
+//   i1            3136           1           0           1
+//   inputs: a contiguous, b scalar
 //
 // Split: loop i0 (64 iterations) can be split across threads
 //
@@ -43,95 +61,95 @@ namespace {
 
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
-inline void avx512_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 64)
-  const float* a1 = a + i0 * 3136;
-  const float* b1 = b + i0;
-  float* out1 = out + i0 * 3136;
-  const __m512 vb = _mm512_set1_ps(b1[0]);
+  const float* in0_1 = in0 + i0 * 3136;
+  const float* in1_1 = in1 + i0;
+  float* out_1 = out + i0 * 3136;
+  const __m512 t1 = _mm512_set1_ps(in1_1[0]);
   // 49 iterations of 64 elements (16 lanes x 4)
   for (std::int64_t j = 0; j < 3136; j += 64) {
-    const __m512 va0 = _mm512_loadu_ps(a1 + j);
-    const __m512 va1 = _mm512_loadu_ps(a1 + j + 16);
-    const __m512 va2 = _mm512_loadu_ps(a1 + j + 32);
-    const __m512 va3 = _mm512_loadu_ps(a1 + j + 48);
-    const __m512 r0 = _mm512_add_ps(va0, vb);
-    const __m512 r1 = _mm512_add_ps(va1, vb);
-    const __m512 r2 = _mm512_add_ps(va2, vb);
-    const __m512 r3 = _mm512_add_ps(va3, vb);
-    _mm512_storeu_ps(out1 + j, r0);
-    _mm512_storeu_ps(out1 + j + 16, r1);
-    _mm512_storeu_ps(out1 + j + 32, r2);
-    _mm512_storeu_ps(out1 + j + 48, r3);
+    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
+    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
+    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
+    const __m512 t0_3 = _mm512_loadu_ps(in0_1 + j + 48);
+    const __m512 t2_0 = _mm512_add_ps(t0_0, t1);
+    const __m512 t2_1 = _mm512_add_ps(t0_1, t1);
+    const __m512 t2_2 = _mm512_add_ps(t0_2, t1);
+    const __m512 t2_3 = _mm512_add_ps(t0_3, t1);
+    _mm512_storeu_ps(out_1 + j, t2_0);
+    _mm512_storeu_ps(out_1 + j + 16, t2_1);
+    _mm512_storeu_ps(out_1 + j + 32, t2_2);
+    _mm512_storeu_ps(out_1 + j + 48, t2_3);
   }  // for j
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx512")
-void avx512(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 64; ++i0) avx512_block(i0, a, b, out);
+void avx512(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 64; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx512")
-void avx512_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, a, b, out);
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
-inline void avx2_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 64)
-  const float* a1 = a + i0 * 3136;
-  const float* b1 = b + i0;
-  float* out1 = out + i0 * 3136;
-  const __m256 vb = _mm256_set1_ps(b1[0]);
+  const float* in0_1 = in0 + i0 * 3136;
+  const float* in1_1 = in1 + i0;
+  float* out_1 = out + i0 * 3136;
+  const __m256 t1 = _mm256_set1_ps(in1_1[0]);
   // 98 iterations of 32 elements (8 lanes x 4)
   for (std::int64_t j = 0; j < 3136; j += 32) {
-    const __m256 va0 = _mm256_loadu_ps(a1 + j);
-    const __m256 va1 = _mm256_loadu_ps(a1 + j + 8);
-    const __m256 va2 = _mm256_loadu_ps(a1 + j + 16);
-    const __m256 va3 = _mm256_loadu_ps(a1 + j + 24);
-    const __m256 r0 = _mm256_add_ps(va0, vb);
-    const __m256 r1 = _mm256_add_ps(va1, vb);
-    const __m256 r2 = _mm256_add_ps(va2, vb);
-    const __m256 r3 = _mm256_add_ps(va3, vb);
-    _mm256_storeu_ps(out1 + j, r0);
-    _mm256_storeu_ps(out1 + j + 8, r1);
-    _mm256_storeu_ps(out1 + j + 16, r2);
-    _mm256_storeu_ps(out1 + j + 24, r3);
+    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
+    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
+    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
+    const __m256 t0_3 = _mm256_loadu_ps(in0_1 + j + 24);
+    const __m256 t2_0 = _mm256_add_ps(t0_0, t1);
+    const __m256 t2_1 = _mm256_add_ps(t0_1, t1);
+    const __m256 t2_2 = _mm256_add_ps(t0_2, t1);
+    const __m256 t2_3 = _mm256_add_ps(t0_3, t1);
+    _mm256_storeu_ps(out_1 + j, t2_0);
+    _mm256_storeu_ps(out_1 + j + 8, t2_1);
+    _mm256_storeu_ps(out_1 + j + 16, t2_2);
+    _mm256_storeu_ps(out_1 + j + 24, t2_3);
   }  // for j
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx2")
-void avx2(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 64; ++i0) avx2_block(i0, a, b, out);
+void avx2(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 64; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx2")
-void avx2_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, a, b, out);
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:scalar")
-inline void scalar_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 64)
-  const float* a1 = a + i0 * 3136;
-  const float* b1 = b + i0;
-  float* out1 = out + i0 * 3136;
-  const float sb = b1[0];
+  const float* in0_1 = in0 + i0 * 3136;
+  const float* in1_1 = in1 + i0;
+  float* out_1 = out + i0 * 3136;
+  const float s1 = in1_1[0];
   for (std::int64_t j = 0; j < 3136; ++j) {
-    out1[j] = bcastgen::ops::add(a1[j], sb);
+    out_1[j] = bcastgen::ops::add(in0_1[j], s1);
   }
 }
 
 BCASTGEN_KERNEL("bcastgen.kernel:bias_add:scalar")
-void scalar(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 64; ++i0) scalar_block(i0, a, b, out);
+void scalar(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 64; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 BCASTGEN_KERNEL("bcastgen.range:bias_add:scalar")
-void scalar_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, a, b, out);
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 using Fn = void (*)(const float*, const float*, float*);
@@ -174,17 +192,28 @@ void bias_add_isa(bcastgen::Isa isa, const float* a, const float* b, float* out)
   bias_add_impl::select(isa, out)(a, b, out);
 }
 
-// Type-erased, for demo_kernels().
-static void bias_add_erased(bcastgen::Isa isa, const void* a, const void* b, void* out) {
-  bias_add_isa(isa, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+// Type-erased, for demo_kernels(): in[k] points at input k.
+static void bias_add_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  bias_add_isa(isa, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
-static void bias_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* a,
-                                  const void* b, void* out) {
+static void bias_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
   if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bias_add': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
   if (begin < 0 || end > 64 || begin > end) throw bcastgen::InvalidArgument("kernel 'bias_add': bad range");
-  bias_add_impl::select_range(isa, out)(begin, end, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+  bias_add_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
+
+static const bcastgen::KernelInput bias_add_inputs[] = {
+    {"a", bcastgen::DType::F32, bias_add_shape::a},
+    {"b", bcastgen::DType::F32, bias_add_shape::b},
+};
+
+static const bcastgen::KernelNode bias_add_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+};
 
 void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
   bcastgen::check_shape("bias_add", "a", bias_add_shape::a, a.shape);
@@ -202,11 +231,19 @@ void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 // ===========================================================================
 // pdpd_add: add f32, rule pdpd (axis 1): a [2,3,4,5], b [3,1] -> out f32 [2,3,4,5]
 //
+// Expression, one node per line (each computed once per element):
+//   t0 = a : f32
+//   t1 = b : f32
+//   t2 = add(t0, t1) : f32  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = a, in1 = b).
+//
 // Loop nest after dropping size-1 axes and coalescing (strides in elements):
 //   loop        extent           a           b         out
 //   i0               2          60           0          60
 //   i1               3          20           1          20
-//   i2              20           1           0           1   inner: vector-scalar
+//   i2              20           1           0           1
+//   inputs: a contiguous, b scalar
 //
 // Split: loop i0 (2 iterations) can be split across threads
 //
@@ -219,99 +256,99 @@ namespace {
 
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx512")
-inline void avx512_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 2)
-  const float* a1 = a + i0 * 60;
-  float* out1 = out + i0 * 60;
+  const float* in0_1 = in0 + i0 * 60;
+  float* out_1 = out + i0 * 60;
   for (std::int64_t i1 = 0; i1 < 3; ++i1) {
-    const float* a2 = a1 + i1 * 20;
-    const float* b2 = b + i1;
-    float* out2 = out1 + i1 * 20;
-    const __m512 vb = _mm512_set1_ps(b2[0]);
+    const float* in0_2 = in0_1 + i1 * 20;
+    const float* in1_2 = in1 + i1;
+    float* out_2 = out_1 + i1 * 20;
+    const __m512 t1 = _mm512_set1_ps(in1_2[0]);
     // tail: 1 whole vector at 0
-    const __m512 vat0 = _mm512_loadu_ps(a2);
-    const __m512 rt0 = _mm512_add_ps(vat0, vb);
-    _mm512_storeu_ps(out2, rt0);
+    const __m512 t0_t0 = _mm512_loadu_ps(in0_2);
+    const __m512 t2_t0 = _mm512_add_ps(t0_t0, t1);
+    _mm512_storeu_ps(out_2, t2_t0);
     // tail: the last 4 elements, lanes 0..3 of one masked vector
     const __mmask16 tail = 0xf;
-    const __m512 vam0 = _mm512_maskz_loadu_ps(tail, a2 + 16);
-    const __m512 rm0 = _mm512_add_ps(vam0, vb);
-    _mm512_mask_storeu_ps(out2 + 16, tail, rm0);
+    const __m512 t0_m0 = _mm512_maskz_loadu_ps(tail, in0_2 + 16);
+    const __m512 t2_m0 = _mm512_add_ps(t0_m0, t1);
+    _mm512_mask_storeu_ps(out_2 + 16, tail, t2_m0);
   }  // for i1
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:pdpd_add:avx512")
-void avx512(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 2; ++i0) avx512_block(i0, a, b, out);
+void avx512(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 2; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:pdpd_add:avx512")
-void avx512_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, a, b, out);
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx2")
-inline void avx2_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 2)
-  const float* a1 = a + i0 * 60;
-  float* out1 = out + i0 * 60;
+  const float* in0_1 = in0 + i0 * 60;
+  float* out_1 = out + i0 * 60;
   for (std::int64_t i1 = 0; i1 < 3; ++i1) {
-    const float* a2 = a1 + i1 * 20;
-    const float* b2 = b + i1;
-    float* out2 = out1 + i1 * 20;
-    const __m256 vb = _mm256_set1_ps(b2[0]);
+    const float* in0_2 = in0_1 + i1 * 20;
+    const float* in1_2 = in1 + i1;
+    float* out_2 = out_1 + i1 * 20;
+    const __m256 t1 = _mm256_set1_ps(in1_2[0]);
     // tail: 2 whole vectors at 0
-    const __m256 vat0 = _mm256_loadu_ps(a2);
-    const __m256 vat1 = _mm256_loadu_ps(a2 + 8);
-    const __m256 rt0 = _mm256_add_ps(vat0, vb);
-    const __m256 rt1 = _mm256_add_ps(vat1, vb);
-    _mm256_storeu_ps(out2, rt0);
-    _mm256_storeu_ps(out2 + 8, rt1);
+    const __m256 t0_t0 = _mm256_loadu_ps(in0_2);
+    const __m256 t0_t1 = _mm256_loadu_ps(in0_2 + 8);
+    const __m256 t2_t0 = _mm256_add_ps(t0_t0, t1);
+    const __m256 t2_t1 = _mm256_add_ps(t0_t1, t1);
+    _mm256_storeu_ps(out_2, t2_t0);
+    _mm256_storeu_ps(out_2 + 8, t2_t1);
     // tail: the last 4 elements, one by one
-    const float sb = b2[0];
-    out2[16] = bcastgen::ops::add(a2[16], sb);
-    out2[17] = bcastgen::ops::add(a2[17], sb);
-    out2[18] = bcastgen::ops::add(a2[18], sb);
-    out2[19] = bcastgen::ops::add(a2[19], sb);
+    const float s1 = in1_2[0];
+    out_2[16] = bcastgen::ops::add(in0_2[16], s1);
+    out_2[17] = bcastgen::ops::add(in0_2[17], s1);
+    out_2[18] = bcastgen::ops::add(in0_2[18], s1);
+    out_2[19] = bcastgen::ops::add(in0_2[19], s1);
   }  // for i1
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:pdpd_add:avx2")
-void avx2(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 2; ++i0) avx2_block(i0, a, b, out);
+void avx2(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 2; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:pdpd_add:avx2")
-void avx2_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, a, b, out);
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:scalar")
-inline void scalar_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 2)
-  const float* a1 = a + i0 * 60;
-  float* out1 = out + i0 * 60;
+  const float* in0_1 = in0 + i0 * 60;
+  float* out_1 = out + i0 * 60;
   for (std::int64_t i1 = 0; i1 < 3; ++i1) {
-    const float* a2 = a1 + i1 * 20;
-    const float* b2 = b + i1;
-    float* out2 = out1 + i1 * 20;
-    const float sb = b2[0];
+    const float* in0_2 = in0_1 + i1 * 20;
+    const float* in1_2 = in1 + i1;
+    float* out_2 = out_1 + i1 * 20;
+    const float s1 = in1_2[0];
     for (std::int64_t j = 0; j < 20; ++j) {
-      out2[j] = bcastgen::ops::add(a2[j], sb);
+      out_2[j] = bcastgen::ops::add(in0_2[j], s1);
     }
   }  // for i1
 }
 
 BCASTGEN_KERNEL("bcastgen.kernel:pdpd_add:scalar")
-void scalar(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 2; ++i0) scalar_block(i0, a, b, out);
+void scalar(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 2; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 BCASTGEN_KERNEL("bcastgen.range:pdpd_add:scalar")
-void scalar_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, a, b, out);
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 using Fn = void (*)(const float*, const float*, float*);
@@ -354,17 +391,28 @@ void pdpd_add_isa(bcastgen::Isa isa, const float* a, const float* b, float* out)
   pdpd_add_impl::select(isa, out)(a, b, out);
 }
 
-// Type-erased, for demo_kernels().
-static void pdpd_add_erased(bcastgen::Isa isa, const void* a, const void* b, void* out) {
-  pdpd_add_isa(isa, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+// Type-erased, for demo_kernels(): in[k] points at input k.
+static void pdpd_add_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  pdpd_add_isa(isa, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
-static void pdpd_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* a,
-                                  const void* b, void* out) {
+static void pdpd_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
   if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'pdpd_add': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
   if (begin < 0 || end > 2 || begin > end) throw bcastgen::InvalidArgument("kernel 'pdpd_add': bad range");
-  pdpd_add_impl::select_range(isa, out)(begin, end, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+  pdpd_add_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
+
+static const bcastgen::KernelInput pdpd_add_inputs[] = {
+    {"a", bcastgen::DType::F32, pdpd_add_shape::a},
+    {"b", bcastgen::DType::F32, pdpd_add_shape::b},
+};
+
+static const bcastgen::KernelNode pdpd_add_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+};
 
 void pdpd_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
   bcastgen::check_shape("pdpd_add", "a", pdpd_add_shape::a, a.shape);
@@ -382,16 +430,24 @@ void pdpd_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 // ===========================================================================
 // mean_sub: subtract f32, rule numpy: a [1,224,224,3], b [3] -> out f32 [1,224,224,3]
 //
+// Expression, one node per line (each computed once per element):
+//   t0 = a : f32
+//   t1 = b : f32
+//   t2 = subtract(t0, t1) : f32  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = a, in1 = b).
+//
 // Loop nest after dropping size-1 axes and coalescing (strides in elements):
 //   loop        extent           a           b         out
 //   i0              14       10752           0       10752
 //   i1            3584           3           0           3
-//   i2               3           1           1           1   inner: repeat
+//   i2               3           1           1           1
+//   inputs: a contiguous, b repeat
 //
 // Split: the row of 50176 periods is cut into 14 blocks of 3584 so that it can be split; loop i0 (14 iterations) can be split across threads
 //
-// avx512: 16 lanes x unroll 3 = 48 elements per step; row 10752 = 224 x 48 + 0 vectors + no partial vector; operand b repeats every 3 elements, held in 3 registers
-// avx2: 8 lanes x unroll 3 = 24 elements per step; row 10752 = 448 x 24 + 0 vectors + no partial vector; operand b repeats every 3 elements, held in 3 registers
+// avx512: 16 lanes x unroll 3 = 48 elements per step; row 10752 = 224 x 48 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
+// avx2: 8 lanes x unroll 3 = 24 elements per step; row 10752 = 448 x 24 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
 // scalar: portable scalar loop
 // ===========================================================================
 namespace mean_sub_impl {
@@ -399,99 +455,99 @@ namespace {
 
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
-inline void avx512_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 14)
-  const float* a1 = a + i0 * 10752;
-  float* out1 = out + i0 * 10752;
-  // b repeats every 3 elements: 48 = lcm(3, 16) elements in 3 registers
-  alignas(64) float pattern_b[48];
-  for (int k = 0; k < 48; ++k) pattern_b[k] = b[k % 3];
-  const __m512 pb0 = _mm512_loadu_ps(pattern_b);
-  const __m512 pb1 = _mm512_loadu_ps(pattern_b + 16);
-  const __m512 pb2 = _mm512_loadu_ps(pattern_b + 32);
+  const float* in0_1 = in0 + i0 * 10752;
+  float* out_1 = out + i0 * 10752;
+  // in1 (b) repeats every 3 elements: 48 = lcm(3, 16) elements in 3 registers
+  alignas(64) float pattern1[48];
+  for (int k = 0; k < 48; ++k) pattern1[k] = in1[k % 3];
+  const __m512 t1_p0 = _mm512_loadu_ps(pattern1);
+  const __m512 t1_p1 = _mm512_loadu_ps(pattern1 + 16);
+  const __m512 t1_p2 = _mm512_loadu_ps(pattern1 + 32);
   // 224 iterations of 48 elements (16 lanes x 3)
   for (std::int64_t j = 0; j < 10752; j += 48) {
-    const __m512 va0 = _mm512_loadu_ps(a1 + j);
-    const __m512 va1 = _mm512_loadu_ps(a1 + j + 16);
-    const __m512 va2 = _mm512_loadu_ps(a1 + j + 32);
-    const __m512 r0 = _mm512_sub_ps(va0, pb0);
-    const __m512 r1 = _mm512_sub_ps(va1, pb1);
-    const __m512 r2 = _mm512_sub_ps(va2, pb2);
-    _mm512_storeu_ps(out1 + j, r0);
-    _mm512_storeu_ps(out1 + j + 16, r1);
-    _mm512_storeu_ps(out1 + j + 32, r2);
+    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
+    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
+    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
+    const __m512 t2_0 = _mm512_sub_ps(t0_0, t1_p0);
+    const __m512 t2_1 = _mm512_sub_ps(t0_1, t1_p1);
+    const __m512 t2_2 = _mm512_sub_ps(t0_2, t1_p2);
+    _mm512_storeu_ps(out_1 + j, t2_0);
+    _mm512_storeu_ps(out_1 + j + 16, t2_1);
+    _mm512_storeu_ps(out_1 + j + 32, t2_2);
   }  // for j
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx512")
-void avx512(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 14; ++i0) avx512_block(i0, a, b, out);
+void avx512(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 14; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx512")
-void avx512_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, a, b, out);
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
-inline void avx2_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 14)
-  const float* a1 = a + i0 * 10752;
-  float* out1 = out + i0 * 10752;
-  // b repeats every 3 elements: 24 = lcm(3, 8) elements in 3 registers
-  alignas(64) float pattern_b[24];
-  for (int k = 0; k < 24; ++k) pattern_b[k] = b[k % 3];
-  const __m256 pb0 = _mm256_loadu_ps(pattern_b);
-  const __m256 pb1 = _mm256_loadu_ps(pattern_b + 8);
-  const __m256 pb2 = _mm256_loadu_ps(pattern_b + 16);
+  const float* in0_1 = in0 + i0 * 10752;
+  float* out_1 = out + i0 * 10752;
+  // in1 (b) repeats every 3 elements: 24 = lcm(3, 8) elements in 3 registers
+  alignas(64) float pattern1[24];
+  for (int k = 0; k < 24; ++k) pattern1[k] = in1[k % 3];
+  const __m256 t1_p0 = _mm256_loadu_ps(pattern1);
+  const __m256 t1_p1 = _mm256_loadu_ps(pattern1 + 8);
+  const __m256 t1_p2 = _mm256_loadu_ps(pattern1 + 16);
   // 448 iterations of 24 elements (8 lanes x 3)
   for (std::int64_t j = 0; j < 10752; j += 24) {
-    const __m256 va0 = _mm256_loadu_ps(a1 + j);
-    const __m256 va1 = _mm256_loadu_ps(a1 + j + 8);
-    const __m256 va2 = _mm256_loadu_ps(a1 + j + 16);
-    const __m256 r0 = _mm256_sub_ps(va0, pb0);
-    const __m256 r1 = _mm256_sub_ps(va1, pb1);
-    const __m256 r2 = _mm256_sub_ps(va2, pb2);
-    _mm256_storeu_ps(out1 + j, r0);
-    _mm256_storeu_ps(out1 + j + 8, r1);
-    _mm256_storeu_ps(out1 + j + 16, r2);
+    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
+    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
+    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
+    const __m256 t2_0 = _mm256_sub_ps(t0_0, t1_p0);
+    const __m256 t2_1 = _mm256_sub_ps(t0_1, t1_p1);
+    const __m256 t2_2 = _mm256_sub_ps(t0_2, t1_p2);
+    _mm256_storeu_ps(out_1 + j, t2_0);
+    _mm256_storeu_ps(out_1 + j + 8, t2_1);
+    _mm256_storeu_ps(out_1 + j + 16, t2_2);
   }  // for j
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx2")
-void avx2(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 14; ++i0) avx2_block(i0, a, b, out);
+void avx2(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 14; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx2")
-void avx2_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, a, b, out);
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:scalar")
-inline void scalar_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 14)
-  const float* a1 = a + i0 * 10752;
-  float* out1 = out + i0 * 10752;
+  const float* in0_1 = in0 + i0 * 10752;
+  float* out_1 = out + i0 * 10752;
   for (std::int64_t i1 = 0; i1 < 3584; ++i1) {
-    const float* a2 = a1 + i1 * 3;
-    float* out2 = out1 + i1 * 3;
+    const float* in0_2 = in0_1 + i1 * 3;
+    float* out_2 = out_1 + i1 * 3;
     for (std::int64_t j = 0; j < 3; ++j) {
-      out2[j] = bcastgen::ops::subtract(a2[j], b[j]);
+      out_2[j] = bcastgen::ops::subtract(in0_2[j], in1[j]);
     }
   }  // for i1
 }
 
 BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:scalar")
-void scalar(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 14; ++i0) scalar_block(i0, a, b, out);
+void scalar(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 14; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 BCASTGEN_KERNEL("bcastgen.range:mean_sub:scalar")
-void scalar_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, a, b, out);
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 using Fn = void (*)(const float*, const float*, float*);
@@ -534,17 +590,28 @@ void mean_sub_isa(bcastgen::Isa isa, const float* a, const float* b, float* out)
   mean_sub_impl::select(isa, out)(a, b, out);
 }
 
-// Type-erased, for demo_kernels().
-static void mean_sub_erased(bcastgen::Isa isa, const void* a, const void* b, void* out) {
-  mean_sub_isa(isa, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+// Type-erased, for demo_kernels(): in[k] points at input k.
+static void mean_sub_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  mean_sub_isa(isa, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
-static void mean_sub_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* a,
-                                  const void* b, void* out) {
+static void mean_sub_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
   if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mean_sub': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
   if (begin < 0 || end > 14 || begin > end) throw bcastgen::InvalidArgument("kernel 'mean_sub': bad range");
-  mean_sub_impl::select_range(isa, out)(begin, end, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+  mean_sub_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
+
+static const bcastgen::KernelInput mean_sub_inputs[] = {
+    {"a", bcastgen::DType::F32, mean_sub_shape::a},
+    {"b", bcastgen::DType::F32, mean_sub_shape::b},
+};
+
+static const bcastgen::KernelNode mean_sub_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Subtract, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+};
 
 void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
   bcastgen::check_shape("mean_sub", "a", mean_sub_shape::a, a.shape);
@@ -562,12 +629,20 @@ void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 // ===========================================================================
 // mask_gt: greater f32, rule numpy: a [8,1,6,1], b [7,1,5] -> out bool [8,7,6,5]
 //
+// Expression, one node per line (each computed once per element):
+//   t0 = a : f32
+//   t1 = b : f32
+//   t2 = greater(t0, t1) : bool  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = a, in1 = b).
+//
 // Loop nest after dropping size-1 axes and coalescing (strides in elements):
 //   loop        extent           a           b         out
 //   i0               8           6           0         210
 //   i1               7           0           5          30
 //   i2               6           1           0           5
-//   i3               5           0           1           1   inner: scalar-vector
+//   i3               5           0           1           1
+//   inputs: a scalar, b contiguous
 //
 // Split: loop i0 (8 iterations) can be split across threads
 //
@@ -580,97 +655,97 @@ namespace {
 
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
-inline void avx512_block(std::int64_t i0, const float* a, const float* b, bool* out) {
+inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   // iteration i0 of the split loop (extent 8)
-  const float* a1 = a + i0 * 6;
-  bool* out1 = out + i0 * 210;
+  const float* in0_1 = in0 + i0 * 6;
+  bool* out_1 = out + i0 * 210;
   for (std::int64_t i1 = 0; i1 < 7; ++i1) {
-    const float* b2 = b + i1 * 5;
-    bool* out2 = out1 + i1 * 30;
+    const float* in1_2 = in1 + i1 * 5;
+    bool* out_2 = out_1 + i1 * 30;
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
-      const float* a3 = a1 + i2;
-      bool* out3 = out2 + i2 * 5;
-      const __m512 va = _mm512_set1_ps(a3[0]);
+      const float* in0_3 = in0_1 + i2;
+      bool* out_3 = out_2 + i2 * 5;
+      const __m512 t0 = _mm512_set1_ps(in0_3[0]);
       // tail: the last 5 elements, lanes 0..4 of one masked vector
       const __mmask16 tail = 0x1f;
-      const __m512 vbm0 = _mm512_maskz_loadu_ps(tail, b2);
-      const __mmask16 rm0 = _mm512_cmp_ps_mask(va, vbm0, _CMP_GT_OQ);
-      _mm_mask_storeu_epi8(out3, tail, _mm_maskz_set1_epi8(rm0, 1));
+      const __m512 t1_m0 = _mm512_maskz_loadu_ps(tail, in1_2);
+      const __mmask16 t2_m0 = _mm512_cmp_ps_mask(t0, t1_m0, _CMP_GT_OQ);
+      _mm_mask_storeu_epi8(out_3, tail, _mm_maskz_set1_epi8(t2_m0, 1));
     }  // for i2
   }  // for i1
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx512")
-void avx512(const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx512_block(i0, a, b, out);
+void avx512(const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx512")
-void avx512_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, a, b, out);
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
-inline void avx2_block(std::int64_t i0, const float* a, const float* b, bool* out) {
+inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   // iteration i0 of the split loop (extent 8)
-  const float* a1 = a + i0 * 6;
-  bool* out1 = out + i0 * 210;
+  const float* in0_1 = in0 + i0 * 6;
+  bool* out_1 = out + i0 * 210;
   for (std::int64_t i1 = 0; i1 < 7; ++i1) {
-    const float* b2 = b + i1 * 5;
-    bool* out2 = out1 + i1 * 30;
+    const float* in1_2 = in1 + i1 * 5;
+    bool* out_2 = out_1 + i1 * 30;
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
-      const float* a3 = a1 + i2;
-      bool* out3 = out2 + i2 * 5;
+      const float* in0_3 = in0_1 + i2;
+      bool* out_3 = out_2 + i2 * 5;
       // tail: the last 5 elements, one by one
-      const float sa = a3[0];
-      out3[0] = bcastgen::ops::greater(sa, b2[0]);
-      out3[1] = bcastgen::ops::greater(sa, b2[1]);
-      out3[2] = bcastgen::ops::greater(sa, b2[2]);
-      out3[3] = bcastgen::ops::greater(sa, b2[3]);
-      out3[4] = bcastgen::ops::greater(sa, b2[4]);
+      const float s0 = in0_3[0];
+      out_3[0] = bcastgen::ops::greater(s0, in1_2[0]);
+      out_3[1] = bcastgen::ops::greater(s0, in1_2[1]);
+      out_3[2] = bcastgen::ops::greater(s0, in1_2[2]);
+      out_3[3] = bcastgen::ops::greater(s0, in1_2[3]);
+      out_3[4] = bcastgen::ops::greater(s0, in1_2[4]);
     }  // for i2
   }  // for i1
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx2")
-void avx2(const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx2_block(i0, a, b, out);
+void avx2(const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx2")
-void avx2_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, a, b, out);
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:scalar")
-inline void scalar_block(std::int64_t i0, const float* a, const float* b, bool* out) {
+inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   // iteration i0 of the split loop (extent 8)
-  const float* a1 = a + i0 * 6;
-  bool* out1 = out + i0 * 210;
+  const float* in0_1 = in0 + i0 * 6;
+  bool* out_1 = out + i0 * 210;
   for (std::int64_t i1 = 0; i1 < 7; ++i1) {
-    const float* b2 = b + i1 * 5;
-    bool* out2 = out1 + i1 * 30;
+    const float* in1_2 = in1 + i1 * 5;
+    bool* out_2 = out_1 + i1 * 30;
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
-      const float* a3 = a1 + i2;
-      bool* out3 = out2 + i2 * 5;
-      const float sa = a3[0];
+      const float* in0_3 = in0_1 + i2;
+      bool* out_3 = out_2 + i2 * 5;
+      const float s0 = in0_3[0];
       for (std::int64_t j = 0; j < 5; ++j) {
-        out3[j] = bcastgen::ops::greater(sa, b2[j]);
+        out_3[j] = bcastgen::ops::greater(s0, in1_2[j]);
       }
     }  // for i2
   }  // for i1
 }
 
 BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:scalar")
-void scalar(const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = 0; i0 < 8; ++i0) scalar_block(i0, a, b, out);
+void scalar(const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 BCASTGEN_KERNEL("bcastgen.range:mask_gt:scalar")
-void scalar_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, a, b, out);
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 using Fn = void (*)(const float*, const float*, bool*);
@@ -713,17 +788,28 @@ void mask_gt_isa(bcastgen::Isa isa, const float* a, const float* b, bool* out) {
   mask_gt_impl::select(isa, out)(a, b, out);
 }
 
-// Type-erased, for demo_kernels().
-static void mask_gt_erased(bcastgen::Isa isa, const void* a, const void* b, void* out) {
-  mask_gt_isa(isa, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<bool*>(out));
+// Type-erased, for demo_kernels(): in[k] points at input k.
+static void mask_gt_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  mask_gt_isa(isa, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<bool*>(out));
 }
 
-static void mask_gt_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* a,
-                                  const void* b, void* out) {
+static void mask_gt_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
   if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mask_gt': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
   if (begin < 0 || end > 8 || begin > end) throw bcastgen::InvalidArgument("kernel 'mask_gt': bad range");
-  mask_gt_impl::select_range(isa, out)(begin, end, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<bool*>(out));
+  mask_gt_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<bool*>(out));
 }
+
+static const bcastgen::KernelInput mask_gt_inputs[] = {
+    {"a", bcastgen::DType::F32, mask_gt_shape::a},
+    {"b", bcastgen::DType::F32, mask_gt_shape::b},
+};
+
+static const bcastgen::KernelNode mask_gt_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Greater, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+};
 
 void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<bool> out) {
   bcastgen::check_shape("mask_gt", "a", mask_gt_shape::a, a.shape);
@@ -741,11 +827,17 @@ void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<c
 // ===========================================================================
 // expand: broadcast f32 in [3,1] to target [2,1,6], mode bidirectional -> out [2,3,6]
 //
+// Expression, one node per line (each computed once per element):
+//   t0 = in : f32  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = in).
+//
 // Loop nest after dropping size-1 axes and coalescing (strides in elements):
 //   loop        extent          in         out
 //   i0               2           0          18
 //   i1               3           1           6
-//   i2               6           0           1   inner: fill
+//   i2               6           0           1
+//   inputs: in gathered
 //
 // Split: one piece: the kernel has no outer loop common to all its variants
 //
@@ -758,95 +850,95 @@ namespace {
 
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx512")
-inline void avx512_block(std::int64_t i0, const float* in, float* out) {
-  // in: output element e of the block reads in[index(e)]; lane l of vector v is e = v*16 + l
-  const __m512i index_in0 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2);
-  const __m512i index_in1 = _mm512_setr_epi32(2, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2);
-  const __m512i index_in2 = _mm512_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-  const __mmask16 span_mask_in = 0x7;  // 3 elements
+inline void avx512_block(std::int64_t i0, const float* in0, float* out) {
+  // in0: output element e of the block reads in0[index(e)]; lane l of vector v is e = v*16 + l
+  const __m512i index_in0_0 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2);
+  const __m512i index_in0_1 = _mm512_setr_epi32(2, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2);
+  const __m512i index_in0_2 = _mm512_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __mmask16 span_mask_in0 = 0x7;  // 3 elements
   const __mmask16 tail = 0xf;  // the last 4 elements of the block
   (void)i0;  // one piece: no split loop
-  const __m512 span_in = _mm512_maskz_loadu_ps(span_mask_in, in);  // in[0..2]
-  const __m512 gin0 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in0, span_in);
-  const __m512 gin1 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in1, span_in);
-  const __m512 gin2 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in2, span_in);
+  const __m512 span_in0 = _mm512_maskz_loadu_ps(span_mask_in0, in0);  // in0[0..2]
+  const __m512 t0_g0 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in0_0, span_in0);
+  const __m512 t0_g1 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in0_1, span_in0);
+  const __m512 t0_g2 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in0_2, span_in0);
   // the block: 36 elements = 2 vectors + 4 masked lanes
-  _mm512_storeu_ps(out, gin0);
-  _mm512_storeu_ps(out + 16, gin1);
-  _mm512_mask_storeu_ps(out + 32, tail, gin2);
+  _mm512_storeu_ps(out, t0_g0);
+  _mm512_storeu_ps(out + 16, t0_g1);
+  _mm512_mask_storeu_ps(out + 32, tail, t0_g2);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx512")
-void avx512(const float* in, float* out) {
-  for (std::int64_t i0 = 0; i0 < 1; ++i0) avx512_block(i0, in, out);
+void avx512(const float* in0, float* out) {
+  for (std::int64_t i0 = 0; i0 < 1; ++i0) avx512_block(i0, in0, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:expand:avx512")
-void avx512_range(std::int64_t begin, std::int64_t end, const float* in, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in, out);
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, out);
 }
 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx2")
-inline void avx2_block(std::int64_t i0, const float* in, float* out) {
-  // in: output element e of the block reads in[index(e)]; lane l of vector v is e = v*8 + l
-  const __m256i index_in0 = _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1);
-  const __m256i index_in1 = _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2);
-  const __m256i index_in2 = _mm256_setr_epi32(2, 2, 0, 0, 0, 0, 0, 0);
-  const __m256i index_in3 = _mm256_setr_epi32(1, 1, 1, 1, 1, 1, 2, 2);
-  const __m256i index_in4 = _mm256_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0);
-  const __m256i span_mask_in = _mm256_setr_epi32(-1, -1, -1, 0, 0, 0, 0, 0);  // 3 elements
+inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
+  // in0: output element e of the block reads in0[index(e)]; lane l of vector v is e = v*8 + l
+  const __m256i index_in0_0 = _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1);
+  const __m256i index_in0_1 = _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2);
+  const __m256i index_in0_2 = _mm256_setr_epi32(2, 2, 0, 0, 0, 0, 0, 0);
+  const __m256i index_in0_3 = _mm256_setr_epi32(1, 1, 1, 1, 1, 1, 2, 2);
+  const __m256i index_in0_4 = _mm256_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0);
+  const __m256i span_mask_in0 = _mm256_setr_epi32(-1, -1, -1, 0, 0, 0, 0, 0);  // 3 elements
   const __m256i tail = _mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0);  // the last 4 elements of the block
   (void)i0;  // one piece: no split loop
-  const __m256 span_in = _mm256_maskload_ps(in, span_mask_in);  // in[0..2]
-  const __m256 gin0 = _mm256_permutevar8x32_ps(span_in, index_in0);
-  const __m256 gin1 = _mm256_permutevar8x32_ps(span_in, index_in1);
-  const __m256 gin2 = _mm256_permutevar8x32_ps(span_in, index_in2);
-  const __m256 gin3 = _mm256_permutevar8x32_ps(span_in, index_in3);
-  const __m256 gin4 = _mm256_permutevar8x32_ps(span_in, index_in4);
+  const __m256 span_in0 = _mm256_maskload_ps(in0, span_mask_in0);  // in0[0..2]
+  const __m256 t0_g0 = _mm256_permutevar8x32_ps(span_in0, index_in0_0);
+  const __m256 t0_g1 = _mm256_permutevar8x32_ps(span_in0, index_in0_1);
+  const __m256 t0_g2 = _mm256_permutevar8x32_ps(span_in0, index_in0_2);
+  const __m256 t0_g3 = _mm256_permutevar8x32_ps(span_in0, index_in0_3);
+  const __m256 t0_g4 = _mm256_permutevar8x32_ps(span_in0, index_in0_4);
   // the block: 36 elements = 4 vectors + 4 masked lanes
-  _mm256_storeu_ps(out, gin0);
-  _mm256_storeu_ps(out + 8, gin1);
-  _mm256_storeu_ps(out + 16, gin2);
-  _mm256_storeu_ps(out + 24, gin3);
-  _mm256_maskstore_ps(out + 32, tail, gin4);
+  _mm256_storeu_ps(out, t0_g0);
+  _mm256_storeu_ps(out + 8, t0_g1);
+  _mm256_storeu_ps(out + 16, t0_g2);
+  _mm256_storeu_ps(out + 24, t0_g3);
+  _mm256_maskstore_ps(out + 32, tail, t0_g4);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx2")
-void avx2(const float* in, float* out) {
-  for (std::int64_t i0 = 0; i0 < 1; ++i0) avx2_block(i0, in, out);
+void avx2(const float* in0, float* out) {
+  for (std::int64_t i0 = 0; i0 < 1; ++i0) avx2_block(i0, in0, out);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:expand:avx2")
-void avx2_range(std::int64_t begin, std::int64_t end, const float* in, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in, out);
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, out);
 }
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:expand:scalar")
-inline void scalar_block(std::int64_t i0, const float* in, float* out) {
+inline void scalar_block(std::int64_t i0, const float* in0, float* out) {
   (void)i0;  // one piece: no split loop
   for (std::int64_t i0 = 0; i0 < 2; ++i0) {
-    float* out1 = out + i0 * 18;
+    float* out_1 = out + i0 * 18;
     for (std::int64_t i1 = 0; i1 < 3; ++i1) {
-      const float* in2 = in + i1;
-      float* out2 = out1 + i1 * 6;
-      const float sin = in2[0];
+      const float* in0_2 = in0 + i1;
+      float* out_2 = out_1 + i1 * 6;
+      const float s0 = in0_2[0];
       for (std::int64_t j = 0; j < 6; ++j) {
-        out2[j] = sin;
+        out_2[j] = s0;
       }
     }  // for i1
   }  // for i0
 }
 
 BCASTGEN_KERNEL("bcastgen.kernel:expand:scalar")
-void scalar(const float* in, float* out) {
-  for (std::int64_t i0 = 0; i0 < 1; ++i0) scalar_block(i0, in, out);
+void scalar(const float* in0, float* out) {
+  for (std::int64_t i0 = 0; i0 < 1; ++i0) scalar_block(i0, in0, out);
 }
 
 BCASTGEN_KERNEL("bcastgen.range:expand:scalar")
-void scalar_range(std::int64_t begin, std::int64_t end, const float* in, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in, out);
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, out);
 }
 
 using Fn = void (*)(const float*, float*);
@@ -889,19 +981,25 @@ void expand_isa(bcastgen::Isa isa, const float* in, float* out) {
   expand_impl::select(isa, out)(in, out);
 }
 
-// Type-erased, for demo_kernels().
-static void expand_erased(bcastgen::Isa isa, const void* a, const void* b, void* out) {
-  (void)b;
-  expand_isa(isa, static_cast<const float*>(a), static_cast<float*>(out));
+// Type-erased, for demo_kernels(): in[k] points at input k.
+static void expand_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  expand_isa(isa, static_cast<const float*>(in[0]), static_cast<float*>(out));
 }
 
-static void expand_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* a,
-                                  const void* b, void* out) {
+static void expand_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
   if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'expand': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
   if (begin < 0 || end > 1 || begin > end) throw bcastgen::InvalidArgument("kernel 'expand': bad range");
-  (void)b;
-  expand_impl::select_range(isa, out)(begin, end, static_cast<const float*>(a), static_cast<float*>(out));
+  expand_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<float*>(out));
 }
+
+static const bcastgen::KernelInput expand_inputs[] = {
+    {"in", bcastgen::DType::F32, expand_shape::in},
+};
+
+static const bcastgen::KernelNode expand_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+};
 
 void expand_checked(bcastgen::TensorView<const float> in, bcastgen::TensorView<float> out) {
   bcastgen::check_shape("expand", "in", expand_shape::in, in.shape);
@@ -915,16 +1013,20 @@ void expand_checked(bcastgen::TensorView<const float> in, bcastgen::TensorView<f
 
 bcastgen::KernelTable demo_kernels() {
   static const bcastgen::KernelEntry entries[] = {
-      {"bias_add", bcastgen::Op::Add, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bias_add_shape::a, bias_add_shape::b, bias_add_shape::out, bias_add_erased, 64, bias_add_range_erased},
-      {"pdpd_add", bcastgen::Op::Add, bcastgen::DType::F32, bcastgen::Rule::Pdpd, bcastgen::BroadcastMode::Numpy, 1, bcastgen::ShapeRef{}, pdpd_add_shape::a, pdpd_add_shape::b, pdpd_add_shape::out, pdpd_add_erased, 2, pdpd_add_range_erased},
-      {"mean_sub", bcastgen::Op::Subtract, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, mean_sub_shape::a, mean_sub_shape::b, mean_sub_shape::out, mean_sub_erased, 14, mean_sub_range_erased},
-      {"mask_gt", bcastgen::Op::Greater, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, mask_gt_shape::a, mask_gt_shape::b, mask_gt_shape::out, mask_gt_erased, 8, mask_gt_range_erased},
-      {"expand", bcastgen::Op::Broadcast, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Bidirectional, -1, expand_shape::axes_mapping, expand_shape::in, expand_shape::target, expand_shape::out, expand_erased, 1, expand_range_erased},
+      {"bias_add", "add(a, b)", bcastgen::DType::F32, bcastgen::Rule::Numpy, false, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bcastgen::ShapeRef{}, bias_add_inputs, 2, bias_add_shape::out, bias_add_nodes, 3, 2, bias_add_erased, 64, bias_add_range_erased},
+      {"pdpd_add", "add(a, b)", bcastgen::DType::F32, bcastgen::Rule::Pdpd, false, bcastgen::BroadcastMode::Numpy, 1, bcastgen::ShapeRef{}, bcastgen::ShapeRef{}, pdpd_add_inputs, 2, pdpd_add_shape::out, pdpd_add_nodes, 3, 2, pdpd_add_erased, 2, pdpd_add_range_erased},
+      {"mean_sub", "subtract(a, b)", bcastgen::DType::F32, bcastgen::Rule::Numpy, false, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bcastgen::ShapeRef{}, mean_sub_inputs, 2, mean_sub_shape::out, mean_sub_nodes, 3, 2, mean_sub_erased, 14, mean_sub_range_erased},
+      {"mask_gt", "greater(a, b)", bcastgen::DType::Bool, bcastgen::Rule::Numpy, false, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bcastgen::ShapeRef{}, mask_gt_inputs, 2, mask_gt_shape::out, mask_gt_nodes, 3, 2, mask_gt_erased, 8, mask_gt_range_erased},
+      {"expand", "in", bcastgen::DType::F32, bcastgen::Rule::Numpy, true, bcastgen::BroadcastMode::Bidirectional, -1, expand_shape::axes_mapping, expand_shape::target, expand_inputs, 1, expand_shape::out, expand_nodes, 1, 0, expand_erased, 1, expand_range_erased},
   };
   return {entries, sizeof(entries) / sizeof(entries[0])};
 }
 
 }  // namespace demo
+
+#if !defined(__clang__) && defined(__GNUC__)
+#pragma GCC pop_options
+#endif
 
 // ---------------------------------------------------------------------------
 // C entry points (demo_c.h): statuses instead of exceptions.

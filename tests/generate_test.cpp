@@ -213,7 +213,7 @@ const std::regex kCountedLoop(
 // runs the blocks [begin, end) of the split loop for a thread pool.
 const std::regex kRangeLoop(R"(^  for \(std::int64_t i0 = begin; i0 < end; \+\+i0\) \w+_block\(i0, [\w, ]+\);$)");
 // A repeating operand's pattern, built once per row.
-const std::regex kPatternFill(R"(^\s*for \(int k = 0; k < \d+; \+\+k\) pattern_\w+\[k\] = \w+\[k % \d+\];$)");
+const std::regex kPatternFill(R"(^\s*for \(int k = 0; k < \d+; \+\+k\) pattern\w+\[k\] = \w+\[k % \d+\];$)");
 
 TEST(Generate, BiasAddHasOnlyConstantLoops) {
   GenerateOptions o;
@@ -235,11 +235,11 @@ TEST(Generate, BiasAddHasOnlyConstantLoops) {
   EXPECT_EQ(counted, 6) << cpp;
   EXPECT_EQ(ranges, 3) << cpp;
   for (const char* v : {"avx512", "avx2", "scalar"}) {
-    EXPECT_TRUE(contains(cpp, std::string("  for (std::int64_t i0 = 0; i0 < 64; ++i0) ") + v + "_block(i0, a, b, out);"))
+    EXPECT_TRUE(contains(cpp, std::string("  for (std::int64_t i0 = 0; i0 < 64; ++i0) ") + v + "_block(i0, in0, in1, out);"))
         << v;
   }
-  EXPECT_TRUE(contains(cpp, "  const float* a1 = a + i0 * 3136;\n  const float* b1 = b + i0;\n"
-                            "  float* out1 = out + i0 * 3136;\n")) << cpp;
+  EXPECT_TRUE(contains(cpp, "  const float* in0_1 = in0 + i0 * 3136;\n  const float* in1_1 = in1 + i0;\n"
+                            "  float* out_1 = out + i0 * 3136;\n")) << cpp;
   EXPECT_TRUE(contains(cpp, "for (std::int64_t j = 0; j < 3136; j += 64) {")) << cpp;  // avx512
   EXPECT_TRUE(contains(cpp, "for (std::int64_t j = 0; j < 3136; j += 32) {")) << cpp;  // avx2
   EXPECT_TRUE(contains(cpp, "for (std::int64_t j = 0; j < 3136; ++j) {")) << cpp;      // scalar
@@ -250,7 +250,7 @@ TEST(Generate, BiasAddHasOnlyConstantLoops) {
   ASSERT_FALSE(z.empty()) << cpp;
   EXPECT_TRUE(contains(z, "_mm512_loadu_ps(")) << z;
   EXPECT_TRUE(contains(z, "_mm512_add_ps(")) << z;
-  EXPECT_TRUE(contains(z, "_mm512_set1_ps(b1[0])")) << z;  // b splatted once per channel
+  EXPECT_TRUE(contains(z, "_mm512_set1_ps(in1_1[0])")) << z;  // b splatted once per channel
   EXPECT_TRUE(contains(z, "_mm512_storeu_ps(")) << z;
   EXPECT_FALSE(contains(z, "_mm256_")) << z;
   const std::string y = function_text(cpp, "inline void avx2_block(");
@@ -276,8 +276,8 @@ TEST(Generate, DemoLoopsAreCountedOrPatternFills) {
   }
   EXPECT_EQ(fills, 2) << cpp;  // mean_sub's repeating b, on avx512 and on avx2
   EXPECT_EQ(ranges, 15) << cpp;  // 5 kernels x 3 variants
-  EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 48; ++k) pattern_b[k] = b[k % 3];")) << cpp;
-  EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 24; ++k) pattern_b[k] = b[k % 3];")) << cpp;
+  EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 48; ++k) pattern1[k] = in1[k % 3];")) << cpp;
+  EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 24; ++k) pattern1[k] = in1[k % 3];")) << cpp;
 }
 
 TEST(Generate, EmitRuntimeAddsRuntimeHeaders) {
@@ -376,7 +376,7 @@ TEST(GenerateCli, RuleFailureExitsOneAndWritesNothing) {
       "kernels:\n  - name: bias_add\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [1, 64, 56, 56]\n"
       "    b: [1, 63, 1, 1]\n",
       1,
-      "bad.yaml:7:8: kernel 'bias_add': numpy: A [1,64,56,56] and B [1,63,1,1] do not broadcast: axis 1 has 64 vs "
+      "bad.yaml:7:8: kernel 'bias_add': numpy: a [1,64,56,56] and b [1,63,1,1] do not broadcast: axis 1 has 64 vs "
       "63\n");
 }
 

@@ -85,14 +85,18 @@ TEST(Golden, GeneratedCodeMatchesCheckedInFiles) {
   }
 }
 
-// The golden spec covers what it claims to: the three inner-loop shapes.
+// The golden spec covers what it claims to: the three inner-loop shapes of
+// binary kernels, and two fused expressions.
 TEST(Golden, SpecCoversTheIntendedPlans) {
+  using bcastgen::gen::Access;
   const bcastgen::gen::GeneratedFiles g = generate_golden();
-  ASSERT_EQ(g.plans.size(), 3u);
-  EXPECT_EQ(g.plans[0].inner, bcastgen::gen::InnerClass::VectorScalar);
-  EXPECT_EQ(g.plans[1].inner, bcastgen::gen::InnerClass::Repeat);
-  EXPECT_EQ(g.plans[2].inner, bcastgen::gen::InnerClass::ScalarVector);
+  ASSERT_EQ(g.plans.size(), 5u);
+  EXPECT_EQ(g.plans[0].classes, (std::vector<Access>{Access::Stream, Access::Splat}));
+  EXPECT_EQ(g.plans[1].classes[1], Access::Pattern);
+  EXPECT_EQ(g.plans[2].classes, (std::vector<Access>{Access::Splat, Access::Stream}));
   EXPECT_EQ(g.plans[2].out_dtype, bcastgen::DType::Bool);
+  EXPECT_EQ(g.plans[3].spec.inputs.size(), 3u);
+  EXPECT_EQ(g.plans[4].spec.inputs[1].dtype, bcastgen::DType::Bool);
   ASSERT_EQ(g.plans[0].isas.size(), 3u);
 }
 

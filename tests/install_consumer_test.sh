@@ -85,11 +85,8 @@ cat >"$tmp/opts/core_user.cpp" <<'EOF'
 int main() {
   bcastgen::gen::Spec spec;
   spec.ns = "aot";
-  bcastgen::gen::KernelSpec k;
-  k.name = "bias";
-  k.a = {4, 8};
-  k.b = {8};
-  spec.kernels.push_back(k);
+  spec.kernels.push_back(bcastgen::gen::binary_kernel("bias", bcastgen::Op::Add, bcastgen::DType::F32,
+                                                      bcastgen::Rule::Numpy, {4, 8}, {8}));
   bcastgen::gen::GenerateOptions options;
   options.stem = "aot";
   const auto out = bcastgen::gen::generate(spec, options);

@@ -12,14 +12,8 @@ bcastgen::gen::Spec bias_spec() {
   bcastgen::gen::Spec spec;
   spec.ns = "model";
   spec.isas = bcastgen::gen::default_isas();
-  bcastgen::gen::KernelSpec k;
-  k.name = "bias_add";
-  k.op = bcastgen::Op::Add;
-  k.dtype = bcastgen::DType::F32;
-  k.rule = bcastgen::Rule::Numpy;
-  k.a = {1, 64, 56, 56};
-  k.b = {1, 64, 1, 1};
-  spec.kernels.push_back(k);
+  spec.kernels.push_back(bcastgen::gen::binary_kernel("bias_add", bcastgen::Op::Add, bcastgen::DType::F32,
+                                                      bcastgen::Rule::Numpy, {1, 64, 56, 56}, {1, 64, 1, 1}));
   return spec;
 }
 
@@ -43,7 +37,7 @@ TEST(LibraryApi, ManifestDescribesTheLoopNest) {
   options.source_name = "model.yaml";
   const auto out = bcastgen::gen::generate(bias_spec(), options);
   const auto m = nlohmann::json::parse(out.files.at("model.manifest.json"));
-  EXPECT_EQ(m["format"], "bcastgen.manifest/1");
+  EXPECT_EQ(m["format"], "bcastgen.manifest/2");
   EXPECT_EQ(m["source"], "model.yaml");
   ASSERT_EQ(m["kernels"].size(), 1u);
   const auto& k = m["kernels"][0];
@@ -56,7 +50,11 @@ TEST(LibraryApi, ManifestDescribesTheLoopNest) {
   EXPECT_EQ(k["loops"][0]["strides"]["b"], 1);
   EXPECT_EQ(k["loops"][1]["extent"], 3136);
   EXPECT_EQ(k["loops"][1]["strides"]["b"], 0);
-  EXPECT_EQ(k["inner"], "vector-scalar");
+  EXPECT_EQ(k["classes"]["a"], "contiguous");
+  EXPECT_EQ(k["classes"]["b"], "scalar");
+  EXPECT_EQ(k["expr"], "add(a, b)");
+  EXPECT_EQ(k["input_order"], (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(k["dag"]["nodes"][2]["op"], "add");
   EXPECT_EQ(k["outer_extent"], 64);
   EXPECT_EQ(k["entries"]["c_checked"], "model_bias_add_checked");
   EXPECT_EQ(k["isas"][0]["isa"], "avx512");
@@ -66,7 +64,7 @@ TEST(LibraryApi, ManifestDescribesTheLoopNest) {
 TEST(LibraryApi, InvalidSpecThrowsWithEveryProblem) {
   auto spec = bias_spec();
   spec.kernels.push_back(spec.kernels[0]);  // a duplicate name
-  spec.kernels[1].b = {1, 63, 1, 1};         // and shapes that do not broadcast
+  spec.kernels[1].inputs[1].shape = {1, 63, 1, 1};         // and shapes that do not broadcast
   try {
     bcastgen::gen::generate(spec, {});
     FAIL() << "expected SpecError";

@@ -1,12 +1,14 @@
 // gen::plan_kernel: the coalesced loop nest, the inner-loop class and, per
 // ISA, lanes, unroll, main trips, tails, repeating patterns and streaming
 // stores, for hand-computed cases.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "bcastgen/gen/expr.h"
 #include "bcastgen/gen/plan.h"
 
 namespace {
@@ -17,7 +19,6 @@ using bcastgen::Op;
 using bcastgen::Rule;
 using bcastgen::Shape;
 using bcastgen::gen::Access;
-using bcastgen::gen::InnerClass;
 using bcastgen::gen::IsaPlan;
 using bcastgen::gen::KernelPlan;
 using bcastgen::gen::KernelSpec;
@@ -33,20 +34,18 @@ PlanOptions options(std::int64_t stream_threshold = 40 << 20) {
 }
 
 KernelSpec binary(Op op, DType dtype, Shape a, Shape b, Rule rule = Rule::Numpy) {
-  KernelSpec k;
-  k.name = "k";
-  k.op = op;
-  k.dtype = dtype;
-  k.rule = rule;
-  k.a = std::move(a);
-  k.b = std::move(b);
-  return k;
+  return bcastgen::gen::binary_kernel("k", op, dtype, rule, std::move(a), std::move(b));
+}
+
+// Whether some input repeats with a period held in registers.
+bool has_pattern(const KernelPlan& p) {
+  return std::find(p.classes.begin(), p.classes.end(), Access::Pattern) != p.classes.end();
 }
 
 std::string loops_text(const std::vector<Loop>& loops) {
   std::string s;
   for (const Loop& l : loops) {
-    s += "{" + std::to_string(l.extent) + ": a " + std::to_string(l.a) + " b " + std::to_string(l.b) + " out " +
+    s += "{" + std::to_string(l.extent) + ": a " + std::to_string(l.in[0]) + " b " + std::to_string(l.in.size() > 1 ? l.in[1] : 0) + " out " +
          std::to_string(l.out) + "} ";
   }
   return s;
@@ -63,7 +62,7 @@ const IsaPlan& isa_plan(const KernelPlan& p, Isa isa) {
 TEST(Plan, BiasAddNchw) {
   const KernelPlan p = plan_kernel(binary(Op::Add, DType::F32, {1, 64, 56, 56}, {1, 64, 1, 1}), options());
   EXPECT_EQ(loops_text(p.loops), "{64: a 3136 b 1 out 3136} {3136: a 1 b 0 out 1} ");
-  EXPECT_EQ(p.inner, InnerClass::VectorScalar);
+  EXPECT_EQ(p.classes, (std::vector<Access>{Access::Stream, Access::Splat}));
   EXPECT_EQ(p.shapes.out, (Shape{1, 64, 56, 56}));
   EXPECT_EQ(p.out_dtype, DType::F32);
   EXPECT_EQ(p.out_numel, 200704);
@@ -78,8 +77,8 @@ TEST(Plan, BiasAddNchw) {
   EXPECT_TRUE(z.vector);
   EXPECT_EQ(loops_text(z.outer), "{64: a 3136 b 1 out 3136} ");
   EXPECT_EQ(z.row, 3136);
-  EXPECT_EQ(z.a, Access::Stream);
-  EXPECT_EQ(z.b, Access::Splat);
+  EXPECT_EQ(z.access[0], Access::Stream);
+  EXPECT_EQ(z.access[1], Access::Splat);
   EXPECT_EQ(z.lanes, 16);
   EXPECT_EQ(z.unroll, 4);
   EXPECT_EQ(z.step, 64);
@@ -114,7 +113,7 @@ TEST(Plan, NhwcMeanSubtractionRepeats) {
   // most 16384 elements) to leave a loop that a thread pool can split.
   const KernelPlan p = plan_kernel(binary(Op::Subtract, DType::F32, {1, 224, 224, 3}, {3}), options());
   EXPECT_EQ(loops_text(p.loops), "{14: a 10752 b 0 out 10752} {3584: a 3 b 0 out 3} {3: a 1 b 1 out 1} ");
-  EXPECT_EQ(p.inner, InnerClass::Repeat);
+  EXPECT_TRUE(has_pattern(p));
   EXPECT_TRUE(p.split);
   EXPECT_EQ(p.outer_extent, 14);
   EXPECT_EQ(p.split_why,
@@ -127,8 +126,8 @@ TEST(Plan, NhwcMeanSubtractionRepeats) {
   EXPECT_EQ(z.row, 10752);
   EXPECT_EQ(z.period, 3);
   EXPECT_EQ(z.pattern_vectors, 3);  // lcm(3, 16) = 48 = 3 vectors
-  EXPECT_EQ(z.a, Access::Stream);
-  EXPECT_EQ(z.b, Access::Pattern);
+  EXPECT_EQ(z.access[0], Access::Stream);
+  EXPECT_EQ(z.access[1], Access::Pattern);
   EXPECT_EQ(z.lanes, 16);
   EXPECT_EQ(z.unroll % z.pattern_vectors, 0);  // whole patterns per step
   EXPECT_EQ(z.unroll, 3);
@@ -138,14 +137,14 @@ TEST(Plan, NhwcMeanSubtractionRepeats) {
   EXPECT_EQ(z.tail_lanes, 0);
   EXPECT_EQ(z.why,
             "16 lanes x unroll 3 = 48 elements per step; row 10752 = 224 x 48 + 0 vectors + no partial vector; "
-            "operand b repeats every 3 elements, held in 3 registers");
+            "b repeats every 3 elements, held in 3 registers");
 
   const IsaPlan& y = isa_plan(p, Isa::Avx2);
   EXPECT_EQ(loops_text(y.outer), "{14: a 10752 b 0 out 10752} ");
   EXPECT_EQ(y.row, 10752);
   EXPECT_EQ(y.period, 3);
   EXPECT_EQ(y.pattern_vectors, 3);  // lcm(3, 8) = 24
-  EXPECT_EQ(y.b, Access::Pattern);
+  EXPECT_EQ(y.access[1], Access::Pattern);
   EXPECT_EQ(y.step, 24);
   EXPECT_EQ(y.main_trips, 448);
 
@@ -161,7 +160,7 @@ TEST(Plan, RepeatWithoutBlocksIsOneRow) {
   // vector variants have no outer loop left and the kernel is one piece.
   const KernelPlan p = plan_kernel(binary(Op::Subtract, DType::F32, {1, 100, 100, 3}, {3}), options());
   EXPECT_EQ(loops_text(p.loops), "{10000: a 3 b 0 out 3} {3: a 1 b 1 out 1} ");
-  EXPECT_EQ(p.inner, InnerClass::Repeat);
+  EXPECT_TRUE(has_pattern(p));
   EXPECT_FALSE(p.split);
   EXPECT_EQ(p.outer_extent, 1);
   EXPECT_EQ(p.split_why, "one piece: the kernel has no outer loop common to all its variants");
@@ -170,7 +169,7 @@ TEST(Plan, RepeatWithoutBlocksIsOneRow) {
   EXPECT_EQ(z.row, 30000);
   EXPECT_EQ(z.period, 3);
   EXPECT_EQ(z.pattern_vectors, 3);
-  EXPECT_EQ(z.b, Access::Pattern);
+  EXPECT_EQ(z.access[1], Access::Pattern);
   EXPECT_EQ(z.step, 48);
   EXPECT_EQ(z.main_trips, 625);
   EXPECT_EQ(z.tail_vectors, 0);
@@ -210,14 +209,14 @@ TEST(Plan, SplitLoop) {
 TEST(Plan, RepeatingAOperandAndLargePeriods) {
   // a repeats: [3] - [1,224,224,3].
   const KernelPlan p = plan_kernel(binary(Op::Subtract, DType::F32, {3}, {1, 224, 224, 3}), options());
-  EXPECT_EQ(p.inner, InnerClass::Repeat);
+  EXPECT_TRUE(has_pattern(p));
   const IsaPlan& z = isa_plan(p, Isa::Avx512);
-  EXPECT_EQ(z.a, Access::Pattern);
-  EXPECT_EQ(z.b, Access::Stream);
+  EXPECT_EQ(z.access[0], Access::Pattern);
+  EXPECT_EQ(z.access[1], Access::Stream);
 
   // A period that is a multiple of the lanes needs no pattern: a plain row.
   const KernelPlan q = plan_kernel(binary(Op::Add, DType::F32, {100, 32}, {32}), options());
-  EXPECT_EQ(q.inner, InnerClass::Repeat);
+  EXPECT_FALSE(has_pattern(q));
   const IsaPlan& qz = isa_plan(q, Isa::Avx512);
   EXPECT_EQ(qz.period, 0);
   EXPECT_EQ(qz.row, 32);
@@ -241,7 +240,7 @@ TEST(Plan, ArrayApiExampleLoopNest) {
   EXPECT_EQ(p.shapes.out, (Shape{8, 7, 6, 5}));
   EXPECT_EQ(loops_text(p.loops),
             "{8: a 6 b 0 out 210} {7: a 0 b 5 out 30} {6: a 1 b 0 out 5} {5: a 0 b 1 out 1} ");
-  EXPECT_EQ(p.inner, InnerClass::ScalarVector);
+  EXPECT_EQ(p.classes, (std::vector<Access>{Access::Splat, Access::Stream}));
   EXPECT_EQ(p.out_dtype, DType::Bool);
   EXPECT_EQ(p.out_numel, 1680);
   EXPECT_EQ(p.out_bytes, 1680);
@@ -251,8 +250,8 @@ TEST(Plan, ArrayApiExampleLoopNest) {
   EXPECT_TRUE(z.vector);
   EXPECT_EQ(z.outer.size(), 3u);
   EXPECT_EQ(z.row, 5);
-  EXPECT_EQ(z.a, Access::Splat);
-  EXPECT_EQ(z.b, Access::Stream);
+  EXPECT_EQ(z.access[0], Access::Splat);
+  EXPECT_EQ(z.access[1], Access::Stream);
   EXPECT_EQ(z.main_trips, 0);
   EXPECT_EQ(z.tail_lanes, 5);
   EXPECT_FALSE(z.stream);
@@ -271,10 +270,10 @@ TEST(Plan, ShortRowsGatherIntoBlocks) {
   EXPECT_EQ(loops_text(z.outer), "{8: a 6 b 0 out 210} {7: a 0 b 5 out 30} ");
   EXPECT_EQ(loops_text(z.block), "{6: a 1 b 0 out 5} {5: a 0 b 1 out 1} ");
   EXPECT_EQ(z.row, 30);
-  EXPECT_EQ(z.a, Access::Gather);
-  EXPECT_EQ(z.b, Access::Gather);
-  EXPECT_EQ(z.a_span, 6);
-  EXPECT_EQ(z.b_span, 5);
+  EXPECT_EQ(z.access[0], Access::Gather);
+  EXPECT_EQ(z.access[1], Access::Gather);
+  EXPECT_EQ(z.span[0], 6);
+  EXPECT_EQ(z.span[1], 5);
   EXPECT_EQ(z.tail_vectors, 1);
   EXPECT_EQ(z.tail_lanes, 14);
   EXPECT_EQ(z.why,
@@ -296,9 +295,9 @@ TEST(Plan, ShortRowsGatherIntoBlocks) {
   const IsaPlan& qz = isa_plan(q, Isa::Avx512);
   EXPECT_TRUE(qz.outer.empty());
   EXPECT_EQ(qz.row, 96);
-  EXPECT_EQ(qz.a, Access::Stream);
-  EXPECT_EQ(qz.b, Access::Gather);
-  EXPECT_EQ(qz.b_span, 16);
+  EXPECT_EQ(qz.access[0], Access::Stream);
+  EXPECT_EQ(qz.access[1], Access::Gather);
+  EXPECT_EQ(qz.span[1], 16);
   EXPECT_EQ(qz.tail_vectors, 6);
   EXPECT_EQ(qz.tail_lanes, 0);
   EXPECT_TRUE(isa_plan(q, Isa::Avx2).block.empty());
@@ -314,7 +313,7 @@ TEST(Plan, ShortRowsGatherIntoBlocks) {
 TEST(Plan, ShortRowIsAllTail) {
   const KernelPlan p = plan_kernel(binary(Op::Multiply, DType::F32, {5}, {5}), options());
   EXPECT_EQ(loops_text(p.loops), "{5: a 1 b 1 out 1} ");
-  EXPECT_EQ(p.inner, InnerClass::VectorVector);
+  EXPECT_EQ(p.classes, (std::vector<Access>{Access::Stream, Access::Stream}));
   const IsaPlan& z = isa_plan(p, Isa::Avx512);
   EXPECT_TRUE(z.outer.empty());
   EXPECT_EQ(z.row, 5);
@@ -339,10 +338,10 @@ TEST(Plan, OpWithoutVocabularyEntryIsScalar) {
   const IsaPlan& z = isa_plan(p, Isa::Avx512);
   EXPECT_FALSE(z.vector);
   EXPECT_EQ(z.lanes, 1);
-  EXPECT_EQ(z.why, "scalar loop compiled for avx512: the vocabulary has no i32 divide vector form");
+  EXPECT_EQ(z.why, "scalar loop compiled for avx512: node t2 = divide(t0, t1) : i32 has no avx512 vector form");
   const IsaPlan& y = isa_plan(p, Isa::Avx2);
   EXPECT_FALSE(y.vector);
-  EXPECT_NE(y.why.find("no i32 divide"), std::string::npos) << y.why;
+  EXPECT_NE(y.why.find("divide(t0, t1) : i32 has no avx2 vector form"), std::string::npos) << y.why;
   EXPECT_NE(y.why.find("avx2"), std::string::npos) << y.why;
   // The f32 divide has one.
   EXPECT_TRUE(isa_plan(plan_kernel(binary(Op::Divide, DType::F32, {64}, {64}), options()), Isa::Avx512).vector);
@@ -350,7 +349,7 @@ TEST(Plan, OpWithoutVocabularyEntryIsScalar) {
 
 TEST(Plan, ZeroSizeIsEmpty) {
   const KernelPlan p = plan_kernel(binary(Op::Add, DType::F32, {0, 3}, {3}), options());
-  EXPECT_EQ(p.inner, InnerClass::Empty);
+  EXPECT_TRUE(p.empty);
   EXPECT_EQ(p.out_numel, 0);
   EXPECT_EQ(p.out_bytes, 0);
   for (const IsaPlan& ip : p.isas) {
@@ -365,7 +364,7 @@ TEST(Plan, OneElement) {
   const KernelPlan p = plan_kernel(binary(Op::Add, DType::F32, {1, 1}, {}), options());
   EXPECT_TRUE(p.loops.empty());
   EXPECT_EQ(p.out_numel, 1);
-  EXPECT_EQ(p.inner, InnerClass::VectorVector);
+  EXPECT_EQ(p.classes, (std::vector<Access>{Access::Stream, Access::Stream}));
   const IsaPlan& z = isa_plan(p, Isa::Avx512);
   EXPECT_EQ(z.row, 1);
   EXPECT_EQ(z.tail_lanes, 1);
@@ -393,13 +392,8 @@ TEST(Plan, StreamingStores) {
   PlanOptions defaults;
   defaults.isas = {Isa::Avx512};
   EXPECT_TRUE(plan_kernel(binary(Op::Add, DType::F32, {4194304}, {4194304}), defaults).isas[0].stream);
-  KernelSpec bc;
-  bc.name = "bc";
-  bc.op = Op::Broadcast;
-  bc.dtype = DType::F32;
-  bc.mode = bcastgen::BroadcastMode::Numpy;
-  bc.a = {1, 1, 1024};
-  bc.b = {64, 128, 1024};
+  const KernelSpec bc =
+      bcastgen::gen::broadcast_kernel("bc", DType::F32, bcastgen::BroadcastMode::Numpy, {1, 1, 1024}, {64, 128, 1024});
   const KernelPlan bcp = plan_kernel(bc, defaults);
   EXPECT_EQ(bcp.footprint_bytes, (32 << 20) + 4096);
   EXPECT_FALSE(bcp.isas[0].stream);
@@ -447,33 +441,83 @@ TEST(Plan, ByteLanes) {
 }
 
 TEST(Plan, BroadcastOpCopyAndFill) {
-  KernelSpec k;
-  k.name = "expand";
-  k.op = Op::Broadcast;
-  k.dtype = DType::F32;
-  k.mode = bcastgen::BroadcastMode::Bidirectional;
-  k.a = {3, 1};
-  k.b = {2, 1, 6};
+  KernelSpec k = bcastgen::gen::broadcast_kernel("expand", DType::F32, bcastgen::BroadcastMode::Bidirectional, {3, 1},
+                                                 {2, 1, 6});
   const KernelPlan p = plan_kernel(k, options());
   EXPECT_EQ(p.shapes.out, (Shape{2, 3, 6}));
   EXPECT_EQ(loops_text(p.loops), "{2: a 0 b 0 out 18} {3: a 1 b 0 out 6} {6: a 0 b 0 out 1} ");
-  EXPECT_EQ(p.inner, InnerClass::Fill);
+  EXPECT_EQ(p.loops.back().in[0], 0);  // one value per row: a fill (avx512 gathers the short rows)
 
-  k.a = {1, 6};
-  k.b = {4, 6};
+  k.inputs[0].shape = {1, 6};
+  k.target = {4, 6};
   const KernelPlan c = plan_kernel(k, options());
   EXPECT_EQ(loops_text(c.loops), "{4: a 0 b 0 out 6} {6: a 1 b 0 out 1} ");
-  EXPECT_EQ(c.inner, InnerClass::Repeat);  // the input repeats every 6 elements
-  EXPECT_EQ(isa_plan(c, Isa::Avx512).a, Access::Pattern);
+  EXPECT_TRUE(has_pattern(c));  // the input repeats every 6 elements
+  EXPECT_EQ(isa_plan(c, Isa::Avx512).access[0], Access::Pattern);
   EXPECT_EQ(isa_plan(c, Isa::Avx512).row, 24);
 }
 
 TEST(Plan, DescribeLoops) {
   const KernelPlan p = plan_kernel(binary(Op::Add, DType::F32, {1, 64, 56, 56}, {1, 64, 1, 1}), options());
   const std::string d = bcastgen::gen::describe_loops(p, "// ");
-  EXPECT_NE(d.find("inner: vector-scalar"), std::string::npos) << d;
+  EXPECT_NE(d.find("inputs: a contiguous, b scalar"), std::string::npos) << d;
   EXPECT_NE(d.find("3136"), std::string::npos) << d;
-  EXPECT_EQ(std::string(bcastgen::gen::inner_class_name(InnerClass::Repeat)), "repeat");
+  EXPECT_EQ(std::string(bcastgen::gen::operand_class(Access::Pattern)), "repeat");
+}
+
+// An expression kernel over named inputs of its own types.
+KernelSpec fused(const std::string& expr, std::vector<bcastgen::gen::InputSpec> inputs) {
+  KernelSpec k;
+  k.name = "f";
+  k.inputs = std::move(inputs);
+  k.expr_text = expr;
+  std::vector<bcastgen::gen::ExprInput> decl;
+  for (const auto& in : k.inputs) decl.push_back({in.name, in.dtype});
+  k.expr = bcastgen::gen::parse_expr(expr, decl);
+  return k;
+}
+
+TEST(Plan, ThreeInputsCoalesceAndClassifyEachOnItsOwn) {
+  const KernelPlan p = plan_kernel(fused("max(x * scale + shift, 0)", {{"x", {1, 64, 112, 112}, DType::F32, {}},
+                                                                     {"scale", {1, 64, 1, 1}, DType::F32, {}},
+                                                                     {"shift", {1, 64, 1, 1}, DType::F32, {}}}),
+                                   options());
+  ASSERT_EQ(p.loops.size(), 2u);
+  EXPECT_EQ(p.loops[0].extent, 64);
+  EXPECT_EQ(p.loops[0].in, (std::vector<std::int64_t>{12544, 1, 1}));
+  EXPECT_EQ(p.loops[1].in, (std::vector<std::int64_t>{1, 0, 0}));
+  EXPECT_EQ(p.classes, (std::vector<Access>{Access::Stream, Access::Splat, Access::Splat}));
+  EXPECT_TRUE(isa_plan(p, Isa::Avx512).vector);
+  EXPECT_EQ(isa_plan(p, Isa::Avx512).lane_dtype, DType::F32);
+  EXPECT_EQ(p.footprint_bytes, 4 * (2 * 64 * 12544 + 2 * 64));
+
+  // Two inputs repeat with the NHWC channel period, one streams.
+  const KernelPlan r = plan_kernel(fused("min(max(x + bias, lo), 6)", {{"x", {1, 7, 7, 3}, DType::F32, {}},
+                                                                      {"bias", {3}, DType::F32, {}},
+                                                                      {"lo", {3}, DType::F32, {}}}),
+                                   options());
+  EXPECT_EQ(r.classes, (std::vector<Access>{Access::Stream, Access::Pattern, Access::Pattern}));
+  EXPECT_EQ(isa_plan(r, Isa::Avx512).period, 3);
+}
+
+TEST(Plan, NodesWithoutAVectorFormRunScalarAndAreNamed) {
+  // atan2 has no vector form; a cast mixes lane types.
+  const KernelPlan a = plan_kernel(fused("atan2(x, y) + x", {{"x", {64}, DType::F32, {}}, {"y", {64}, DType::F32, {}}}),
+                                   options());
+  EXPECT_FALSE(isa_plan(a, Isa::Avx512).vector);
+  EXPECT_NE(isa_plan(a, Isa::Avx512).why.find("t2 = atan2(t0, t1) : f32"), std::string::npos)
+      << isa_plan(a, Isa::Avx512).why;
+  const KernelPlan c = plan_kernel(fused("cast(x, f32) * y", {{"x", {64}, DType::I32, {}}, {"y", {64}, DType::F32, {}}}),
+                                   options());
+  EXPECT_FALSE(isa_plan(c, Isa::Avx2).vector);
+  EXPECT_NE(isa_plan(c, Isa::Avx2).why.find("cast(t0, f32)"), std::string::npos) << isa_plan(c, Isa::Avx2).why;
+  // A bool input selects: vectorized as a compare result of the f32 lanes.
+  const KernelPlan w = plan_kernel(
+      fused("where(keep, s * 0.125, -10000.0)", {{"s", {8, 12, 128, 128}, DType::F32, {}},
+                                                  {"keep", {1, 1, 128, 128}, DType::Bool, {}}}),
+      options());
+  EXPECT_TRUE(isa_plan(w, Isa::Avx512).vector);
+  EXPECT_TRUE(isa_plan(w, Isa::Avx2).vector);
 }
 
 }  // namespace

@@ -209,7 +209,7 @@ TEST_F(RunTest, ShapesThatDoNotBroadcastExitOne) {
       "np.save('b.npy', np.zeros((4, 4, 5), np.float32))\n");
   const Proc r = bcastgen({"--op", "add", "a.npy", "b.npy", "-o", "o.npy"});
   EXPECT_EQ(r.code, 1) << show(r);
-  EXPECT_TRUE(contains(r.err, "numpy: A [3,1,5] and B [4,4,5] do not broadcast: axis 0 has 3 vs 4")) << show(r);
+  EXPECT_TRUE(contains(r.err, "numpy: a [3,1,5] and b [4,4,5] do not broadcast: axis 0 has 3 vs 4")) << show(r);
   EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
 }
 

@@ -141,10 +141,8 @@ TEST(SpecLimits, LimitsMustBeSensible) {
 
   // In-memory specs are checked the same way.
   bcastgen::gen::Spec s;
-  bcastgen::gen::KernelSpec k;
-  k.name = "k";
-  k.a = {2};
-  k.b = {2};
+  const bcastgen::gen::KernelSpec k =
+      bcastgen::gen::binary_kernel("k", bcastgen::Op::Add, bcastgen::DType::F32, bcastgen::Rule::Numpy, {2}, {2});
   s.kernels.push_back(k);
   s.max_elements = 0;
   EXPECT_THROW(bcastgen::gen::validate_spec(s), SpecError);

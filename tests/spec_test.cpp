@@ -98,32 +98,32 @@ TEST(SpecParse, ValidSpecFields) {
 
   const auto& k0 = s.kernels[0];
   EXPECT_EQ(k0.name, "bias_add");
-  EXPECT_EQ(k0.op, Op::Add);
-  EXPECT_EQ(k0.dtype, DType::F32);
+  EXPECT_EQ(bcastgen::gen::single_op(k0), Op::Add);
+  EXPECT_EQ(k0.inputs[0].dtype, DType::F32);
   EXPECT_EQ(k0.rule, Rule::Numpy);
-  EXPECT_EQ(k0.a, (Shape{1, 64, 56, 56}));
-  EXPECT_EQ(k0.b, (Shape{1, 64, 1, 1}));
+  EXPECT_EQ(k0.inputs[0].shape, (Shape{1, 64, 56, 56}));
+  EXPECT_EQ(k0.inputs[1].shape, (Shape{1, 64, 1, 1}));
   EXPECT_EQ(k0.axis, -1);
   EXPECT_EQ(k0.pos.line, 6);
   EXPECT_EQ(k0.pos.column, 5);
 
   const auto& k1 = s.kernels[1];
   EXPECT_EQ(k1.name, "pdpd_add");
-  EXPECT_EQ(k1.op, Op::Multiply);
-  EXPECT_EQ(k1.dtype, DType::I32);
+  EXPECT_EQ(bcastgen::gen::single_op(k1), Op::Multiply);
+  EXPECT_EQ(k1.inputs[0].dtype, DType::I32);
   EXPECT_EQ(k1.rule, Rule::Pdpd);
   EXPECT_EQ(k1.axis, 1);
-  EXPECT_EQ(k1.a, (Shape{2, 3, 4, 5}));
-  EXPECT_EQ(k1.b, (Shape{3, 1}));
+  EXPECT_EQ(k1.inputs[0].shape, (Shape{2, 3, 4, 5}));
+  EXPECT_EQ(k1.inputs[1].shape, (Shape{3, 1}));
   EXPECT_EQ(k1.pos.line, 12);
 
   const auto& k2 = s.kernels[2];
   EXPECT_EQ(k2.name, "expand");
-  EXPECT_EQ(k2.op, Op::Broadcast);
+  EXPECT_EQ(bcastgen::gen::single_op(k2), Op::Broadcast);
   EXPECT_EQ(k2.mode, BroadcastMode::Bidirectional);
-  EXPECT_EQ(k2.dtype, DType::U8);
-  EXPECT_EQ(k2.a, (Shape{3, 1}));
-  EXPECT_EQ(k2.b, (Shape{2, 1, 6}));  // the target
+  EXPECT_EQ(k2.inputs[0].dtype, DType::U8);
+  EXPECT_EQ(k2.inputs[0].shape, (Shape{3, 1}));
+  EXPECT_EQ(k2.target, (Shape{2, 1, 6}));
   EXPECT_TRUE(k2.axes_mapping.empty());
   EXPECT_EQ(k2.pos.line, 19);
 }
@@ -147,13 +147,13 @@ TEST(SpecParse, JsonIsYaml) {
   EXPECT_EQ(s.ns, "j");
   EXPECT_EQ(s.isas, (std::vector<Isa>{Isa::Avx2}));
   ASSERT_EQ(s.kernels.size(), 2u);
-  EXPECT_EQ(s.kernels[0].op, Op::Greater);
-  EXPECT_EQ(s.kernels[0].dtype, DType::I16);
-  EXPECT_EQ(s.kernels[0].a, (Shape{8, 1, 6, 1}));
-  EXPECT_EQ(s.kernels[0].b, (Shape{7, 1, 5}));
+  EXPECT_EQ(bcastgen::gen::single_op(s.kernels[0]), Op::Greater);
+  EXPECT_EQ(s.kernels[0].inputs[0].dtype, DType::I16);
+  EXPECT_EQ(s.kernels[0].inputs[0].shape, (Shape{8, 1, 6, 1}));
+  EXPECT_EQ(s.kernels[0].inputs[1].shape, (Shape{7, 1, 5}));
   EXPECT_EQ(s.kernels[1].mode, BroadcastMode::Explicit);
   EXPECT_EQ(s.kernels[1].axes_mapping, (Shape{1}));
-  EXPECT_EQ(s.kernels[1].b, (Shape{1, 16, 50, 50}));
+  EXPECT_EQ(s.kernels[1].target, (Shape{1, 16, 50, 50}));
 
   // And a JSON error has JSON's line and column.
   const auto d = errors_of("{\"kernels\": [\n  {\"name\": \"k\", \"op\": \"plus\", \"dtype\": \"f32\", \"rule\": "
@@ -300,7 +300,7 @@ TEST(SpecErrors, ShapesThatDoNotBroadcast) {
   ASSERT_EQ(d.size(), 1u) << all_text(d);
   // Reported at the value of `b:` (line 7, column 8).
   EXPECT_EQ(d[0].text(),
-            "model.yaml:7:8: kernel 'bias_add': numpy: A [1,64,56,56] and B [1,63,1,1] do not broadcast: axis 1 "
+            "model.yaml:7:8: kernel 'bias_add': numpy: a [1,64,56,56] and b [1,63,1,1] do not broadcast: axis 1 "
             "has 64 vs 63");
   EXPECT_EQ(d[0].file, "model.yaml");
   EXPECT_EQ(d[0].kernel, "bias_add");
@@ -550,24 +550,17 @@ TEST(SpecErrors, DiagnosticText) {
 
 TEST(SpecValidate, InMemorySpecIsCheckedToo) {
   Spec s;
-  bcastgen::gen::KernelSpec k;
-  k.name = "k";
-  k.op = Op::Add;
-  k.dtype = DType::F32;
-  k.rule = Rule::Numpy;
-  k.a = {3, 1, 5};
-  k.b = {4, 4, 5};
-  s.kernels.push_back(k);
+  s.kernels.push_back(bcastgen::gen::binary_kernel("k", Op::Add, DType::F32, Rule::Numpy, {3, 1, 5}, {4, 4, 5}));
   try {
     bcastgen::gen::validate_spec(s, "mem");
     ADD_FAILURE() << "validate_spec accepted a mismatch";
   } catch (const SpecError& e) {
     ASSERT_EQ(e.diagnostics().size(), 1u);
     EXPECT_EQ(e.diagnostics()[0].text(),
-              "mem: kernel 'k': numpy: A [3,1,5] and B [4,4,5] do not broadcast: axis 0 has 3 vs 4");
+              "mem: kernel 'k': numpy: a [3,1,5] and b [4,4,5] do not broadcast: axis 0 has 3 vs 4");
     EXPECT_TRUE(e.only_rule_failures());
   }
-  s.kernels[0].b = {1, 5};
+  s.kernels[0].inputs[1].shape = {1, 5};
   EXPECT_NO_THROW(bcastgen::gen::validate_spec(s, "mem"));
 }
 

@@ -5,9 +5,11 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <vector>
 
 #include "bcastgen/reference.h"
+#include "bcastgen/registry.h"
 #include "resnet50.h"
 
 namespace {
@@ -23,22 +25,35 @@ std::vector<float> ramp(const bcastgen::ShapeRef& s, int period, float scale, fl
 int main() {
   int checked = 0, failures = 0;
   std::printf("active isa: %s\n", bcastgen::isa_name(bcastgen::active_isa()));
+  // Input patterns, one per parameter position (every kernel here is a binary op on a and b).
+  const int periods[] = {23, 7};
+  const float scales[] = {0.25f, 0.5f}, offsets[] = {-2.5f, -1.0f};
   for (const bcastgen::KernelEntry& k : resnet50::resnet50_kernels()) {
     // Inputs with negative and positive values, so ReLU (maximum with 0) does something.
-    const std::vector<float> a = ramp(k.a, 23, 0.25f, -2.5f), b = ramp(k.b, 7, 0.5f, -1.0f);
-    const bcastgen::Shape a_shape = k.a.to_shape(), b_shape = k.b.to_shape();
+    std::vector<std::vector<float>> data;
+    std::vector<bcastgen::ExprOperand> operands;
+    std::vector<const void*> in;
+    std::vector<std::string> names;
+    data.reserve(k.input_count);
+    for (std::size_t i = 0; i < k.input_count; ++i) {
+      const bcastgen::KernelInput& input = k.inputs[i];
+      data.push_back(ramp(input.shape, periods[i % 2], scales[i % 2], offsets[i % 2]));
+      operands.push_back({data.back().data(), input.shape.to_shape(), input.dtype});
+      names.emplace_back(input.name);
+    }
+    for (const std::vector<float>& d : data) in.push_back(d.data());
     std::vector<float> want(static_cast<std::size_t>(bcastgen::numel(k.out)));
-    bcastgen::reference::binary(k.op, k.dtype, k.rule, k.axis, a.data(), a_shape, b.data(), b_shape, want.data());
+    bcastgen::reference::evaluate(bcastgen::entry_dag(k), operands, k.rule, k.axis, want.data(), names);
     for (bcastgen::Isa isa : bcastgen::kAllIsas) {
       if (!bcastgen::cpu_supports(isa)) continue;
       std::vector<float> got(want.size(), -12345.0f);
       const auto t0 = std::chrono::steady_clock::now();
-      k.run(isa, a.data(), b.data(), got.data());
+      k.run(isa, in.data(), got.data());
       const auto t1 = std::chrono::steady_clock::now();
       const bool ok = got == want;
       ++checked;
       failures += ok ? 0 : 1;
-      std::printf("%-24s %-8s %-7s %-18s %s  (%.1f us)\n", k.name, bcastgen::op_name(k.op), bcastgen::isa_name(isa),
+      std::printf("%-24s %-18s %-7s %-18s %s  (%.1f us)\n", k.name, k.expr, bcastgen::isa_name(isa),
                   bcastgen::shape_text(k.out).c_str(), ok ? "matches the reference" : "MISMATCH",
                   std::chrono::duration<double, std::micro>(t1 - t0).count());
     }

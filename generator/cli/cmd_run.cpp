@@ -33,6 +33,7 @@
 #include "bcastgen/errors.h"
 #include "bcastgen/gen/emit.h"
 #include "bcastgen/gen/exit_codes.h"
+#include "bcastgen/gen/expr.h"
 #include "bcastgen/gen/npy.h"
 #include "bcastgen/gen/output.h"
 #include "bcastgen/gen/shape_parse.h"
@@ -64,12 +65,13 @@ class ToolFailure : public Error {
 };
 
 struct RunArgs {
-  std::string op, rule = "numpy", mode = "numpy", target, axes_mapping, out, isa;
+  std::string op, expr, rule = "numpy", mode = "numpy", target, axes_mapping, out, isa;
   std::int64_t axis = -1;
   std::vector<std::string> inputs;
   bool check = false, keep_temp = false;
   // Kept to tell options given on the command line from their defaults.
   CLI::Option *rule_opt = nullptr, *mode_opt = nullptr, *target_opt = nullptr, *axes_opt = nullptr;
+  CLI::Option *op_opt = nullptr, *expr_opt = nullptr;
 };
 
 // ---------------------------------------------------------------------------
@@ -82,53 +84,88 @@ std::vector<std::string> op_names() {
   return names;
 }
 
-// The two forms (binary op, broadcast op) take different options; a stray
-// one is refused rather than silently ignored.
-void check_usage(const RunArgs& args, Op op) {
-  if (op == Op::Broadcast) {
+// One input of `run`: its name (--expr's NAME=FILE.npy; a, b or in for
+// --op) and file.
+struct NamedInput {
+  std::string name, path;
+};
+
+// The three forms (--expr, a binary --op, --op broadcast) take different
+// options; a stray one is refused rather than silently ignored.
+std::vector<NamedInput> check_usage(const RunArgs& args, std::optional<Op> op) {
+  if (args.op_opt->count() + args.expr_opt->count() != 1) {
+    throw InvalidArgument("give exactly one of --op and --expr");
+  }
+  std::vector<NamedInput> named;
+  if (!op) {
+    for (const CLI::Option* o : {args.mode_opt, args.target_opt, args.axes_opt}) {
+      if (o->count() > 0) throw InvalidArgument(o->get_name() + " is only used by --op broadcast");
+    }
+    for (const std::string& a : args.inputs) {
+      const std::size_t eq = a.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        throw InvalidArgument("--expr takes its inputs as NAME=FILE.npy, got '" + a + "'");
+      }
+      named.push_back({a.substr(0, eq), a.substr(eq + 1)});
+    }
+    return named;
+  }
+  if (*op == Op::Broadcast) {
     if (args.inputs.size() != 1) throw InvalidArgument("--op broadcast takes one input .npy file");
     if (args.target_opt->count() == 0) throw InvalidArgument("--op broadcast needs --target");
     if (args.rule_opt->count() > 0) throw InvalidArgument("--rule is for binary ops; --op broadcast takes --mode");
     if (args.axes_opt->count() > 0 && args.mode != "explicit") {
       throw InvalidArgument("--axes-mapping is only used by --mode explicit");
     }
-    return;
+    return {{"in", args.inputs[0]}};
   }
   if (args.inputs.size() != 2) {
-    throw InvalidArgument(std::string("--op ") + op_name(op) + " takes two input .npy files");
+    throw InvalidArgument(std::string("--op ") + op_name(*op) + " takes two input .npy files");
   }
   for (const CLI::Option* o : {args.mode_opt, args.target_opt, args.axes_opt}) {
     if (o->count() > 0) throw InvalidArgument(o->get_name() + " is only used by --op broadcast");
   }
+  return {{"a", args.inputs[0]}, {"b", args.inputs[1]}};
 }
 
-std::vector<gen::NpyArray> read_inputs(const RunArgs& args) {
+std::vector<gen::NpyArray> read_inputs(const std::vector<NamedInput>& named, std::optional<Op> op) {
   std::vector<gen::NpyArray> arrays;
-  for (const auto& path : args.inputs) arrays.push_back(gen::read_npy(path));
-  // One kernel has one input dtype; no implicit promotion as NumPy would do.
-  if (arrays.size() == 2 && arrays[0].dtype != arrays[1].dtype) {
-    throw InvalidArgument("inputs have different dtypes: " + args.inputs[0] + " is " + dtype_name(arrays[0].dtype) +
-                          ", " + args.inputs[1] + " is " + dtype_name(arrays[1].dtype) +
-                          " (both inputs of a binary op need the same dtype)");
+  for (const NamedInput& n : named) arrays.push_back(gen::read_npy(n.path));
+  // One binary op has one input dtype; no implicit promotion as NumPy would do.
+  if (op && arrays.size() == 2 && arrays[0].dtype != arrays[1].dtype) {
+    throw InvalidArgument("inputs have different dtypes: " + named[0].path + " is " + dtype_name(arrays[0].dtype) +
+                          ", " + named[1].path + " is " + dtype_name(arrays[1].dtype) +
+                          " (both inputs of a binary op need the same dtype; --expr with cast() mixes them)");
   }
   return arrays;
 }
 
-gen::KernelSpec make_kernel(const RunArgs& args, Op op, const std::vector<gen::NpyArray>& inputs) {
-  gen::KernelSpec k;
-  k.name = std::string("run_") + op_name(op);
-  k.op = op;
-  k.dtype = inputs[0].dtype;
-  k.axis = args.axis;
-  k.a = inputs[0].shape;
+gen::KernelSpec make_kernel(const RunArgs& args, std::optional<Op> op, const std::vector<NamedInput>& named,
+                            const std::vector<gen::NpyArray>& inputs) {
+  Rule rule = Rule::Numpy;
+  if (!parse_rule(args.rule, &rule)) throw InvalidArgument("unknown rule '" + args.rule + "'");
   if (op == Op::Broadcast) {
-    if (!parse_mode(args.mode, &k.mode)) throw InvalidArgument("unknown broadcast mode '" + args.mode + "'");
-    k.b = gen::parse_shape(args.target);
-    if (!args.axes_mapping.empty()) k.axes_mapping = gen::parse_shape(args.axes_mapping);
-  } else {
-    if (!parse_rule(args.rule, &k.rule)) throw InvalidArgument("unknown rule '" + args.rule + "'");
-    k.b = inputs[1].shape;
+    BroadcastMode mode;
+    if (!parse_mode(args.mode, &mode)) throw InvalidArgument("unknown broadcast mode '" + args.mode + "'");
+    return gen::broadcast_kernel("run_broadcast", inputs[0].dtype, mode, inputs[0].shape,
+                                 gen::parse_shape(args.target), args.axis,
+                                 args.axes_mapping.empty() ? Shape{} : gen::parse_shape(args.axes_mapping));
   }
+  if (op) {
+    return gen::binary_kernel(std::string("run_") + op_name(*op), *op, inputs[0].dtype, rule, inputs[0].shape,
+                              inputs[1].shape, args.axis);
+  }
+  gen::KernelSpec k;
+  k.name = "run_expr";
+  k.rule = rule;
+  k.axis = args.axis;
+  k.expr_text = args.expr;
+  std::vector<gen::ExprInput> decl;
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    k.inputs.push_back({named[i].name, inputs[i].shape, inputs[i].dtype, {}});
+    decl.push_back({named[i].name, inputs[i].dtype});
+  }
+  k.expr = gen::parse_expr(args.expr, decl);  // ExprError: the column and a caret
   return k;
 }
 
@@ -252,28 +289,34 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return s;
 }
 
-// Argument list of the kernel entry points: (a, b, out) or (in, out).
-std::string call_args(bool binary) { return binary ? "a, b, out" : "a, out"; }
+// Arguments of the kernel entry points: each input cast from in[k], then out.
+std::string call_args(const gen::KernelSpec& k, bool checked) {
+  const std::string shape = std::string(kNamespace) + "::" + k.name + "_shape::";
+  std::string s;
+  for (std::size_t i = 0; i < k.inputs.size(); ++i) {
+    const std::string ptr =
+        fmt::format("static_cast<const {}*>(in[{}])", dtype_info(k.inputs[i].dtype).cpp_type, i);
+    s += checked ? fmt::format("{{{}, {}{}}}, ", ptr, shape, k.inputs[i].name) : ptr + ", ";
+  }
+  return s + (checked ? "{out, " + shape + "out}" : "out");
+}
 
 // The statement that runs the kernel: the _isa entry when an ISA is asked
 // for, else the dispatching entry (checked or not).
-std::string kernel_call(const std::string& kernel, bool binary, std::optional<Isa> isa, bool checked) {
-  const std::string fn = std::string(kNamespace) + "::" + kernel;
+std::string kernel_call(const gen::KernelSpec& k, std::optional<Isa> isa, bool checked) {
+  const std::string fn = std::string(kNamespace) + "::" + k.name;
   if (isa) {
     static const char* const kEnum[] = {"Scalar", "Avx2", "Avx512"};
-    return fn + "_isa(bcastgen::Isa::" + kEnum[static_cast<int>(*isa)] + ", " + call_args(binary) + ");";
+    return fn + "_isa(bcastgen::Isa::" + kEnum[static_cast<int>(*isa)] + ", " + call_args(k, false) + ");";
   }
-  if (!checked) return fn + "(" + call_args(binary) + ");";
-  const std::string shape = fn + "_shape::";
-  if (binary) return fn + "_checked({a, " + shape + "a}, {b, " + shape + "b}, {out, " + shape + "out});";
-  return fn + "_checked({a, " + shape + "in}, {out, " + shape + "out});";
+  return fn + (checked ? "_checked(" : "(") + call_args(k, checked) + ");";
 }
 
 // The driver's source. Inputs and output are raw bytes in files, so it
 // needs no .npy code; its only job is to call the generated kernel.
 constexpr const char* kDriverTemplate = R"(// Written by `bcastgen run`: reads the raw input bytes, runs the kernel,
 // writes the raw output bytes; when asked, also times the kernel.
-// Usage: driver A B OUT TIME (B is ignored by the broadcast op; TIME is 0 or 1)
+// Usage: driver IN0 ... IN@LAST@ OUT TIME (TIME is 0 or 1)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -287,9 +330,10 @@ constexpr const char* kDriverTemplate = R"(// Written by `bcastgen run`: reads t
 
 namespace {
 
-using In = @IN@;
 using Out = @OUT@;
-constexpr std::size_t kABytes = @A_BYTES@, kBBytes = @B_BYTES@, kOutBytes = @OUT_BYTES@;
+constexpr int kInputs = @INPUTS@;
+constexpr std::size_t kInBytes[kInputs] = {@IN_BYTES@};
+constexpr std::size_t kOutBytes = @OUT_BYTES@;
 
 [[noreturn]] void fail(const std::string& message) {
   std::fprintf(stderr, "driver: %s\n", message.c_str());
@@ -306,16 +350,16 @@ void* alloc_bytes(std::size_t bytes) {
   return p;
 }
 
-const In* read_input(const char* path, std::size_t bytes) {
+const void* read_input(const char* path, std::size_t bytes) {
   void* p = alloc_bytes(bytes);
-  if (bytes == 0) return static_cast<const In*>(p);
+  if (bytes == 0) return p;
   std::FILE* f = std::fopen(path, "rb");
   if (f == nullptr) fail(std::string("cannot open ") + path);
   const std::size_t got = std::fread(p, 1, bytes, f);
   const bool extra = std::fgetc(f) != EOF;
   std::fclose(f);
   if (got != bytes || extra) fail(std::string(path) + " does not hold " + std::to_string(bytes) + " bytes");
-  return static_cast<const In*>(p);
+  return p;
 }
 
 void write_output(const char* path, const void* data, std::size_t bytes) {
@@ -325,24 +369,22 @@ void write_output(const char* path, const void* data, std::size_t bytes) {
   if (std::fclose(f) != 0 || !ok) fail(std::string("cannot write ") + path);
 }
 
-void run_first(const In* a, const In* b, Out* out) {
-  (void)b;
+void run_first(const void* const* in, Out* out) {
   @FIRST_CALL@
 }
 
-void run_timed(const In* a, const In* b, Out* out) {
-  (void)b;
+void run_timed(const void* const* in, Out* out) {
   @TIMED_CALL@
 }
 
 // Nanoseconds per call: the batch size doubles until a batch takes 1 ms,
 // then batches run until 0.2 s in total; the median batch shrugs off
 // interruptions by other processes.
-double time_per_call_ns(const In* a, const In* b, Out* out) {
+double time_per_call_ns(const void* const* in, Out* out) {
   using Clock = std::chrono::steady_clock;
   auto batch = [&](long reps) {
     const auto t0 = Clock::now();
-    for (long i = 0; i < reps; ++i) run_timed(a, b, out);
+    for (long i = 0; i < reps; ++i) run_timed(in, out);
     return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
   };
   long reps = 1;
@@ -363,14 +405,14 @@ double time_per_call_ns(const In* a, const In* b, Out* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) fail("usage: driver A B OUT TIME");
+  if (argc != kInputs + 3) fail("usage: driver IN0 ... OUT TIME");
   try {
-    const In* a = read_input(argv[1], kABytes);
-    const In* b = read_input(argv[2], kBBytes);
+    const void* in[kInputs];
+    for (int k = 0; k < kInputs; ++k) in[k] = read_input(argv[1 + k], kInBytes[k]);
     Out* out = static_cast<Out*>(alloc_bytes(kOutBytes));
-    run_first(a, b, out);
-    write_output(argv[3], out, kOutBytes);
-    if (std::strcmp(argv[4], "1") == 0) std::printf("time_per_call_ns=%.3f\n", time_per_call_ns(a, b, out));
+    run_first(in, out);
+    write_output(argv[kInputs + 1], out, kOutBytes);
+    if (std::strcmp(argv[kInputs + 2], "1") == 0) std::printf("time_per_call_ns=%.3f\n", time_per_call_ns(in, out));
   } catch (const std::exception& e) {
     fail(e.what());
   }
@@ -384,18 +426,20 @@ std::size_t byte_count(const Shape& shape, DType dtype) {
 
 std::string driver_source(const gen::KernelPlan& plan, std::optional<Isa> isa) {
   const gen::KernelSpec& k = plan.spec;
-  const bool binary = k.op != Op::Broadcast;
-  std::string s = kDriverTemplate;
+  std::string s = kDriverTemplate, bytes;
+  for (const gen::InputSpec& in : k.inputs) {
+    bytes += (bytes.empty() ? "" : ", ") + std::to_string(byte_count(in.shape, in.dtype));
+  }
   s = replace_all(s, "@HEADER@", std::string(kStem) + ".h");
-  s = replace_all(s, "@IN@", dtype_info(k.dtype).cpp_type);
   s = replace_all(s, "@OUT@", dtype_info(plan.out_dtype).cpp_type);
-  s = replace_all(s, "@A_BYTES@", std::to_string(byte_count(k.a, k.dtype)));
-  s = replace_all(s, "@B_BYTES@", binary ? std::to_string(byte_count(k.b, k.dtype)) : "0");
+  s = replace_all(s, "@INPUTS@", std::to_string(k.inputs.size()));
+  s = replace_all(s, "@LAST@", std::to_string(k.inputs.size() - 1));
+  s = replace_all(s, "@IN_BYTES@", bytes);
   s = replace_all(s, "@OUT_BYTES@", std::to_string(byte_count(plan.shapes.out, plan.out_dtype)));
   // The checked entry validates the shapes once, so a driver bug shows as
   // an error rather than as a wrong result; timing uses the unchecked one.
-  s = replace_all(s, "@FIRST_CALL@", kernel_call(k.name, binary, isa, true));
-  s = replace_all(s, "@TIMED_CALL@", kernel_call(k.name, binary, isa, false));
+  s = replace_all(s, "@FIRST_CALL@", kernel_call(k, isa, true));
+  s = replace_all(s, "@TIMED_CALL@", kernel_call(k, isa, false));
   return s;
 }
 
@@ -420,10 +464,11 @@ struct DriverResult {
   double ns_per_call = 0;  // when timed
 };
 
-DriverResult run_driver(const TempDir& dir, bool binary, bool timed) {
-  const std::vector<std::string> argv = {(dir / kDriverExe).string(), (dir / "a.bin").string(),
-                                         (dir / (binary ? "b.bin" : "none")).string(), (dir / "out.bin").string(),
-                                         timed ? "1" : "0"};
+DriverResult run_driver(const TempDir& dir, std::size_t inputs, bool timed) {
+  std::vector<std::string> argv = {(dir / kDriverExe).string()};
+  for (std::size_t k = 0; k < inputs; ++k) argv.push_back((dir / fmt::format("in{}.bin", k)).string());
+  argv.push_back((dir / "out.bin").string());
+  argv.push_back(timed ? "1" : "0");
   const fs::path out_log = dir / "driver.out", err_log = dir / "driver.err";
   const std::string failure = run_process(argv, out_log, err_log);
   if (!failure.empty()) throw ToolFailure("the kernel driver " + failure, gen::read_file(err_log.string()));
@@ -453,10 +498,9 @@ DriverResult run_generated(const RunArgs& args, const gen::Spec& spec, const std
 
   const TempDir dir(args.keep_temp);
   gen::write_files(dir.path().string(), files.files);
-  write_bytes(dir / "a.bin", inputs[0].data);
-  if (inputs.size() > 1) write_bytes(dir / "b.bin", inputs[1].data);
+  for (std::size_t k = 0; k < inputs.size(); ++k) write_bytes(dir / fmt::format("in{}.bin", k), inputs[k].data);
   compile_driver(dir);
-  DriverResult r = run_driver(dir, inputs.size() > 1, args.check);
+  DriverResult r = run_driver(dir, inputs.size(), args.check);
   const std::size_t expected = byte_count(plan->shapes.out, plan->out_dtype);
   if (r.output.size() != expected) {
     throw ToolFailure("the kernel driver wrote " + std::to_string(r.output.size()) + " bytes, expected " +
@@ -471,12 +515,18 @@ DriverResult run_generated(const RunArgs& args, const gen::Spec& spec, const std
 std::vector<unsigned char> reference_output(const gen::KernelPlan& plan, const std::vector<gen::NpyArray>& inputs) {
   const gen::KernelSpec& k = plan.spec;
   std::vector<unsigned char> out(byte_count(plan.shapes.out, plan.out_dtype));
-  if (k.op == Op::Broadcast) {
-    reference::broadcast_to(k.dtype, k.mode, inputs[0].data.data(), k.a, k.b, k.axis, k.axes_mapping, out.data());
-  } else {
-    reference::binary(k.op, k.dtype, k.rule, k.axis, inputs[0].data.data(), k.a, inputs[1].data.data(), k.b,
-                      out.data());
+  if (k.to_target) {
+    reference::broadcast_to(k.inputs[0].dtype, k.mode, inputs[0].data.data(), k.inputs[0].shape, k.target, k.axis,
+                            k.axes_mapping, out.data());
+    return out;
   }
+  std::vector<ExprOperand> operands;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < k.inputs.size(); ++i) {
+    operands.push_back({inputs[i].data.data(), k.inputs[i].shape, k.inputs[i].dtype});
+    names.push_back(k.inputs[i].name);
+  }
+  reference::evaluate(k.expr, operands, k.rule, k.axis, out.data(), names);
   return out;
 }
 
@@ -520,12 +570,16 @@ int report_check(const gen::KernelPlan& plan, const std::vector<gen::NpyArray>& 
 }
 
 int run(const RunArgs& args) {
-  Op op;
-  if (!parse_op(args.op, &op)) throw InvalidArgument("unknown op '" + args.op + "'");
-  check_usage(args, op);
+  std::optional<Op> op;
+  if (args.op_opt->count() > 0) {
+    Op parsed;
+    if (!parse_op(args.op, &parsed)) throw InvalidArgument("unknown op '" + args.op + "'");
+    op = parsed;
+  }
+  const std::vector<NamedInput> named = check_usage(args, op);
   requested_isa(args);  // before any file is read or compiled
-  const std::vector<gen::NpyArray> inputs = read_inputs(args);
-  const gen::Spec spec = make_spec(args, make_kernel(args, op, inputs));
+  const std::vector<gen::NpyArray> inputs = read_inputs(named, op);
+  const gen::Spec spec = make_spec(args, make_kernel(args, op, named, inputs));
   gen::KernelPlan plan;
   const DriverResult r = run_generated(args, spec, inputs, &plan);
   gen::write_npy(args.out, gen::NpyArray{plan.out_dtype, plan.shapes.out, r.output});
@@ -538,7 +592,10 @@ Action register_run(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand(
       "run", "generate one kernel for .npy inputs, compile it with the system C++ compiler, run it, write the output");
-  cmd->add_option("--op", args->op, "the op")->required()->check(CLI::IsMember(op_names()));
+  args->op_opt = cmd->add_option("--op", args->op, "the op")->check(CLI::IsMember(op_names()));
+  args->expr_opt = cmd->add_option("--expr", args->expr,
+                                   "an expression over named inputs, e.g. 'max(x * scale + shift, 0)' "
+                                   "(inputs as NAME=FILE.npy; see README, Expressions)");
   args->rule_opt = cmd->add_option("--rule", args->rule, "broadcast rule of a binary op")
                        ->check(CLI::IsMember(rule_names()))
                        ->capture_default_str();
@@ -552,9 +609,10 @@ Action register_run(CLI::App& app) {
   args->target_opt = cmd->add_option("--target", args->target, "--op broadcast: the target shape, e.g. 2,1,6");
   args->axes_opt = cmd->add_option("--axes-mapping", args->axes_mapping,
                                    "--mode explicit: the target axis of each input axis, e.g. 0,2");
-  cmd->add_option("INPUTS", args->inputs, "A.npy B.npy for a binary op, one .npy for broadcast")
+  cmd->add_option("INPUTS", args->inputs,
+                  "A.npy B.npy for a binary op, one .npy for broadcast, NAME=FILE.npy ... for --expr")
       ->required()
-      ->expected(1, 2);
+      ->expected(1, static_cast<int>(gen::kMaxExprInputs));
   cmd->add_option("-o,--output", args->out, "the output .npy file")->required();
   cmd->add_flag("--check", args->check, "compare with the reference, time the kernel, exit 4 on a mismatch");
   cmd->add_option("--isa", args->isa, "run this variant instead of the best for this CPU")

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <climits>
+#include <optional>
 
 #include "bcastgen/gen/embedded.h"
 #include "bcastgen/gen/manifest.h"
@@ -21,17 +23,27 @@ std::string dims_text(const Shape& s) {
 
 std::string summary(const KernelPlan& p) {
   const KernelSpec& k = p.spec;
-  if (k.op == Op::Broadcast) {
+  const std::optional<Op> op = single_op(k);
+  if (k.to_target) {
     std::string how = mode_name(k.mode);
     if (k.mode == BroadcastMode::Pdpd) how += fmt::format(" (axis {})", k.axis);
     if (k.mode == BroadcastMode::Explicit) how += " (axes_mapping " + format_shape(k.axes_mapping) + ")";
-    return fmt::format("broadcast {} in {} to target {}, mode {} -> out {}", dtype_name(k.dtype), format_shape(k.a),
-                       format_shape(k.b), how, format_shape(p.shapes.out));
+    return fmt::format("broadcast {} in {} to target {}, mode {} -> out {}", dtype_name(k.inputs[0].dtype),
+                       format_shape(k.inputs[0].shape), format_shape(k.target), how, format_shape(p.shapes.out));
   }
   std::string rule = rule_name(k.rule);
   if (rule_takes_axis(k.rule)) rule += fmt::format(" (axis {})", k.axis);
-  return fmt::format("{} {}, rule {}: a {}, b {} -> out {} {}", op_name(k.op), dtype_name(k.dtype), rule,
-                     format_shape(k.a), format_shape(k.b), dtype_name(p.out_dtype), format_shape(p.shapes.out));
+  if (op) {
+    return fmt::format("{} {}, rule {}: a {}, b {} -> out {} {}", op_name(*op), dtype_name(k.inputs[0].dtype), rule,
+                       format_shape(k.inputs[0].shape), format_shape(k.inputs[1].shape), dtype_name(p.out_dtype),
+                       format_shape(p.shapes.out));
+  }
+  std::string ins;
+  for (const InputSpec& in : k.inputs) {
+    ins += fmt::format("{}{} {} {}", ins.empty() ? "" : ", ", in.name, dtype_name(in.dtype), format_shape(in.shape));
+  }
+  return fmt::format("{}, rule {}: {} -> out {} {}", k.expr_text, rule, ins, dtype_name(p.out_dtype),
+                     format_shape(p.shapes.out));
 }
 
 std::string banner(const GenerateOptions& o, const char* comment = "//") {
@@ -41,38 +53,47 @@ std::string banner(const GenerateOptions& o, const char* comment = "//") {
       comment, kVersion, o.source_name);
 }
 
-struct Params {
-  std::string params, types, args, view_params, view_args;
-  std::string c_params, c_args, c_checked_params, c_checked_args;  // the C entry points
-};
-
 // The C spelling of an element type ("std::int8_t" -> "int8_t").
 std::string c_type(DType t) {
   std::string s = dtype_info(t).cpp_type;
   return s.rfind("std::", 0) == 0 ? s.substr(5) : s;
 }
 
+// The parameter lists of one kernel's entry points. Public entry points
+// name the inputs as the spec does; the internal variants take in0, in1, ...
+// so that no input name can collide with the names inside a loop nest.
+struct Params {
+  std::string params, internal_params, types, args, internal_args, view_params, view_args, casts;
+  std::string c_params, c_args, c_checked_params, c_checked_args;  // the C entry points
+};
+
 Params params_of(const KernelPlan& p) {
-  const std::string t = dtype_info(p.spec.dtype).cpp_type, r = dtype_info(p.out_dtype).cpp_type;
+  const std::string r = dtype_info(p.out_dtype).cpp_type;
   Params s;
-  std::vector<std::string> ins = p.spec.op == Op::Broadcast ? std::vector<std::string>{"in"}
-                                                             : std::vector<std::string>{"a", "b"};
-  for (const auto& n : ins) {
-    s.c_params += fmt::format("const {}* {}, ", c_type(p.spec.dtype), n);
+  for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
+    const InputSpec& in = p.spec.inputs[k];
+    const std::string t = dtype_info(in.dtype).cpp_type, n = in.name, pos = fmt::format("in{}", k);
+    s.c_params += fmt::format("const {}* {}, ", c_type(in.dtype), n);
     s.c_args += n + ", ";
-    s.c_checked_params += fmt::format("const {0}* {1}, const int64_t* {1}_dims, size_t {1}_rank, ", c_type(p.spec.dtype), n);
+    s.c_checked_params += fmt::format("const {0}* {1}, const int64_t* {1}_dims, size_t {1}_rank, ", c_type(in.dtype), n);
     s.c_checked_args += fmt::format("{{{0}, bcastgen::ShapeRef({0}_dims, {0}_rank)}}, ", n);
     s.params += fmt::format("const {}* {}, ", t, n);
+    s.internal_params += fmt::format("const {}* {}, ", t, pos);
     s.types += fmt::format("const {}*, ", t);
     s.args += n + ", ";
+    s.internal_args += pos + ", ";
     s.view_params += fmt::format("bcastgen::TensorView<const {}> {}, ", t, n);
     s.view_args += n + ".data, ";
+    s.casts += fmt::format("static_cast<const {}*>(in[{}]), ", t, k);
   }
   s.params += fmt::format("{}* out", r);
+  s.internal_params += fmt::format("{}* out", r);
   s.types += fmt::format("{}*", r);
   s.args += "out";
+  s.internal_args += "out";
   s.view_params += fmt::format("bcastgen::TensorView<{}> out", r);
   s.view_args += "out.data";
+  s.casts += fmt::format("static_cast<{}*>(out)", r);
   s.c_params += fmt::format("{}* out", c_type(p.out_dtype));
   s.c_args += "out";
   s.c_checked_params += fmt::format("{}* out, const int64_t* out_dims, size_t out_rank", c_type(p.out_dtype));
@@ -122,6 +143,41 @@ const char* isa_enum(Isa isa) {
   return "Scalar";
 }
 
+// The kernel's DAG as rows of bcastgen::KernelNode (registry.h).
+std::string node_rows(const KernelPlan& p) {
+  std::string rows;
+  for (const ExprNode& n : p.spec.expr.nodes) {
+    std::size_t a[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < n.args.size() && i < 3; ++i) a[i] = n.args[i];
+    std::string f = fmt::format("{:.17g}", n.literal.f);
+    if (f.find_first_of(".en") == std::string::npos) f += ".0";
+    rows += fmt::format(
+        "    {{bcastgen::ExprKind::{}, bcastgen::Op::{}, bcastgen::UnaryOp::{}, bcastgen::DType::{}, {}, {{{}, {}, {}}}, "
+        "{}, {}, {}, {}u, {}}},\n",
+        n.kind == ExprKind::Input     ? "Input"
+        : n.kind == ExprKind::Literal ? "Literal"
+        : n.kind == ExprKind::Binary  ? "Binary"
+        : n.kind == ExprKind::Unary   ? "Unary"
+        : n.kind == ExprKind::Where   ? "Where"
+                                      : "Cast",
+        camel(op_name(n.op)), camel(unary_name(n.unary)), camel(dtype_name(n.dtype)), n.args.size(), a[0], a[1],
+        a[2], n.input, f, n.literal.i == INT64_MIN ? "INT64_MIN" : std::to_string(n.literal.i), n.literal.u,
+        n.literal.b ? "true" : "false");
+  }
+  return rows;
+}
+
+// A C++ string literal of `s` (expressions may hold quotes or backslashes only in errors, but be safe).
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    if (c == '\n') q += "\\n";
+    else q += c;
+  }
+  return q + "\"";
+}
+
 Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::string& table_fn) {
   const KernelSpec& k = p.spec;
   const Params prm = params_of(p);
@@ -129,15 +185,15 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::stri
   v.set("table_fn", table_fn);
   v.set("name", k.name).set("summary", summary(p)).set("params", prm.params).set("param_types", prm.types);
   v.set("args", prm.args).set("view_params", prm.view_params).set("view_args", prm.view_args);
+  v.set("internal_params", prm.internal_params).set("internal_args", prm.internal_args);
   v.set("c_params", prm.c_params).set("c_args", prm.c_args).set("c_checked_params", prm.c_checked_params);
   v.set("c_checked_args", prm.c_checked_args);
   v.set("out_numel", p.out_numel).set("outer_extent", p.outer_extent).set("split_why", p.split_why);
-  // The header's constexpr shapes.
+  // The header's constexpr shapes: the inputs', then the output's.
+  std::vector<std::pair<std::string, const Shape*>> shapes;
+  for (const InputSpec& in : k.inputs) shapes.emplace_back(in.name, &in.shape);
+  shapes.emplace_back("out", &p.shapes.out);
   std::vector<Values> operands;
-  const bool broadcast = k.op == Op::Broadcast;
-  const std::vector<std::pair<std::string, const Shape*>> shapes =
-      broadcast ? std::vector<std::pair<std::string, const Shape*>>{{"in", &k.a}, {"out", &p.shapes.out}}
-                : std::vector<std::pair<std::string, const Shape*>>{{"a", &k.a}, {"b", &k.b}, {"out", &p.shapes.out}};
   for (const auto& [name, shape] : shapes) {
     operands.push_back(Values()
                            .set("operand", name)
@@ -146,34 +202,41 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::stri
   }
   v.list("operands", operands);
   std::vector<Values> target;
-  if (broadcast) {
+  if (k.to_target) {
     target.push_back(Values()
-                         .set("target_rank", static_cast<std::int64_t>(k.b.size()))
-                         .set("target_dims", dims_text(k.b))
+                         .set("target_rank", static_cast<std::int64_t>(k.target.size()))
+                         .set("target_dims", dims_text(k.target))
                          .set("mapping_rank", static_cast<std::int64_t>(k.axes_mapping.size()))
                          .set("mapping_dims", dims_text(k.axes_mapping)));
   }
   v.list("target", target).declare("target_rank").declare("target_dims").declare("mapping_rank").declare("mapping_dims");
 
   // The type-erased entry and its row in the file's kernel table.
-  const std::string t = dtype_info(k.dtype).cpp_type, r = dtype_info(p.out_dtype).cpp_type;
   const std::string sh = k.name + "_shape::";
-  // The erased entries cast back to the kernel's types.
-  const std::string casts =
-      broadcast ? fmt::format("static_cast<const {}*>(a), static_cast<{}*>(out)", t, r)
-                : fmt::format("static_cast<const {0}*>(a), static_cast<const {0}*>(b), static_cast<{1}*>(out)", t, r);
-  const std::string unused_b = broadcast ? "(void)b;\n  " : "";
-  v.set("erased_body", fmt::format("{}{}_isa(isa, {});", unused_b, k.name, casts));
-  v.set("erased_range_body",
-        fmt::format("{}{}_impl::select_range(isa, out)(begin, end, {});", unused_b, k.name, casts));
-  v.set("entry", fmt::format("{{\"{0}\", bcastgen::Op::{1}, bcastgen::DType::{2}, bcastgen::Rule::{3}, "
-                             "bcastgen::BroadcastMode::{4}, {5}, {6}, {7}, {8}, {9}, {0}_erased, {10}, {0}_range_erased}}",
-                             k.name, camel(op_name(k.op)), camel(dtype_name(k.dtype)), camel(rule_name(k.rule)),
-                             camel(mode_name(k.mode)), k.axis, broadcast ? sh + "axes_mapping" : "bcastgen::ShapeRef{}",
-                             broadcast ? sh + "in" : sh + "a", broadcast ? sh + "target" : sh + "b", sh + "out",
-                             p.outer_extent));
+  v.set("erased_body", fmt::format("{}_isa(isa, {});", k.name, prm.casts));
+  v.set("erased_range_body", fmt::format("{}_impl::select_range(isa, out)(begin, end, {});", k.name, prm.casts));
+  std::string input_rows;
+  for (const InputSpec& in : k.inputs) {
+    input_rows += fmt::format("    {{\"{}\", bcastgen::DType::{}, {}{}}},\n", in.name, camel(dtype_name(in.dtype)), sh,
+                              in.name);
+  }
+  v.set("input_rows", input_rows).set("node_rows", node_rows(p));
+  v.set("entry", fmt::format("{{\"{0}\", {1}, bcastgen::DType::{2}, bcastgen::Rule::{3}, {4}, bcastgen::BroadcastMode::{5}, "
+                             "{6}, {7}, {8}, {0}_inputs, {9}, {10}out, {0}_nodes, {11}, {12}, {0}_erased, {13}, "
+                             "{0}_range_erased}}",
+                             k.name, quoted(k.expr_text), camel(dtype_name(p.out_dtype)), camel(rule_name(k.rule)),
+                             k.to_target ? "true" : "false", camel(mode_name(k.mode)), k.axis,
+                             k.to_target ? sh + "axes_mapping" : "bcastgen::ShapeRef{}",
+                             k.to_target ? sh + "target" : "bcastgen::ShapeRef{}", k.inputs.size(), sh,
+                             k.expr.nodes.size(), k.expr.root, p.outer_extent));
 
   v.set("loop_table", describe_loops(p, "//   "));
+  v.set("expr_table", describe_expr(p, "//   "));
+  std::string input_names;
+  for (std::size_t i = 0; i < k.inputs.size(); ++i) {
+    input_names += fmt::format("{}in{} = {}", i ? ", " : "", i, k.inputs[i].name);
+  }
+  v.set("input_names", input_names);
 
   // One function per ISA, plus a streaming-store twin where planned.
   std::vector<Values> variants, dispatch;
@@ -197,8 +260,8 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::stri
           .set("block_attributes", attributes("block", name, true))
           .set("attributes", attributes("kernel", name, false))
           .set("range_attributes", attributes("range", name, false))
-          .set("params", prm.params)
-          .set("args", prm.args)
+          .set("params", prm.internal_params)
+          .set("args", prm.internal_args)
           .set("outer_extent", p.outer_extent)
           .flag("streaming", streaming)
           .set("body", emit_variant_body(p, ip, voc, streaming));
@@ -222,7 +285,9 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::stri
   }
   v.list("variants", variants).list("dispatch", dispatch).flag("has_stream", has_stream);
 
-  // The checked entry: shapes, then null pointers, then aliasing.
+  // The checked entry: shapes, then null pointers, then aliasing. The
+  // output may alias an input of its own shape and dtype (the Array API's
+  // in-place rule); any other overlap is an error naming the input.
   std::vector<Values> checks;
   auto check = [&](std::string c) { checks.push_back(Values().set("check", std::move(c))); };
   const std::string ns = k.name + "_shape::";
@@ -233,12 +298,10 @@ Values kernel_values(const KernelPlan& p, const Vocabulary& voc, const std::stri
     check(fmt::format("bcastgen::check_not_null(\"{}\", \"{}\", {}.data, {});", k.name, name, name,
                       checked_numel(*shape)));
   }
-  const int in_size = dtype_size(k.dtype), out_size = dtype_size(p.out_dtype);
-  for (const auto& [name, shape] : shapes) {
-    if (name == "out") continue;
-    const bool same = *shape == p.shapes.out && in_size == out_size;
-    check(fmt::format("bcastgen::check_alias(\"{}\", \"{}\", out.data, {}, {}.data, {}, {});", k.name, name,
-                      p.out_bytes, name, checked_numel(*shape) * in_size, same ? "true" : "false"));
+  for (const InputSpec& in : k.inputs) {
+    const bool same = in.shape == p.shapes.out && in.dtype == p.out_dtype;
+    check(fmt::format("bcastgen::check_alias(\"{}\", \"{}\", out.data, {}, {}.data, {}, {});", k.name, in.name,
+                      p.out_bytes, in.name, checked_numel(in.shape) * dtype_size(in.dtype), same ? "true" : "false"));
   }
   v.list("checks", checks);
   return v;

@@ -13,7 +13,7 @@ class Printer {
  public:
   void line(const std::string& s) { out_ += std::string(2 * depth_, ' ') + s + "\n"; }
   void open(const std::string& head) {
-    line(head + " {");
+    line(head.empty() ? "{" : head + " {");
     ++depth_;
   }
   void close(const std::string& label = "") {
@@ -31,72 +31,87 @@ class Printer {
   int depth_ = 1;
 };
 
-// One input of the row: its parameter name, pointer at the row, access.
-struct Input {
-  std::string name;  // "a", "b" or "in"
-  std::string ptr;   // pointer expression at the start of the row
-  Access access;
-};
-
 std::string offset_expr(const std::string& ptr, const std::string& base, std::int64_t off) {
   if (base.empty()) return off == 0 ? ptr : fmt::format("{} + {}", ptr, off);
   return off == 0 ? fmt::format("{} + {}", ptr, base) : fmt::format("{} + {} + {}", ptr, base, off);
 }
 
+// A literal as a C++ constant of its node's type, exactly (floats print
+// with enough digits to round-trip; integers are braced so that they have
+// the element type, which ops:: templates deduce).
+std::string literal_cpp(const ExprLiteral& lit, DType t) {
+  const DTypeInfo& info = dtype_info(t);
+  if (t == DType::Bool) return lit.b ? "true" : "false";
+  if (info.is_float) {
+    std::string s = t == DType::F32 ? fmt::format("{:.9g}", static_cast<float>(lit.f)) : fmt::format("{:.17g}", lit.f);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return t == DType::F32 ? s + "f" : s;
+  }
+  if (info.is_signed) {
+    // The most negative value has no literal: write it as (min + 1) - 1.
+    const std::string v = lit.i == INT64_MIN ? "-9223372036854775807LL - 1" : fmt::format("{}", lit.i);
+    return fmt::format("{}{{{}}}", info.cpp_type, v);
+  }
+  return fmt::format("{}{{{}u}}", info.cpp_type, lit.u);
+}
+
 class BodyEmitter {
  public:
   BodyEmitter(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming)
-      : p_(p), ip_(ip), streaming_(streaming), broadcast_(p.spec.op == Op::Broadcast) {
+      : p_(p), ip_(ip), voc_(voc), dag_(p.spec.expr), streaming_(streaming) {
     if (ip.vector) {
-      tv_ = voc.type(ip.isa, p.spec.dtype);
+      tv_ = voc.type(ip.isa, ip.lane_dtype);
       iv_ = voc.isa(ip.isa);
-      if (!broadcast_) op_expr_ = *voc.op(ip.isa, p.spec.dtype, p.spec.op);
+      cmp_bools_ = ip.lane_dtype != DType::Bool;
     }
-    elem_ = dtype_info(p.spec.dtype).cpp_type;
-    out_elem_ = dtype_info(p.out_dtype).cpp_type;
-    compare_ = op_kind(p.spec.op) == OpKind::Comparison;
+    uses_.assign(dag_.nodes.size(), 0);
+    for (const ExprNode& n : dag_.nodes) {
+      for (std::size_t a : n.args) ++uses_[a];
+    }
+    for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
+      inputs_.push_back({fmt::format("in{}", k), fmt::format("in{}", k), ip.access[k], node_of_input(k)});
+    }
   }
 
   std::string emit() {
-    if (p_.inner == InnerClass::Empty) {
-      for (const char* n : broadcast_ ? std::vector<const char*>{"i0", "in", "out"}
-                                      : std::vector<const char*>{"i0", "a", "b", "out"}) {
-        pr_.line(fmt::format("(void){};", n));
-      }
+    if (p_.empty) {
+      pr_.line("(void)i0;");
+      for (const Input& in : inputs_) pr_.line(fmt::format("(void){};", in.name));
+      pr_.line("(void)out;");
       pr_.line("// the output has no elements");
       return pr_.take();
     }
-    std::vector<Input> inputs;
-    if (broadcast_) inputs = {{"in", "in", ip_.a}};
-    else inputs = {{"a", "a", ip_.a}, {"b", "b", ip_.b}};
     std::string out_ptr = "out";
+    const std::string out_elem = dtype_info(p_.out_dtype).cpp_type;
     auto advance = [&](std::string& ptr, const std::string& name, const std::string& type, std::int64_t stride,
                        const std::string& i, std::size_t depth) {
       if (stride == 0) return;
-      const std::string next = fmt::format("{}{}", name, depth + 1);
+      const std::string next = fmt::format("{}_{}", name, depth + 1);
       pr_.line(fmt::format("{}* {} = {} + {};", type, next, ptr, stride == 1 ? i : fmt::format("{} * {}", i, stride)));
       ptr = next;
     };
     auto advance_all = [&](const Loop& l, const std::string& i, std::size_t depth) {
-      for (std::size_t k = 0; k < inputs.size(); ++k) {
-        advance(inputs[k].ptr, inputs[k].name, "const " + elem_, k == 0 ? l.a : l.b, i, depth);
+      for (std::size_t k = 0; k < inputs_.size(); ++k) {
+        advance(inputs_[k].ptr, inputs_[k].name, "const " + elem(k), l.in[k], i, depth);
       }
-      advance(out_ptr, "out", out_elem_, l.out, i, depth);
+      advance(out_ptr, "out", out_elem, l.out, i, depth);
     };
-    // A gathered block's constants come first, and each operand's lanes are
+    // A gathered block's constants come first, and each input's lanes are
     // built right after the deepest loop in which it moves (-1: no loop).
     const bool gather = !ip_.block.empty();
-    std::vector<int> moves_at(inputs.size(), -1);
+    if (ip_.vector && (gather || vector_extent() > 0)) hoist_literals();
+    std::vector<int> moves_at(inputs_.size(), -1);
     if (gather) {
       for (std::size_t d = 0; d < ip_.outer.size(); ++d) {
-        if (ip_.outer[d].a != 0) moves_at[0] = static_cast<int>(d);
-        if (inputs.size() > 1 && ip_.outer[d].b != 0) moves_at[1] = static_cast<int>(d);
+        for (std::size_t k = 0; k < inputs_.size(); ++k) {
+          if (ip_.outer[d].in[k] != 0) moves_at[k] = static_cast<int>(d);
+        }
       }
-      emit_gather_constants(inputs);
+      emit_gather_constants();
     }
     auto setups_at = [&](int depth) {
-      for (std::size_t k = 0; gather && k < inputs.size(); ++k) {
-        if (moves_at[k] == depth) emit_gather_setup(inputs[k], k == 0 ? ip_.a_span : ip_.b_span);
+      for (std::size_t k = 0; gather && k < inputs_.size(); ++k) {
+        if (moves_at[k] == depth) emit_gather_setup(k);
       }
     };
     // The split loop runs outside this body: i0 arrives as a parameter.
@@ -110,7 +125,7 @@ class BodyEmitter {
     }
     setups_at(-1);
     if (p_.split) setups_at(0);
-    // The other outer loops: constant extents and strides; an operand that
+    // The other outer loops: constant extents and strides; an input that
     // does not move in a loop keeps its pointer.
     for (std::size_t d = first; d < ip_.outer.size(); ++d) {
       const std::string i = fmt::format("i{}", d);
@@ -118,85 +133,189 @@ class BodyEmitter {
       advance_all(ip_.outer[d], i, d);
       setups_at(static_cast<int>(d));
     }
-    if (gather) emit_gather_row(inputs, out_ptr);
-    else if (ip_.vector) emit_vector_row(inputs, out_ptr);
-    else emit_scalar_row(inputs, out_ptr);
+    if (gather) emit_gather_row(out_ptr);
+    else if (ip_.vector) emit_vector_row(out_ptr);
+    else emit_scalar_row(out_ptr);
     for (std::size_t d = ip_.outer.size(); d-- > first;) pr_.close(fmt::format("for i{}", d));
     return pr_.take();
   }
 
  private:
-  // The scalar value of input `in` at row index `j` (an expression).
-  std::string scalar_at(const Input& in, const std::string& j) const {
-    if (in.access == Access::Splat) return "s" + in.name;
-    return fmt::format("{}[{}]", in.ptr, j);
+  // One input of the row: its block parameter, pointer at the row, access, DAG node.
+  struct Input {
+    std::string name;  // "in0", ...
+    std::string ptr;   // pointer expression at the start of the row
+    Access access;
+    std::size_t node;
+  };
+
+  std::size_t node_of_input(std::size_t k) const {
+    for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
+      if (dag_.nodes[i].kind == ExprKind::Input && dag_.nodes[i].input == k) return i;
+    }
+    return dag_.nodes.size();  // unused (the spec rejects that)
   }
 
-  std::string scalar_op(const std::vector<Input>& inputs, const std::string& j) const {
-    if (broadcast_) return scalar_at(inputs[0], j);
-    return fmt::format("bcastgen::ops::{}({}, {})", op_name(p_.spec.op), scalar_at(inputs[0], j),
-                       scalar_at(inputs[1], j));
+  std::string elem(std::size_t k) const { return dtype_info(p_.spec.inputs[k].dtype).cpp_type; }
+  const ExprNode& node(std::size_t i) const { return dag_.nodes[i]; }
+  const Input* input_of(std::size_t i) const {
+    return node(i).kind == ExprKind::Input ? &inputs_[node(i).input] : nullptr;
+  }
+  // A bool held as a compare result of the lanes (not as a byte vector).
+  // (Under bool lanes, only a comparison's result is a compare result.)
+  bool is_cmp(std::size_t i) const {
+    if (node(i).dtype != DType::Bool) return false;
+    return cmp_bools_ || (node(i).kind == ExprKind::Binary && op_kind(node(i).op) == OpKind::Comparison);
   }
 
-  void hoist_scalars(const std::vector<Input>& inputs) {
-    for (const Input& in : inputs) {
-      if (in.access == Access::Splat) pr_.line(fmt::format("const {} s{} = {}[0];", elem_, in.name, in.ptr));
+  // --- Scalar code --------------------------------------------------------
+
+  // The scalar value of node i at row index `j` (`jv` when constant):
+  // inputs and literals are read in place (a splat input from its hoisted
+  // s<i>), nodes used once are nested into their user, and the nodes in
+  // `named` are the temporaries s<i>.
+  std::string scalar_value(std::size_t i, const std::string& j, std::int64_t jv, const std::set<std::size_t>& named) const {
+    if (named.count(i)) return fmt::format("s{}", i);
+    const ExprNode& n = node(i);
+    auto arg = [&](std::size_t a) { return scalar_value(n.args[a], j, jv, named); };
+    switch (n.kind) {
+      case ExprKind::Input: {
+        const Input& in = inputs_[n.input];
+        if (in.access == Access::Splat) return fmt::format("s{}", i);
+        if (in.access == Access::Pattern) return fmt::format("{}[{}]", in.ptr, jv % ip_.period);
+        return fmt::format("{}[{}]", in.ptr, j);
+      }
+      case ExprKind::Literal: return literal_cpp(n.literal, n.dtype);
+      case ExprKind::Binary: return fmt::format("bcastgen::ops::{}({}, {})", op_name(n.op), arg(0), arg(1));
+      case ExprKind::Unary: return fmt::format("bcastgen::ops::{}({})", unary_name(n.unary), arg(0));
+      case ExprKind::Where: return fmt::format("bcastgen::ops::where({}, {}, {})", arg(0), arg(1), arg(2));
+      case ExprKind::Cast: return fmt::format("bcastgen::ops::cast<{}>({})", dtype_info(n.dtype).cpp_type, arg(0));
+    }
+    return "?";
+  }
+
+  // Nodes computed once per element into a temporary: those used twice or more.
+  std::set<std::size_t> shared_nodes() const {
+    std::set<std::size_t> s;
+    for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
+      const ExprKind k = node(i).kind;
+      if (uses_[i] > 1 && k != ExprKind::Input && k != ExprKind::Literal) s.insert(i);
+    }
+    return s;
+  }
+
+  // out[j] = the root, after the shared temporaries.
+  void scalar_element(const std::string& out_ptr, const std::string& j, std::int64_t jv) {
+    const std::set<std::size_t> shared = shared_nodes();
+    std::set<std::size_t> done;
+    for (std::size_t i : shared) {
+      pr_.line(fmt::format("const {} s{} = {};", dtype_info(node(i).dtype).cpp_type, i, scalar_value(i, j, jv, done)));
+      done.insert(i);
+    }
+    pr_.line(fmt::format("{}[{}] = {};", out_ptr, j, scalar_value(dag_.root, j, jv, done)));
+  }
+
+  void hoist_scalars() {
+    for (const Input& in : inputs_) {
+      if (in.access == Access::Splat && in.node < dag_.nodes.size()) {
+        pr_.line(fmt::format("const {} s{} = {}[0];", dtype_info(node(in.node).dtype).cpp_type, in.node, in.ptr));
+      }
     }
   }
 
-  void emit_scalar_row(const std::vector<Input>& inputs, const std::string& out_ptr) {
-    hoist_scalars(inputs);
+  void emit_scalar_row(const std::string& out_ptr) {
+    hoist_scalars();
     pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; ++j)", ip_.row));
-    pr_.line(fmt::format("{}[j] = {};", out_ptr, scalar_op(inputs, "j")));
+    scalar_element(out_ptr, "j", 0);
     pr_.close();
   }
 
-  // The register holding input `in` for the vector at row offset `off`.
-  std::string vector_name(const Input& in, const std::string& suffix, std::int64_t off) const {
-    if (in.access == Access::Splat) return "v" + in.name;
-    if (in.access == Access::Pattern) {
-      const std::int64_t period = static_cast<std::int64_t>(ip_.pattern_vectors) * ip_.lanes;
-      return fmt::format("p{}{}", in.name, (off % period) / ip_.lanes);
+  // --- Vector code --------------------------------------------------------
+
+  // Literal splats, once, before every loop.
+  void hoist_literals() {
+    for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
+      if (node(i).kind != ExprKind::Literal) continue;
+      pr_.line(fmt::format("const {} t{} = {};  // literal {}", tv_->vec, i,
+                           expand(tv_->splat, {{"x", literal_cpp(node(i).literal, node(i).dtype)}}),
+                           node(i).literal.text));
     }
-    return fmt::format("v{}{}", in.name, suffix);
   }
 
-  // A group of vectors at offsets base + offs[i], loads first, then ops,
-  // then stores (as in XNNPACK's kernels: independent work side by side).
-  void emit_vectors(const std::vector<Input>& inputs, const std::string& out_ptr, const std::string& base,
-                    std::int64_t base_value, const std::vector<std::int64_t>& offs, const std::string& tag,
-                    bool masked) {
-    std::vector<std::string> results;
+  // The register holding node i in the vector at row offset `off` of a
+  // group whose registers end in `suffix`.
+  std::string vector_name(std::size_t i, const std::string& suffix, std::int64_t off) const {
+    const ExprNode& n = node(i);
+    if (n.kind == ExprKind::Literal) return fmt::format("t{}", i);
+    if (const Input* in = input_of(i)) {
+      if (in->access == Access::Splat) return fmt::format("t{}", i);
+      if (in->access == Access::Pattern) {
+        const std::int64_t period = static_cast<std::int64_t>(ip_.pattern_vectors) * ip_.lanes;
+        return fmt::format("t{}_p{}", i, (off % period) / ip_.lanes);
+      }
+      if (in->access == Access::Gather) return fmt::format("t{}_g{}", i, off / ip_.lanes);
+    }
+    return fmt::format("t{}_{}", i, suffix);
+  }
+
+  // The vector expression of a computed node over its operands' registers.
+  std::string vector_expr(std::size_t i, const std::string& suffix, std::int64_t off) const {
+    const ExprNode& n = node(i);
+    auto arg = [&](std::size_t a) { return vector_name(n.args[a], suffix, off); };
+    switch (n.kind) {
+      case ExprKind::Binary:
+        return expand(*voc_.op(ip_.isa, node(n.args[0]).dtype, n.op), {{"a", arg(0)}, {"b", arg(1)}});
+      case ExprKind::Unary: return expand(*voc_.unary(ip_.isa, n.dtype, n.unary), {{"x", arg(0)}});
+      case ExprKind::Where: return expand(tv_->select, {{"c", arg(0)}, {"x", arg(1)}, {"y", arg(2)}});
+      default: return "?";
+    }
+  }
+
+  // The load of input `in` at `ptr` (masked by `mask` when not empty).
+  std::string load(const Input& in, const std::string& ptr, const std::string& mask) const {
+    if (is_cmp(in.node)) {
+      return mask.empty() ? expand(tv_->load_cmp, {{"p", ptr}}) : expand(tv_->load_cmp_tail, {{"p", ptr}, {"t", mask}});
+    }
+    return mask.empty() ? expand(tv_->load, {{"p", ptr}}) : expand(tv_->load_tail, {{"p", ptr}, {"t", mask}});
+  }
+
+  std::string reg_type(std::size_t i) const { return is_cmp(i) ? tv_->cmp : tv_->vec; }
+
+  // The computed nodes of one vector, in DAG order.
+  void emit_nodes(const std::string& suffix, std::int64_t off) {
+    for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
+      const ExprKind k = node(i).kind;
+      if (k == ExprKind::Input || k == ExprKind::Literal) continue;
+      pr_.line(fmt::format("const {} {} = {};", reg_type(i), vector_name(i, suffix, off), vector_expr(i, suffix, off)));
+    }
+  }
+
+  // The store of the root's register `v` at `ptr`.
+  std::string store(const std::string& ptr, const std::string& v, bool masked, const std::string& mask) const {
+    std::string pattern;
+    if (is_cmp(dag_.root)) pattern = masked ? tv_->store_bool_tail : tv_->store_bool;
+    else if (masked) pattern = tv_->store_tail;
+    else pattern = streaming_ ? tv_->stream : tv_->store;
+    std::string stmt = expand(pattern, {{"p", ptr}, {"v", v}, {"m", v}, {"t", mask}});
+    return stmt.back() == '}' ? stmt : stmt + ";";
+  }
+
+  // A group of vectors at offsets base + offs[i]: loads first, then the
+  // nodes, then stores (as in XNNPACK's kernels: independent work side by side).
+  void emit_vectors(const std::string& out_ptr, const std::string& base, const std::vector<std::int64_t>& offs,
+                    const std::string& tag, bool masked) {
     for (std::size_t u = 0; u < offs.size(); ++u) {
       const std::string suffix = fmt::format("{}{}", tag, u);
-      for (const Input& in : inputs) {
+      for (const Input& in : inputs_) {
         if (in.access != Access::Stream) continue;
-        const std::string ptr = offset_expr(in.ptr, base, offs[u]);
-        pr_.line(fmt::format("const {} v{}{} = {};", tv_->vec, in.name, suffix,
-                             expand(masked ? tv_->load_tail : tv_->load, {{"p", ptr}, {"t", "tail"}})));
+        pr_.line(fmt::format("const {} {} = {};", reg_type(in.node), vector_name(in.node, suffix, offs[u]),
+                             load(in, offset_expr(in.ptr, base, offs[u]), masked ? "tail" : "")));
       }
     }
+    for (std::size_t u = 0; u < offs.size(); ++u) emit_nodes(fmt::format("{}{}", tag, u), offs[u]);
     for (std::size_t u = 0; u < offs.size(); ++u) {
-      const std::string suffix = fmt::format("{}{}", tag, u);
-      const std::int64_t row_off = base_value + offs[u];
-      if (broadcast_) {
-        results.push_back(vector_name(inputs[0], suffix, row_off));
-        continue;
-      }
-      const std::string r = "r" + suffix;
-      pr_.line(fmt::format("const {} {} = {};", compare_ ? tv_->cmp : tv_->vec, r,
-                           expand(op_expr_, {{"a", vector_name(inputs[0], suffix, row_off)},
-                                             {"b", vector_name(inputs[1], suffix, row_off)}})));
-      results.push_back(r);
-    }
-    for (std::size_t u = 0; u < offs.size(); ++u) {
-      const std::string ptr = offset_expr(out_ptr, base, offs[u]);
-      std::string pattern;
-      if (compare_) pattern = masked ? tv_->store_bool_tail : tv_->store_bool;
-      else if (masked) pattern = tv_->store_tail;
-      else pattern = streaming_ ? tv_->stream : tv_->store;
-      std::string stmt = expand(pattern, {{"p", ptr}, {"v", results[u]}, {"m", results[u]}, {"t", "tail"}});
-      pr_.line(stmt.back() == '}' ? stmt : stmt + ";");
+      pr_.line(store(offset_expr(out_ptr, base, offs[u]), vector_name(dag_.root, fmt::format("{}{}", tag, u), offs[u]),
+                     masked, "tail"));
     }
   }
 
@@ -207,16 +326,12 @@ class BodyEmitter {
     return iv_->mask_tail ? ip_.row : whole;
   }
 
-  void emit_vector_row(const std::vector<Input>& inputs, const std::string& out_ptr) {
+  void emit_vector_row(const std::string& out_ptr) {
     const int W = ip_.lanes;
-    for (const Input& in : inputs) {
+    for (const Input& in : inputs_) {
       if (vector_extent() == 0) break;  // a row shorter than a vector: all scalar
-      if (in.access == Access::Splat) {
-        pr_.line(fmt::format("const {} v{} = {};", tv_->vec, in.name,
-                             expand(tv_->splat, {{"x", fmt::format("{}[0]", in.ptr)}})));
-      } else if (in.access == Access::Pattern) {
-        emit_pattern(in);
-      }
+      if (in.access == Access::Splat) emit_splat(in);
+      else if (in.access == Access::Pattern) emit_pattern(in);
     }
     const std::int64_t main_end = ip_.main_trips * ip_.step;
     if (ip_.main_trips > 0) {
@@ -225,7 +340,7 @@ class BodyEmitter {
       pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", main_end, ip_.step));
       std::vector<std::int64_t> offs;
       for (int u = 0; u < ip_.unroll; ++u) offs.push_back(static_cast<std::int64_t>(u) * W);
-      emit_vectors(inputs, out_ptr, "j", 0, offs, "", false);
+      emit_vectors(out_ptr, "j", offs, "", false);
       pr_.close("for j");
     }
     if (ip_.tail_vectors > 0) {
@@ -233,7 +348,7 @@ class BodyEmitter {
                            main_end));
       std::vector<std::int64_t> offs;
       for (int v = 0; v < ip_.tail_vectors; ++v) offs.push_back(main_end + static_cast<std::int64_t>(v) * W);
-      emit_vectors(inputs, out_ptr, "", 0, offs, "t", false);
+      emit_vectors(out_ptr, "", offs, "t", false);
     }
     if (ip_.tail_lanes > 0) {
       const std::int64_t start = main_end + static_cast<std::int64_t>(ip_.tail_vectors) * W;
@@ -242,28 +357,29 @@ class BodyEmitter {
         pr_.line(fmt::format("// tail: the last {} elements, lanes 0..{} of one masked vector", ip_.tail_lanes,
                              ip_.tail_lanes - 1));
         pr_.line(fmt::format("const {} tail = {:#x}{};", tv_->mask, mask, W > 32 ? "ull" : ""));
-        emit_vectors(inputs, out_ptr, "", 0, {start}, "m", true);
+        emit_vectors(out_ptr, "", {start}, "m", true);
       } else {
         pr_.line(fmt::format("// tail: the last {} elements, one by one", ip_.tail_lanes));
-        hoist_scalars(inputs);
+        hoist_scalars();
+        const bool braces = !shared_nodes().empty();
         for (int e = 0; e < ip_.tail_lanes; ++e) {
           const std::int64_t j = start + e;
-          // A repeating operand is read at j modulo its period.
-          auto value = [&](const Input& in) {
-            if (in.access == Access::Splat) return "s" + in.name;
-            return fmt::format("{}[{}]", in.ptr, in.access == Access::Pattern ? j % ip_.period : j);
-          };
-          const std::string expr =
-              broadcast_ ? value(inputs[0])
-                         : fmt::format("bcastgen::ops::{}({}, {})", op_name(p_.spec.op), value(inputs[0]),
-                                       value(inputs[1]));
-          pr_.line(fmt::format("{}[{}] = {};", out_ptr, j, expr));
+          if (braces) pr_.open("");
+          scalar_element(out_ptr, std::to_string(j), j);
+          if (braces) pr_.close();
         }
       }
     }
   }
 
-  // The repeating operand: lcm(period, lanes) elements built once per row,
+  // A splat input: its one value of the row in every lane.
+  void emit_splat(const Input& in) {
+    const std::string x = fmt::format("{}[0]", in.ptr);
+    pr_.line(fmt::format("const {} t{} = {};", reg_type(in.node), in.node,
+                         expand(is_cmp(in.node) ? tv_->splat_cmp : tv_->splat, {{"x", x}})));
+  }
+
+  // A repeating input: lcm(period, lanes) elements built once per row,
   // then held in registers so the row needs no per-period loop.
   void emit_pattern(const Input& in) {
     const int W = ip_.lanes;
@@ -274,14 +390,15 @@ class BodyEmitter {
          off += W) {
       used.insert(static_cast<int>((off % n) / W));
     }
-    pr_.line(fmt::format("// {} repeats every {} elements: {} = lcm({}, {}) elements in {} registers", in.name,
-                         ip_.period, n, ip_.period, W, ip_.pattern_vectors));
-    pr_.line(fmt::format("alignas(64) {} pattern_{}[{}];", elem_, in.name, n));
-    pr_.line(fmt::format("for (int k = 0; k < {}; ++k) pattern_{}[k] = {}[k % {}];", n, in.name, in.ptr,
-                         ip_.period));
+    const std::string name = p_.spec.inputs[node(in.node).input].name;
+    pr_.line(fmt::format("// {} ({}) repeats every {} elements: {} = lcm({}, {}) elements in {} registers", in.name,
+                         name, ip_.period, n, ip_.period, W, ip_.pattern_vectors));
+    const std::string buf = fmt::format("pattern{}", in.name.substr(2));
+    pr_.line(fmt::format("alignas(64) {} {}[{}];", dtype_info(node(in.node).dtype).cpp_type, buf, n));
+    pr_.line(fmt::format("for (int k = 0; k < {}; ++k) {}[k] = {}[k % {}];", n, buf, in.ptr, ip_.period));
     for (int r : used) {
-      pr_.line(fmt::format("const {} p{}{} = {};", tv_->vec, in.name, r,
-                           expand(tv_->load, {{"p", offset_expr("pattern_" + in.name, "", static_cast<std::int64_t>(r) * W)}})));
+      pr_.line(fmt::format("const {} t{}_p{} = {};", tv_->vec, in.node, r,
+                           expand(tv_->load, {{"p", offset_expr(buf, "", static_cast<std::int64_t>(r) * W)}})));
     }
   }
 
@@ -290,12 +407,12 @@ class BodyEmitter {
   // Vectors in one block: the whole ones and the masked last one.
   int block_vectors() const { return ip_.tail_vectors + (ip_.tail_lanes ? 1 : 0); }
 
-  // Element e of the block, as an offset into an operand with the block's
-  // strides `stride`: the mixed-radix digits of e times the strides.
-  std::int64_t block_offset(std::int64_t e, std::int64_t Loop::*stride) const {
+  // Element e of the block, as an offset into input k: the mixed-radix
+  // digits of e times the block's strides.
+  std::int64_t block_offset(std::int64_t e, std::size_t k) const {
     std::int64_t off = 0;
     for (std::size_t f = ip_.block.size(); f-- > 0;) {
-      off += (e % ip_.block[f].extent) * (ip_.block[f].*stride);
+      off += (e % ip_.block[f].extent) * ip_.block[f].in[k];
       e /= ip_.block[f].extent;
     }
     return off;
@@ -304,7 +421,7 @@ class BodyEmitter {
   // Element indices as 32-bit word indices: an element of w words (w = 2
   // for 64-bit types) occupies words w*x .. w*x+w-1.
   std::string words(const std::vector<std::int64_t>& elements) const {
-    const int w = dtype_size(p_.spec.dtype) / 4;
+    const int w = dtype_size(ip_.lane_dtype) / 4;
     std::string s;
     for (std::int64_t x : elements) {
       for (int k = 0; k < w; ++k) s += fmt::format("{}{}", s.empty() ? "" : ", ", x * w + k);
@@ -315,37 +432,35 @@ class BodyEmitter {
   // A lane mask with the first n lanes set: -1 in every 32-bit word of a
   // set lane ({words}, AVX2) or one bit per lane ({bits}, AVX-512).
   std::string lane_mask(int n) const {
-    const int w = dtype_size(p_.spec.dtype) / 4;
+    const int w = dtype_size(ip_.lane_dtype) / 4;
     std::string word_list;
     for (int l = 0; l < ip_.lanes * w; ++l) word_list += fmt::format("{}{}", l ? ", " : "", l / w < n ? -1 : 0);
     const std::uint64_t bits = n >= 64 ? ~0ull : (1ull << n) - 1;
     return expand(iv_->mask_const, {{"words", word_list}, {"bits", fmt::format("{:#x}", bits)}});
   }
 
-  // Index vectors for each Gather operand and vector of the block, and the
+  // Index vectors for each Gather input and vector of the block, and the
   // masks for partial spans and the partial last vector.
-  void emit_gather_constants(const std::vector<Input>& inputs) {
+  void emit_gather_constants() {
     const int W = ip_.lanes;
     const int vectors = block_vectors();
-    for (std::size_t k = 0; k < inputs.size(); ++k) {
-      const Input& in = inputs[k];
+    for (std::size_t k = 0; k < inputs_.size(); ++k) {
+      const Input& in = inputs_[k];
       if (in.access != Access::Gather) continue;
-      auto stride = k == 0 ? &Loop::a : &Loop::b;
       pr_.line(fmt::format("// {}: output element e of the block reads {}[index(e)]; lane l of vector v is e = v*{} + l",
                            in.name, in.name, W));
       for (int v = 0; v < vectors; ++v) {
         std::vector<std::int64_t> idx;
         for (int l = 0; l < W; ++l) {
           const std::int64_t e = static_cast<std::int64_t>(v) * W + l;
-          idx.push_back(e < ip_.row ? block_offset(e, stride) : 0);
+          idx.push_back(e < ip_.row ? block_offset(e, k) : 0);
         }
-        pr_.line(fmt::format("const {} index_{}{} = {};", iv_->index, in.name, v,
+        pr_.line(fmt::format("const {} index_{}_{} = {};", iv_->index, in.name, v,
                              expand(iv_->index_const, {{"words", words(idx)}})));
       }
-      const std::int64_t span = k == 0 ? ip_.a_span : ip_.b_span;
-      if (span < W) {
+      if (ip_.span[k] < W) {
         pr_.line(fmt::format("const {} span_mask_{} = {};  // {} elements", tv_->mask, in.name,
-                             lane_mask(static_cast<int>(span)), span));
+                             lane_mask(static_cast<int>(ip_.span[k])), ip_.span[k]));
       }
     }
     if (ip_.tail_lanes) {
@@ -354,55 +469,54 @@ class BodyEmitter {
     }
   }
 
-  // Where an operand changes: load its span once and permute it into one
-  // register per vector of the block (a Splat operand: one broadcast).
-  void emit_gather_setup(const Input& in, std::int64_t span) {
+  // Where an input changes: load its span once and permute it into one
+  // register per vector of the block (a Splat input: one broadcast).
+  void emit_gather_setup(std::size_t k) {
+    const Input& in = inputs_[k];
     if (in.access == Access::Splat) {
-      pr_.line(fmt::format("const {} v{} = {};", tv_->vec, in.name,
-                           expand(tv_->splat, {{"x", fmt::format("{}[0]", in.ptr)}})));
+      emit_splat(in);
       return;
     }
     if (in.access != Access::Gather) return;
+    const std::int64_t span = ip_.span[k];
     const std::string load = span < ip_.lanes ? expand(tv_->load_tail, {{"p", in.ptr}, {"t", "span_mask_" + in.name}})
                                               : expand(tv_->load, {{"p", in.ptr}});
     pr_.line(fmt::format("const {} span_{} = {};  // {}[0..{}]", tv_->vec, in.name, load, in.name, span - 1));
-    const int vectors = block_vectors();
-    for (int v = 0; v < vectors; ++v) {
-      pr_.line(fmt::format("const {} g{}{} = {};", tv_->vec, in.name, v,
-                           expand(tv_->permute, {{"v", "span_" + in.name}, {"i", fmt::format("index_{}{}", in.name, v)}})));
+    for (int v = 0; v < block_vectors(); ++v) {
+      pr_.line(fmt::format("const {} t{}_g{} = {};", tv_->vec, in.node, v,
+                           expand(tv_->permute, {{"v", "span_" + in.name}, {"i", fmt::format("index_{}_{}", in.name, v)}})));
     }
   }
 
   // The block: whole vectors, then the partial one under the mask `tail`.
-  void emit_gather_row(const std::vector<Input>& inputs, const std::string& out_ptr) {
+  void emit_gather_row(const std::string& out_ptr) {
     const int W = ip_.lanes;
     pr_.line(fmt::format("// the block: {} elements = {} vector{}{}", ip_.row, ip_.tail_vectors,
                          ip_.tail_vectors == 1 ? "" : "s",
                          ip_.tail_lanes ? fmt::format(" + {} masked lanes", ip_.tail_lanes) : ""));
-    const int vectors = block_vectors();
-    for (int v = 0; v < vectors; ++v) {
+    for (int v = 0; v < block_vectors(); ++v) {
       const bool part = v == ip_.tail_vectors;
       const std::int64_t off = static_cast<std::int64_t>(v) * W;
-      auto operand = [&](const Input& in) {
-        if (in.access == Access::Splat) return "v" + in.name;
-        if (in.access == Access::Gather) return fmt::format("g{}{}", in.name, v);
-        const std::string ptr = offset_expr(in.ptr, "", off);
-        return part ? expand(tv_->load_tail, {{"p", ptr}, {"t", "tail"}}) : expand(tv_->load, {{"p", ptr}});
-      };
-      const std::string r = broadcast_ ? operand(inputs[0])
-                                       : expand(op_expr_, {{"a", operand(inputs[0])}, {"b", operand(inputs[1])}});
-      const std::string ptr = offset_expr(out_ptr, "", off);
-      pr_.line((part ? expand(tv_->store_tail, {{"p", ptr}, {"t", "tail"}, {"v", r}})
-                     : expand(tv_->store, {{"p", ptr}, {"v", r}})) + ";");
+      const std::string suffix = fmt::format("v{}", v);
+      for (const Input& in : inputs_) {
+        if (in.access != Access::Stream) continue;
+        pr_.line(fmt::format("const {} {} = {};", tv_->vec, vector_name(in.node, suffix, off),
+                             load(in, offset_expr(in.ptr, "", off), part ? "tail" : "")));
+      }
+      emit_nodes(suffix, off);
+      pr_.line(store(offset_expr(out_ptr, "", off), vector_name(dag_.root, suffix, off), part, "tail"));
     }
   }
 
   const KernelPlan& p_;
   const IsaPlan& ip_;
-  bool streaming_, broadcast_, compare_ = false;
+  const Vocabulary& voc_;
+  const ExprDag& dag_;
+  bool streaming_, cmp_bools_ = false;
   const TypeVocabulary* tv_ = nullptr;
   const IsaVocabulary* iv_ = nullptr;
-  std::string op_expr_, elem_, out_elem_;
+  std::vector<Input> inputs_;
+  std::vector<int> uses_;
   Printer pr_;
 };
 

@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bcastgen/gen/expr.h"
+#include "bcastgen/gen/manifest.h"
+
 namespace bcastgen::gen {
 namespace {
 
@@ -107,32 +110,91 @@ nlohmann::json explain_rule_json(const RuleQuery& q, const BroadcastResult& r) {
 }
 
 KernelPlan plan_query(const RuleQuery& q, Op op, DType dtype, const PlanOptions& options) {
+  if (q.rule != Rule::Bidirectional && !op_supports(op, dtype)) {
+    throw InvalidArgument(std::string("op '") + op_name(op) + "' does not support dtype '" + dtype_name(dtype) +
+                          "' (valid: " + supported_dtypes_text(op) + ")");
+  }
+  const KernelSpec k = q.rule == Rule::Bidirectional
+                           ? broadcast_kernel("explain", dtype, BroadcastMode::Bidirectional, q.a, q.b)
+                           : binary_kernel("explain", op, dtype, q.rule, q.a, q.b, q.axis);
+  return plan_kernel(k, options);
+}
+
+KernelPlan plan_expr_query(const std::string& expr, const std::vector<InputSpec>& inputs, Rule rule,
+                           std::int64_t axis, const PlanOptions& options) {
   KernelSpec k;
   k.name = "explain";
-  k.op = q.rule == Rule::Bidirectional ? Op::Broadcast : op;
-  k.dtype = dtype;
-  k.rule = q.rule;
-  k.mode = BroadcastMode::Bidirectional;
-  k.axis = q.axis;
-  k.a = q.a;
-  k.b = q.b;
-  if (!op_supports(k.op, k.dtype)) {
-    throw InvalidArgument(std::string("op '") + op_name(k.op) + "' does not support dtype '" + dtype_name(dtype) +
-                          "' (valid: " + supported_dtypes_text(k.op) + ")");
+  k.inputs = inputs;
+  k.expr_text = expr;
+  k.rule = rule;
+  k.axis = axis;
+  std::vector<ExprInput> decl;
+  for (const InputSpec& in : inputs) decl.push_back({in.name, in.dtype});
+  k.expr = parse_expr(expr, decl);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!k.expr.input_used[i]) {
+      throw InvalidArgument("input '" + inputs[i].name + "' is given but the expression does not use it");
+    }
   }
   return plan_kernel(k, options);
 }
 
+std::string explain_inputs_text(const KernelPlan& p) {
+  const Shape& out = p.shapes.out;
+  std::string s = fmt::format("{:<10}{}", "rule", rule_name(p.spec.rule));
+  if (rule_takes_axis(p.spec.rule)) s += fmt::format(" (axis {})", p.spec.axis);
+  s += "\n";
+  for (const InputSpec& in : p.spec.inputs) {
+    s += fmt::format("{:<10}{} {}\n", in.name, format_shape(in.shape), dtype_name(in.dtype));
+  }
+  s += fmt::format("{:<10}{}\n\n", "result", format_shape(out));
+  if (out.empty()) return s + "scalar result: no axes\n";
+  std::size_t width = 4, lw = 10;
+  for (const InputSpec& in : p.spec.inputs) lw = std::max(lw, in.name.size() + 8);
+  for (auto d : out) width = std::max(width, std::to_string(d).size());
+  for (const Shape& st : p.shapes.strides) {
+    for (auto d : st) width = std::max(width, std::to_string(d).size());
+  }
+  std::vector<std::string> axis_cells;
+  for (std::size_t i = 0; i < out.size(); ++i) axis_cells.push_back(std::to_string(i));
+  s += row("axis", axis_cells, width, lw);
+  for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
+    // Right-aligned dims (the rule numpy places every input so).
+    const Shape& own = p.spec.inputs[k].shape;
+    Shape aligned(out.size() - std::min(out.size(), own.size()), 1);
+    aligned.insert(aligned.end(), own.begin(), own.end());
+    s += row(p.spec.inputs[k].name + " dim", cells(aligned), width, lw);
+  }
+  s += row("result", cells(out), width, lw);
+  for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
+    s += row(p.spec.inputs[k].name + " stride", cells(p.shapes.strides[k]), width, lw);
+  }
+  s += "\n(dims right-aligned on the result's axes; a stride of 0 marks an axis the input broadcasts on)\n";
+  return s;
+}
 
 std::string explain_plan_text(const KernelPlan& p) {
-  std::string s = fmt::format("plan      {} {} -> {}, {} output elements ({} bytes)\n", op_name(p.spec.op),
-                              dtype_name(p.spec.dtype), dtype_name(p.out_dtype), p.out_numel, p.out_bytes);
+  std::string s = fmt::format("plan      {} -> {}, {} output elements ({} bytes)\n", p.spec.expr_text,
+                              dtype_name(p.out_dtype), p.out_numel, p.out_bytes);
+  s += "inputs   ";
+  for (const InputSpec& in : p.spec.inputs) {
+    s += fmt::format(" {} {} {};", in.name, dtype_name(in.dtype), format_shape(in.shape));
+  }
+  s.back() = '\n';
+  s += fmt::format("out       {}\n", format_shape(p.shapes.out));
+  s += "expression (one node per line, each computed once per element):\n";
+  s += describe_expr(p, "  ");
   s += "loop nest (size-1 axes dropped, adjacent axes coalesced; strides in elements):\n";
   s += describe_loops(p, "  ");
   for (const IsaPlan& ip : p.isas) {
     s += fmt::format("{:<8}  {}\n", isa_name(ip.isa), ip.why);
     if (ip.vector) {
-      s += fmt::format("          outer loops {}, row {}, tail {}, stores {}\n", ip.outer.size(), ip.row,
+      std::string access;
+      for (std::size_t k = 0; k < ip.access.size(); ++k) {
+        access += fmt::format("{}{} {}", k ? ", " : "", p.spec.inputs[k].name, access_name(ip.access[k]));
+      }
+      s += fmt::format("          {} lanes; reads {}; outer loops {}, row {}, tail {}, stores {}\n",
+                       dtype_name(ip.lane_dtype), access, ip.outer.size(), ip.row,
                        ip.tail_lanes == 0 ? "none" : ip.isa == Isa::Avx512 ? "constant mask" : "unrolled scalars",
                        ip.stream ? "streaming (when out is aligned)" : "normal");
     }
@@ -140,29 +202,6 @@ std::string explain_plan_text(const KernelPlan& p) {
   return s;
 }
 
-nlohmann::json explain_plan_json(const KernelPlan& p) {
-  nlohmann::json loops = nlohmann::json::array();
-  for (const Loop& l : p.loops) loops.push_back({{"extent", l.extent}, {"a", l.a}, {"b", l.b}, {"out", l.out}});
-  nlohmann::json isas = nlohmann::json::array();
-  for (const IsaPlan& ip : p.isas) {
-    isas.push_back({{"isa", isa_name(ip.isa)},
-                    {"vector", ip.vector},
-                    {"lanes", ip.lanes},
-                    {"unroll", ip.unroll},
-                    {"row", ip.row},
-                    {"outer_loops", ip.outer.size()},
-                    {"main_trips", ip.main_trips},
-                    {"tail_vectors", ip.tail_vectors},
-                    {"tail_lanes", ip.tail_lanes},
-                    {"a_access", access_name(ip.a)},
-                    {"b_access", access_name(ip.b)},
-                    {"period", ip.period},
-                    {"stream", ip.stream},
-                    {"why", ip.why}});
-  }
-  return {{"op", op_name(p.spec.op)},       {"dtype", dtype_name(p.spec.dtype)},
-          {"out_dtype", dtype_name(p.out_dtype)}, {"loops", loops},
-          {"inner", inner_class_name(p.inner)}, {"isas", isas}};
-}
+nlohmann::json explain_plan_json(const KernelPlan& p) { return plan_json(p); }
 
 }  // namespace bcastgen::gen

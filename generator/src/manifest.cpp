@@ -2,38 +2,106 @@
 
 #include "bcastgen/gen/version.h"
 
+#include <optional>
+
 namespace bcastgen::gen {
+namespace {
+
+const char* kind_name(ExprKind k) {
+  switch (k) {
+    case ExprKind::Input: return "input";
+    case ExprKind::Literal: return "literal";
+    case ExprKind::Binary: return "binary";
+    case ExprKind::Unary: return "unary";
+    case ExprKind::Where: return "where";
+    case ExprKind::Cast: return "cast";
+  }
+  return "?";
+}
+
+nlohmann::json dag_json(const KernelSpec& k) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const ExprNode& n : k.expr.nodes) {
+    nlohmann::json j{{"kind", kind_name(n.kind)}, {"dtype", dtype_name(n.dtype)}, {"args", n.args}};
+    if (n.kind == ExprKind::Input) j["input"] = k.inputs[n.input].name;
+    if (n.kind == ExprKind::Literal) j["literal"] = n.literal.text;
+    if (n.kind == ExprKind::Binary) j["op"] = op_name(n.op);
+    if (n.kind == ExprKind::Unary) j["op"] = unary_name(n.unary);
+    nodes.push_back(j);
+  }
+  return {{"nodes", nodes}, {"root", k.expr.root}};
+}
+
+// Per input name: a value from `f(k)`.
+template <class F>
+nlohmann::json per_input(const KernelSpec& k, F f) {
+  nlohmann::json j = nlohmann::json::object();
+  for (std::size_t i = 0; i < k.inputs.size(); ++i) j[k.inputs[i].name] = f(i);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json plan_json(const KernelPlan& p) {
+  const KernelSpec& k = p.spec;
+  nlohmann::json j;
+  j["name"] = k.name;
+  j["expr"] = k.expr_text;
+  const std::optional<Op> op = single_op(k);
+  j["op"] = op ? nlohmann::json(op_name(*op)) : nlohmann::json(nullptr);
+  j["inputs"] = per_input(k, [&](std::size_t i) { return k.inputs[i].shape; });
+  j["input_dtypes"] = per_input(k, [&](std::size_t i) { return dtype_name(k.inputs[i].dtype); });
+  nlohmann::json order = nlohmann::json::array();
+  for (const InputSpec& in : k.inputs) order.push_back(in.name);
+  j["input_order"] = order;
+  j["dtype"] = dtype_name(k.inputs.empty() ? p.out_dtype : k.inputs[0].dtype);
+  j["out_dtype"] = dtype_name(p.out_dtype);
+  if (k.to_target) {
+    j["mode"] = mode_name(k.mode);
+    j["target"] = k.target;
+    if (k.mode == BroadcastMode::Explicit) j["axes_mapping"] = k.axes_mapping;
+  } else {
+    j["rule"] = rule_name(k.rule);
+  }
+  if (k.to_target ? k.mode == BroadcastMode::Pdpd : rule_takes_axis(k.rule)) j["axis"] = k.axis;
+  j["out"] = p.shapes.out;
+  j["dag"] = dag_json(k);
+  nlohmann::json loops = nlohmann::json::array();
+  for (const Loop& l : p.loops) {
+    nlohmann::json strides = per_input(k, [&](std::size_t i) { return l.in[i]; });
+    strides["out"] = l.out;
+    loops.push_back({{"extent", l.extent}, {"strides", strides}});
+  }
+  j["loops"] = loops;
+  j["classes"] = per_input(k, [&](std::size_t i) { return operand_class(p.classes[i]); });
+  j["outer_extent"] = p.outer_extent;
+  j["split"] = p.split_why;
+  nlohmann::json isas = nlohmann::json::array();
+  for (const IsaPlan& ip : p.isas) {
+    isas.push_back({{"isa", isa_name(ip.isa)},
+                    {"vector", ip.vector},
+                    {"lane_dtype", ip.vector ? nlohmann::json(dtype_name(ip.lane_dtype)) : nlohmann::json(nullptr)},
+                    {"lanes", ip.lanes},
+                    {"unroll", ip.unroll},
+                    {"row", ip.row},
+                    {"outer_loops", ip.outer.size()},
+                    {"main_trips", ip.main_trips},
+                    {"tail_vectors", ip.tail_vectors},
+                    {"tail_lanes", ip.tail_lanes},
+                    {"access", per_input(k, [&](std::size_t i) { return access_name(ip.access[i]); })},
+                    {"period", ip.period},
+                    {"stream", ip.stream},
+                    {"plan", ip.why}});
+  }
+  j["isas"] = isas;
+  return j;
+}
+
 namespace {
 
 nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names) {
   const KernelSpec& k = p.spec;
-  const bool broadcast = k.op == Op::Broadcast;
-  nlohmann::json j;
-  j["name"] = k.name;
-  j["op"] = op_name(k.op);
-  j["dtype"] = dtype_name(k.dtype);
-  j["out_dtype"] = dtype_name(p.out_dtype);
-  if (broadcast) {
-    j["mode"] = mode_name(k.mode);
-    j["inputs"] = {{"in", k.a}};
-    j["target"] = k.b;
-    if (k.mode == BroadcastMode::Explicit) j["axes_mapping"] = k.axes_mapping;
-  } else {
-    j["rule"] = rule_name(k.rule);
-    j["inputs"] = {{"a", k.a}, {"b", k.b}};
-  }
-  if (broadcast ? k.mode == BroadcastMode::Pdpd : rule_takes_axis(k.rule)) j["axis"] = k.axis;
-  j["out"] = p.shapes.out;
-  nlohmann::json loops = nlohmann::json::array();
-  for (const Loop& l : p.loops) {
-    nlohmann::json strides = broadcast ? nlohmann::json{{"in", l.a}, {"out", l.out}}
-                                       : nlohmann::json{{"a", l.a}, {"b", l.b}, {"out", l.out}};
-    loops.push_back({{"extent", l.extent}, {"strides", strides}});
-  }
-  j["loops"] = loops;
-  j["inner"] = inner_class_name(p.inner);
-  j["outer_extent"] = p.outer_extent;
-  j["split"] = p.split_why;
+  nlohmann::json j = plan_json(p);
   const std::string q = names.ns + "::" + k.name;
   j["entries"] = {{"unchecked", q},
                   {"checked", q + "_checked"},
@@ -42,19 +110,11 @@ nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names) {
                   {"c_unchecked", names.c_prefix + k.name},
                   {"c_checked", names.c_prefix + k.name + "_checked"},
                   {"c_range", names.c_prefix + k.name + "_range"}};
-  nlohmann::json isas = nlohmann::json::array();
-  for (const IsaPlan& ip : p.isas) {
-    nlohmann::json v{{"isa", isa_name(ip.isa)},
-                     {"function", q + "_impl::" + isa_name(ip.isa)},
-                     {"vector", ip.vector},
-                     {"lanes", ip.lanes},
-                     {"unroll", ip.unroll},
-                     {"stream", ip.stream},
-                     {"plan", ip.why}};
-    if (ip.stream) v["function_streaming"] = q + "_impl::" + isa_name(ip.isa) + "_nt";
-    isas.push_back(v);
+  for (std::size_t i = 0; i < p.isas.size(); ++i) {
+    const IsaPlan& ip = p.isas[i];
+    j["isas"][i]["function"] = q + "_impl::" + isa_name(ip.isa);
+    if (ip.stream) j["isas"][i]["function_streaming"] = q + "_impl::" + isa_name(ip.isa) + "_nt";
   }
-  j["isas"] = isas;
   return j;
 }
 
@@ -63,7 +123,7 @@ nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names) {
 nlohmann::json manifest_json(const std::vector<KernelPlan>& plans, const ManifestNames& names) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelPlan& p : plans) kernels.push_back(kernel_json(p, names));
-  return {{"format", "bcastgen.manifest/1"},
+  return {{"format", "bcastgen.manifest/2"},
           {"bcastgen_version", kVersion},
           {"source", names.source},
           {"namespace", names.ns},

@@ -5,22 +5,11 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <tuple>
+#include <set>
+
+#include "bcastgen/gen/expr.h"
 
 namespace bcastgen::gen {
-
-const char* inner_class_name(InnerClass c) {
-  switch (c) {
-    case InnerClass::VectorVector: return "vector-vector";
-    case InnerClass::VectorScalar: return "vector-scalar";
-    case InnerClass::ScalarVector: return "scalar-vector";
-    case InnerClass::Repeat: return "repeat";
-    case InnerClass::Copy: return "copy";
-    case InnerClass::Fill: return "fill";
-    case InnerClass::Empty: return "empty";
-  }
-  return "?";
-}
 
 const char* access_name(Access a) {
   switch (a) {
@@ -32,80 +21,169 @@ const char* access_name(Access a) {
   return "?";
 }
 
+const char* operand_class(Access a) {
+  switch (a) {
+    case Access::Stream: return "contiguous";
+    case Access::Splat: return "scalar";
+    case Access::Pattern: return "repeat";
+    case Access::Gather: return "gathered";
+  }
+  return "?";
+}
+
 namespace {
 
 constexpr int kMaxPatternVectors = 16;  // registers a repeating operand may occupy
 
-Access access_of(std::int64_t inner_stride) { return inner_stride == 0 ? Access::Splat : Access::Stream; }
+std::size_t input_count(const KernelPlan& p) { return p.spec.inputs.size(); }
 
-InnerClass classify(const KernelPlan& p) {
-  if (p.out_numel == 0) return InnerClass::Empty;
-  const bool broadcast = p.spec.op == Op::Broadcast;
-  if (p.loops.empty()) return broadcast ? InnerClass::Copy : InnerClass::VectorVector;
-  const Loop& in = p.loops.back();
-  if (broadcast) return in.a == 0 ? InnerClass::Fill : InnerClass::Copy;
-  if (in.a != 0 && in.b != 0) return InnerClass::VectorVector;
-  return in.a != 0 ? InnerClass::VectorScalar : InnerClass::ScalarVector;
-}
-
-// The last two loops [M, P] where one operand repeats with period P while
-// the others are dense across both: they fuse into one row of M*P elements.
-// Returns which operand repeats ('a' or 'b'), or 0.
-char repeating_operand(const KernelPlan& p) {
-  if (p.loops.size() < 2) return 0;
+// The last two loops [M, P] where some inputs repeat with period P (inner
+// stride 1, outer 0) while every other input is dense across both or still
+// in both: they fuse into one row of M*P elements. Returns which inputs
+// repeat (empty: the nest has no such pair).
+std::vector<bool> repeating_inputs(const KernelPlan& p) {
+  if (p.loops.size() < 2) return {};
   const Loop& o = p.loops[p.loops.size() - 2];
   const Loop& in = p.loops.back();
   const std::int64_t P = in.extent;
-  auto dense = [&](std::int64_t so, std::int64_t si) { return si == 1 && so == P; };
-  auto repeats = [&](std::int64_t so, std::int64_t si) { return si == 1 && so == 0; };
-  if (!dense(o.out, in.out)) return 0;
-  const bool broadcast = p.spec.op == Op::Broadcast;
-  if (repeats(o.a, in.a) && (broadcast || dense(o.b, in.b))) return 'a';
-  if (!broadcast && repeats(o.b, in.b) && dense(o.a, in.a)) return 'b';
-  return 0;
+  if (!(in.out == 1 && o.out == P)) return {};
+  std::vector<bool> repeats(input_count(p), false);
+  bool any = false;
+  for (std::size_t k = 0; k < repeats.size(); ++k) {
+    const std::int64_t so = o.in[k], si = in.in[k];
+    const bool dense = si == 1 && so == P, still = si == 0 && so == 0;
+    repeats[k] = si == 1 && so == 0;
+    if (!(dense || still || repeats[k])) return {};
+    any = any || repeats[k];
+  }
+  return any ? repeats : std::vector<bool>{};
 }
 
 constexpr int kMaxBlockVectors = 8;  // vectors of output in one gathered block
 
-// Elements an operand reads across the loops `block`: 1 + sum (extent-1) x stride.
-std::int64_t span_of(const std::vector<Loop>& block, std::int64_t Loop::*stride) {
+// Elements input k reads across the loops `block`: 1 + sum (extent-1) x stride.
+std::int64_t span_of(const std::vector<Loop>& block, std::size_t k) {
   std::int64_t span = 1;
-  for (const Loop& l : block) span += (l.extent - 1) * (l.*stride);
+  for (const Loop& l : block) span += (l.extent - 1) * l.in[k];
   return span;
 }
 
-// How an operand reads a gathered block: Splat if it does not move in it,
+// How input k reads a gathered block: Splat if it does not move in it,
 // Stream if it moves with the output (dense), else Gather.
-Access block_access(const std::vector<Loop>& block, std::int64_t Loop::*stride) {
+Access block_access(const std::vector<Loop>& block, std::size_t k) {
   bool still = true, dense = true;
   for (const Loop& l : block) {
-    still = still && l.*stride == 0;
-    dense = dense && l.*stride == l.out;
+    still = still && l.in[k] == 0;
+    dense = dense && l.in[k] == l.out;
   }
   return still ? Access::Splat : dense ? Access::Stream : Access::Gather;
 }
 
+// The DAG node as text, for reasons: "t3 = atan2(t1, t2) : f32".
+std::string node_text(const KernelPlan& p, std::size_t i) {
+  const ExprNode& n = p.spec.expr.nodes[i];
+  std::string args;
+  for (std::size_t a : n.args) args += (args.empty() ? "" : ", ") + fmt::format("t{}", a);
+  std::string what;
+  switch (n.kind) {
+    case ExprKind::Input: what = p.spec.inputs[n.input].name; break;
+    case ExprKind::Literal: what = n.literal.text; break;
+    case ExprKind::Binary: what = fmt::format("{}({})", op_name(n.op), args); break;
+    case ExprKind::Unary: what = fmt::format("{}({})", unary_name(n.unary), args); break;
+    case ExprKind::Where: what = fmt::format("where({})", args); break;
+    case ExprKind::Cast: what = fmt::format("cast({}, {})", args, dtype_name(n.dtype)); break;
+  }
+  return fmt::format("t{} = {} : {}", i, what, dtype_name(n.dtype));
+}
+
+// Whether every node of the DAG has a vector form on `isa`, with all
+// numbers in lanes of one dtype (*lane) and bools as that dtype's compare
+// results; else why not, naming the node.
+std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, DType* lane) {
+  const ExprDag& d = p.spec.expr;
+  std::set<DType> numbers;
+  for (const ExprNode& n : d.nodes) {
+    if (n.dtype != DType::Bool) numbers.insert(n.dtype);
+  }
+  if (numbers.size() > 1) {
+    for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+      const ExprNode& n = d.nodes[i];
+      if (n.kind == ExprKind::Cast) return fmt::format("node {} mixes element types in one vector", node_text(p, i));
+    }
+    return "the expression mixes element types";
+  }
+  *lane = numbers.empty() ? DType::Bool : *numbers.begin();
+  const TypeVocabulary* tv = voc.type(isa, *lane);
+  const IsaVocabulary* iv = voc.isa(isa);
+  if (!tv || !iv) return fmt::format("the vocabulary has no {} vectors", dtype_name(*lane));
+  const bool cmp_bools = *lane != DType::Bool;  // bools live as compare results of the lanes
+  // Under bool lanes bools are byte vectors, but a comparison yields a
+  // compare result: it can only be stored, not fed to another node.
+  for (std::size_t i = 0; !cmp_bools && i < d.nodes.size(); ++i) {
+    for (std::size_t a : d.nodes[i].args) {
+      const ExprNode& arg = d.nodes[a];
+      if (arg.kind == ExprKind::Binary && op_kind(arg.op) == OpKind::Comparison) {
+        return fmt::format("node {} feeds a comparison's result to another node", node_text(p, i));
+      }
+    }
+  }
+  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+    const ExprNode& n = d.nodes[i];
+    const bool is_cmp = cmp_bools && n.dtype == DType::Bool;
+    auto none = [&] { return fmt::format("node {} has no {} vector form", node_text(p, i), isa_name(isa)); };
+    switch (n.kind) {
+      case ExprKind::Input:
+        if (is_cmp && (tv->load_cmp.empty() || tv->splat_cmp.empty() || (iv->mask_tail && tv->load_cmp_tail.empty()))) {
+          return none();
+        }
+        break;
+      case ExprKind::Literal:
+        if (is_cmp) return none();
+        break;
+      case ExprKind::Binary: {
+        const DType t = d.nodes[n.args[0]].dtype;
+        if ((cmp_bools && t == DType::Bool) || !voc.op(isa, t, n.op)) return none();
+        break;
+      }
+      case ExprKind::Unary:
+        if (is_cmp || !voc.unary(isa, n.dtype, n.unary)) return none();
+        break;
+      case ExprKind::Where:
+        if (!cmp_bools || tv->select.empty()) return none();
+        break;
+      case ExprKind::Cast: return none();
+    }
+  }
+  return "";
+}
+
+// All inputs and the output hold lane elements (no bools beside numbers).
+bool one_element_type(const KernelPlan& p, DType lane) {
+  for (const InputSpec& in : p.spec.inputs) {
+    if (in.dtype != lane) return false;
+  }
+  return p.out_dtype == lane;
+}
+
 // Rows shorter than a vector: fuse the innermost loops into one block of at
-// most kMaxBlockVectors vectors, as long as every operand either moves with
+// most kMaxBlockVectors vectors, as long as every input either moves with
 // the output or reads at most one vector's span, so that one (masked) load
 // and a constant permute per vector build its lanes. Returns false when the
 // rows are long enough, the ISA has no permutes, or nothing fuses.
 bool plan_gather(const KernelPlan& p, IsaPlan& ip, const Vocabulary& voc) {
   const IsaVocabulary* iv = voc.isa(ip.isa);
-  const TypeVocabulary* tv = voc.type(ip.isa, p.spec.dtype);
+  const TypeVocabulary* tv = voc.type(ip.isa, ip.lane_dtype);
   if (p.loops.size() < 2 || p.loops.back().extent >= ip.lanes) return false;
   if (iv->index_const.empty() || iv->mask_const.empty() || tv->permute.empty() || tv->load_tail.empty() ||
-      tv->store_tail.empty() || p.out_dtype != p.spec.dtype) {
+      tv->store_tail.empty() || !one_element_type(p, ip.lane_dtype)) {
     return false;
   }
-  const bool broadcast = p.spec.op == Op::Broadcast;
   auto fits = [&](const std::vector<Loop>& block) {
     std::int64_t n = 1;
     for (const Loop& l : block) n *= l.extent;
     if (n > static_cast<std::int64_t>(kMaxBlockVectors) * ip.lanes) return false;
-    for (auto stride : {&Loop::a, &Loop::b}) {
-      if (broadcast && stride == &Loop::b) continue;
-      if (block_access(block, stride) == Access::Gather && span_of(block, stride) > ip.lanes) return false;
+    for (std::size_t k = 0; k < input_count(p); ++k) {
+      if (block_access(block, k) == Access::Gather && span_of(block, k) > ip.lanes) return false;
     }
     return true;
   };
@@ -121,10 +199,11 @@ bool plan_gather(const KernelPlan& p, IsaPlan& ip, const Vocabulary& voc) {
   ip.outer.assign(p.loops.begin(), p.loops.end() - static_cast<std::ptrdiff_t>(block.size()));
   ip.row = 1;
   for (const Loop& l : block) ip.row *= l.extent;
-  ip.a = block_access(block, &Loop::a);
-  ip.b = broadcast ? Access::Stream : block_access(block, &Loop::b);
-  ip.a_span = span_of(block, &Loop::a);
-  ip.b_span = broadcast ? 0 : span_of(block, &Loop::b);
+  ip.span.assign(input_count(p), 0);
+  for (std::size_t k = 0; k < input_count(p); ++k) {
+    ip.access[k] = block_access(block, k);
+    ip.span[k] = span_of(block, k);
+  }
   ip.unroll = 1;
   ip.step = ip.lanes;
   ip.main_trips = 0;
@@ -142,13 +221,10 @@ std::string describe_gather(const KernelPlan& p, const IsaPlan& ip) {
       p.loops.back().extent, ip.lanes, first, p.loops.size() - 1, extents, ip.row, ip.tail_vectors,
       ip.tail_vectors == 1 ? "" : "s",
       ip.tail_lanes ? fmt::format("{} masked lanes", ip.tail_lanes) : std::string("no partial vector"));
-  const bool broadcast = p.spec.op == Op::Broadcast;
-  const std::tuple<const char*, Access, std::int64_t> operands[] = {{broadcast ? "in" : "a", ip.a, ip.a_span},
-                                                                      {"b", ip.b, ip.b_span}};
-  for (const auto& [name, access, span] : operands) {
-    if (access == Access::Gather) {
-      s += fmt::format("; {} spans {} elements: one {}load, then a constant permute per vector", name, span,
-                       span < ip.lanes ? "masked " : "");
+  for (std::size_t k = 0; k < input_count(p); ++k) {
+    if (ip.access[k] == Access::Gather) {
+      s += fmt::format("; {} spans {} elements: one {}load, then a constant permute per vector",
+                       p.spec.inputs[k].name, ip.span[k], ip.span[k] < ip.lanes ? "masked " : "");
     }
   }
   return s;
@@ -166,37 +242,37 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   IsaPlan ip;
   ip.isa = isa;
   ip.outer = p.loops;
+  ip.access.assign(input_count(p), Access::Stream);
   if (!ip.outer.empty()) {
     const Loop in = ip.outer.back();
     ip.outer.pop_back();
     ip.row = in.extent;
-    ip.a = access_of(in.a);
-    ip.b = access_of(in.b);
+    for (std::size_t k = 0; k < input_count(p); ++k) ip.access[k] = in.in[k] == 0 ? Access::Splat : Access::Stream;
   }
-  if (p.inner == InnerClass::Empty) {
+  if (p.empty) {
     ip.outer.clear();
     ip.row = 0;
     ip.why = "the output has no elements: nothing to do";
     return ip;
   }
   const IsaVocabulary* iv = voc.isa(isa);
-  const TypeVocabulary* tv = voc.type(isa, p.spec.dtype);
-  const bool broadcast = p.spec.op == Op::Broadcast;
-  const bool has_op = broadcast || voc.op(isa, p.spec.dtype, p.spec.op).has_value();
-  if (isa == Isa::Scalar || !iv || !tv || !has_op) {
+  const std::string blocker = isa == Isa::Scalar || !iv ? "" : vector_blocker(p, isa, voc, &ip.lane_dtype);
+  if (isa == Isa::Scalar || !iv || !blocker.empty()) {
     ip.why = isa == Isa::Scalar ? "portable scalar loop"
-                                : fmt::format("scalar loop compiled for {}: the vocabulary has no {} {} vector form",
-                                              isa_name(isa), dtype_name(p.spec.dtype), op_name(p.spec.op));
+                                : fmt::format("scalar loop compiled for {}: {}", isa_name(isa),
+                                              iv ? blocker : "the vocabulary has no such ISA");
     return ip;
   }
   ip.vector = true;
-  ip.lanes = iv->bytes / dtype_size(p.spec.dtype);
+  ip.lanes = iv->bytes / dtype_size(ip.lane_dtype);
   ip.unroll = opt.unroll;
 
-  // A short row whose small operand repeats: fuse the last two loops and
+  // A short row whose small inputs repeat: fuse the last two loops and
   // keep the pattern in registers, instead of one short row per element.
-  const char rep = repeating_operand(p);
-  if (rep && p.loops.back().extent % ip.lanes != 0) {
+  const std::vector<bool> rep = repeating_inputs(p);
+  bool pattern_ok = !rep.empty() && p.loops.back().extent % ip.lanes != 0;
+  for (std::size_t k = 0; pattern_ok && k < rep.size(); ++k) pattern_ok = !rep[k] || p.spec.inputs[k].dtype == ip.lane_dtype;
+  if (pattern_ok) {
     const std::int64_t P = p.loops.back().extent;
     const std::int64_t period_elems = std::lcm(P, static_cast<std::int64_t>(ip.lanes));
     const auto k = static_cast<int>(period_elems / ip.lanes);
@@ -206,8 +282,9 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
       ip.row = fused_outer.extent * P;
       ip.period = P;
       ip.pattern_vectors = k;
-      ip.a = rep == 'a' ? Access::Pattern : Access::Stream;
-      ip.b = rep == 'b' ? Access::Pattern : Access::Stream;
+      for (std::size_t j = 0; j < rep.size(); ++j) {
+        ip.access[j] = rep[j] ? Access::Pattern : fused_outer.in[j] == 0 ? Access::Splat : Access::Stream;
+      }
       // The main loop steps by whole patterns, so vector i always meets pattern register i % k.
       ip.unroll = k * std::max(1, (opt.unroll + k / 2) / k);
     }
@@ -225,7 +302,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   const int out_size = dtype_size(p.out_dtype);
   bool rows_aligned = true;
   for (const Loop& l : ip.outer) rows_aligned = rows_aligned && (l.out * out_size) % iv->bytes == 0;
-  ip.stream = p.footprint_bytes >= opt.stream_threshold_bytes && rows_aligned && p.out_dtype == p.spec.dtype;
+  ip.stream = p.footprint_bytes >= opt.stream_threshold_bytes && rows_aligned && p.out_dtype == ip.lane_dtype;
 
   std::string tail = ip.tail_lanes == 0 ? "no partial vector"
                      : iv->mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
@@ -233,8 +310,12 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   ip.why = fmt::format("{} lanes x unroll {} = {} elements per step; row {} = {} x {} + {} vectors + {}", ip.lanes,
                        ip.unroll, ip.step, ip.row, ip.main_trips, ip.step, ip.tail_vectors, tail);
   if (ip.period) {
-    ip.why += fmt::format("; operand {} repeats every {} elements, held in {} registers", rep, ip.period,
-                          ip.pattern_vectors);
+    std::string names;
+    for (std::size_t k = 0; k < rep.size(); ++k) {
+      if (rep[k]) names += (names.empty() ? "" : ", ") + p.spec.inputs[k].name;
+    }
+    ip.why += fmt::format("; {} repeat{} every {} elements, held in {} registers", names,
+                          names.find(',') == std::string::npos ? "s" : "", ip.period, ip.pattern_vectors);
   }
   if (ip.stream) ip.why += fmt::format("; streaming stores (footprint {} bytes >= threshold)", p.footprint_bytes);
   return ip;
@@ -250,7 +331,7 @@ constexpr std::int64_t kBlockQuantum = 256;
 // every trip count stays a constant and a thread pool still has a loop to
 // split. Returns a note, or "" when it does not apply.
 std::string block_single_row(KernelPlan& p, const PlanOptions& opt) {
-  const bool repeat = p.inner == InnerClass::Repeat && p.loops.size() == 2;
+  const bool repeat = p.loops.size() == 2 && !repeating_inputs(p).empty();
   if (!(p.loops.size() == 1 || repeat)) return "";
   const std::int64_t period = repeat ? p.loops[1].extent : 1;
   const std::int64_t units = p.loops[0].extent;  // elements, or periods
@@ -262,24 +343,24 @@ std::string block_single_row(KernelPlan& p, const PlanOptions& opt) {
   }
   if (best == 0) return "";
   const Loop row = p.loops[0];
-  const Loop block_loop{units / best, row.a * best, row.b * best, row.out * best};
-  const Loop in_block{best, row.a, row.b, row.out};
+  Loop block_loop{units / best, row.in, row.out * best};
+  for (std::int64_t& s : block_loop.in) s *= best;
+  const Loop in_block{best, row.in, row.out};
   p.loops.erase(p.loops.begin());
   p.loops.insert(p.loops.begin(), {block_loop, in_block});
   return fmt::format("the row of {} {} is cut into {} blocks of {} so that it can be split", units,
                      repeat ? "periods" : "elements", units / best, best);
 }
 
-// Bytes of a, b and out, each once. It only decides streaming stores, so it
-// saturates at INT64_MAX rather than failing: a and b may each be as big as
-// the output, whose byte count alone is what must fit.
+// Bytes of every input and of out, each once. It only decides streaming
+// stores, so it saturates at INT64_MAX rather than failing: inputs may each
+// be as big as the output, whose byte count alone is what must fit.
 std::int64_t footprint_bytes(const KernelPlan& p) {
-  const std::int64_t elem = dtype_size(p.spec.dtype);
   std::int64_t total = p.out_bytes;
-  for (const Shape* s : {&p.spec.a, &p.spec.b}) {
-    if (s == &p.spec.b && p.spec.op == Op::Broadcast) break;  // the target has no data
+  for (const InputSpec& in : p.spec.inputs) {
     std::int64_t bytes = 0;
-    if (__builtin_mul_overflow(checked_numel(*s), elem, &bytes) || __builtin_add_overflow(total, bytes, &total)) {
+    if (__builtin_mul_overflow(checked_numel(in.shape), dtype_size(in.dtype), &bytes) ||
+        __builtin_add_overflow(total, bytes, &total)) {
       return std::numeric_limits<std::int64_t>::max();
     }
   }
@@ -291,23 +372,19 @@ std::int64_t footprint_bytes(const KernelPlan& p) {
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {
   KernelPlan p;
   p.spec = k;
-  const bool broadcast = k.op == Op::Broadcast;
-  p.shapes = broadcast ? broadcast_to(k.mode, k.a, k.b, k.axis, k.axes_mapping)
-                       : broadcast_shapes(k.rule, k.a, k.b, k.axis);
-  p.out_dtype = result_dtype(k.op, k.dtype);
+  p.shapes = broadcast_kernel_inputs(k);
+  p.out_dtype = k.out_dtype();
   p.out_numel = checked_numel(p.shapes.out);
   p.out_bytes = checked_mul(p.out_numel, dtype_size(p.out_dtype), "output bytes");
   p.footprint_bytes = footprint_bytes(p);
+  p.empty = p.out_numel == 0;
 
-  BroadcastResult for_loops = p.shapes;
-  // The Broadcast op's target has no data: coalesce as if it were the output.
-  if (broadcast) for_loops.b_strides = contiguous_strides(p.shapes.out);
-  const CoalescedLoops c = coalesce(for_loops);
+  const CoalescedNest c = coalesce_inputs(p.shapes.out, p.shapes.strides);
   for (std::size_t i = 0; i < c.extents.size(); ++i) {
-    p.loops.push_back({c.extents[i], c.a_strides[i], broadcast ? 0 : c.b_strides[i], c.out_strides[i]});
+    Loop l{c.extents[i], {}, c.out[i]};
+    for (const Shape& s : c.in) l.in.push_back(s[i]);
+    p.loops.push_back(std::move(l));
   }
-  p.inner = classify(p);
-  if (p.inner != InnerClass::Empty && repeating_operand(p)) p.inner = InnerClass::Repeat;
   auto plan_isas = [&] {
     p.isas.clear();
     for (Isa isa : opt.isas) p.isas.push_back(plan_isa(p, isa, opt, voc));
@@ -320,7 +397,7 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabu
   };
   plan_isas();
   std::string blocked;
-  if (!p.split && p.inner != InnerClass::Empty) {
+  if (!p.split && !p.empty) {
     blocked = block_single_row(p, opt);
     if (!blocked.empty()) plan_isas();
   }
@@ -328,23 +405,45 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabu
   p.split_why = p.split ? fmt::format("loop i0 ({} iterations) can be split across threads", p.outer_extent)
                         : "one piece: the kernel has no outer loop common to all its variants";
   if (!blocked.empty()) p.split_why = blocked + "; " + p.split_why;
+  // The inputs' classes as the best vector variant reads them (else by the nest).
+  p.classes.assign(k.inputs.size(), Access::Stream);
+  for (std::size_t j = 0; !p.loops.empty() && j < k.inputs.size(); ++j) {
+    p.classes[j] = p.loops.back().in[j] == 0 ? Access::Splat : Access::Stream;
+  }
+  for (const IsaPlan& ip : p.isas) {
+    if (ip.vector) {
+      p.classes = ip.access;
+      break;
+    }
+  }
   return p;
 }
 
 std::string describe_loops(const KernelPlan& p, const std::string& indent) {
-  if (p.inner == InnerClass::Empty) return indent + "(no loops: the output has no elements)\n";
+  if (p.empty) return indent + "(no loops: the output has no elements)\n";
   if (p.loops.empty()) return indent + "(no loops: one element)\n";
-  const bool broadcast = p.spec.op == Op::Broadcast;
-  std::string s = indent + fmt::format("{:<6}{:>12}{:>12}", "loop", "extent", broadcast ? "in" : "a");
-  if (!broadcast) s += fmt::format("{:>12}", "b");
-  s += fmt::format("{:>12}\n", "out");
+  std::size_t width = 12;
+  for (const InputSpec& in : p.spec.inputs) width = std::max(width, in.name.size() + 2);
+  std::string s = indent + fmt::format("{:<6}{:>12}", "loop", "extent");
+  for (const InputSpec& in : p.spec.inputs) s += fmt::format("{:>{}}", in.name, width);
+  s += fmt::format("{:>{}}\n", "out", width);
   for (std::size_t i = 0; i < p.loops.size(); ++i) {
     const Loop& l = p.loops[i];
-    s += indent + fmt::format("{:<6}{:>12}{:>12}", fmt::format("i{}", i), l.extent, l.a);
-    if (!broadcast) s += fmt::format("{:>12}", l.b);
-    s += fmt::format("{:>12}", l.out);
-    if (i + 1 == p.loops.size()) s += fmt::format("   inner: {}", inner_class_name(p.inner));
-    s += "\n";
+    s += indent + fmt::format("{:<6}{:>12}", fmt::format("i{}", i), l.extent);
+    for (std::int64_t st : l.in) s += fmt::format("{:>{}}", st, width);
+    s += fmt::format("{:>{}}\n", l.out, width);
+  }
+  s += indent + "inputs:";
+  for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
+    s += fmt::format("{} {} {}", k ? "," : "", p.spec.inputs[k].name, operand_class(p.classes[k]));
+  }
+  return s + "\n";
+}
+
+std::string describe_expr(const KernelPlan& p, const std::string& indent) {
+  std::string s;
+  for (std::size_t i = 0; i < p.spec.expr.nodes.size(); ++i) {
+    s += indent + node_text(p, i) + (i == p.spec.expr.root ? "  -> out" : "") + "\n";
   }
   return s;
 }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "bcastgen/gen/expr.h"
+
 namespace bcastgen::gen {
 namespace {
 
@@ -46,6 +48,24 @@ std::vector<std::string> elementwise_rule_names() {
     if (r != Rule::Bidirectional) names.emplace_back(rule_name(r));
   }
   return names;
+}
+
+// Why an input name cannot be used ("" if it can): it must be a C++
+// identifier that no generated name uses (the output, the header's shape
+// constants, the range and C entry points' parameters).
+std::string input_name_problem(const std::string& name) {
+  static const std::set<std::string> reserved = {"out", "target", "axes_mapping", "out_numel", "outer_extent",
+                                                 "begin", "end", "isa"};
+  if (!is_cpp_identifier(name)) return "input name '" + name + "' is not a valid C++ identifier";
+  auto ends = [&](const char* suffix) {
+    const std::string s(suffix);
+    return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
+  if (reserved.count(name) || ends("_dims") || ends("_rank")) {
+    return "input name '" + name + "' is reserved in generated code (out, target, axes_mapping, out_numel, "
+           "outer_extent, begin, end, isa, and names ending in _dims or _rank)";
+  }
+  return "";
 }
 
 // Collects diagnostics while walking the YAML tree.
@@ -230,7 +250,7 @@ class SpecReader {
     KernelSpec k;
     if (n.IsDefined()) k.pos = {n.Mark().line + 1, n.Mark().column + 1};
     if (!n.IsMap()) {
-      add(n, "", "each kernel must be a map with name, op, dtype, rule, a and b");
+      add(n, "", "each kernel must be a map with name, op, dtype, rule, a and b (or name, inputs and expr)");
       return k;
     }
     if (auto name = n["name"]) {
@@ -241,57 +261,39 @@ class SpecReader {
     } else {
       add(n, "", "missing field 'name'");
     }
-    const std::string& kn = k.name;
-    bool known_op = false;
-    if (auto op = n["op"]) {
-      std::string s;
-      if (string_field(op, kn, "op", &s)) {
-        known_op = parse_op(s, &k.op);
-        if (!known_op) add(op, kn, "unknown op '" + s + "' (valid: " + valid_list(kAllOps, op_name) + ")");
-      }
-    } else {
-      add(n, kn, "missing field 'op'");
-    }
-    const bool is_broadcast = known_op && k.op == Op::Broadcast;
-    std::set<std::string> allowed = {"name", "op", "dtype", "a"};
-    if (is_broadcast) allowed.insert({"mode", "target", "axis", "axes_mapping"});
-    else allowed.insert({"rule", "b", "axis"});
+    if (!n["op"] && (n["expr"] || n["inputs"])) read_expr_kernel(n, k);
+    else read_op_kernel(n, k);
+    return k;
+  }
+
+  // The fields a kernel may have; reports the others.
+  void check_fields(const YAML::Node& n, const std::string& kn, const std::set<std::string>& allowed,
+                    const std::string& what) {
     std::set<std::string> keys;
     for (const auto& kv : n) {
       std::string key;
       if (!field_key(kv.first, kn, &keys, &key)) continue;
       if (!allowed.count(key)) {
         std::vector<std::string> names(allowed.begin(), allowed.end());
-        add(kv.first, kn, "unknown field '" + key + "' for " + (is_broadcast ? "a broadcast" : "a binary") +
-                              " kernel (valid: " + join_names(names) + ")");
+        add(kv.first, kn, "unknown field '" + key + "' for " + what + " (valid: " + join_names(names) + ")");
       }
     }
-    bool known_dtype = false;
-    if (auto dt = n["dtype"]) {
-      std::string s;
-      if (string_field(dt, kn, "dtype", &s)) {
-        known_dtype = parse_dtype(s, &k.dtype);
-        if (!known_dtype) add(dt, kn, "unknown dtype '" + s + "' (valid: " + valid_list(kAllDTypes, dtype_name) + ")");
-      }
-      if (known_op && known_dtype && !op_supports(k.op, k.dtype)) {
-        add(dt, kn, std::string("op '") + op_name(k.op) + "' does not support dtype '" + dtype_name(k.dtype) +
-                        "' (valid: " + supported_dtypes_text(k.op) + ")");
-      }
-    } else {
-      add(n, kn, "missing field 'dtype'");
-    }
+  }
+
+  bool dtype_field(const YAML::Node& dt, const std::string& kn, const char* field, DType* out) {
+    std::string s;
+    if (!string_field(dt, kn, field, &s)) return false;
+    if (parse_dtype(s, out)) return true;
+    add(dt, kn, "unknown dtype '" + s + "' (valid: " + valid_list(kAllDTypes, dtype_name) + ")");
+    return false;
+  }
+
+  // `rule` (elementwise rules only) and `axis`; false when the rule is unusable.
+  bool rule_fields(const YAML::Node& n, KernelSpec& k, bool required) {
+    const std::string& kn = k.name;
     bool has_rule = true;
-    if (is_broadcast) {
-      if (auto m = n["mode"]) {
-        std::string s;
-        if (string_field(m, kn, "mode", &s) && !parse_mode(s, &k.mode)) {
-          add(m, kn, "unknown mode '" + s + "' (valid: numpy, explicit, bidirectional, pdpd)");
-          has_rule = false;
-        }
-      } else {
-        add(n, kn, "missing field 'mode'");
-        has_rule = false;
-      }
+    if (k.to_target) {
+      // The Broadcast op has a mode, not a rule.
     } else if (auto r = n["rule"]) {
       std::string s;
       if (string_field(r, kn, "rule", &s) && !parse_rule(s, &k.rule)) {
@@ -302,14 +304,64 @@ class SpecReader {
                    "elementwise kernels use " + join_names(elementwise_rule_names(), " or "));
         has_rule = false;
       }
-    } else {
+    } else if (required) {
       add(n, kn, "missing field 'rule'");
       has_rule = false;
     }
     if (auto ax = n["axis"]) {
       int_field(ax, kn, "axis", &k.axis);
-      const bool takes_axis = is_broadcast ? k.mode == BroadcastMode::Pdpd : rule_takes_axis(k.rule);
+      const bool takes_axis = k.to_target ? k.mode == BroadcastMode::Pdpd : rule_takes_axis(k.rule);
       if (has_rule && !takes_axis) add(ax, kn, "'axis' applies only to rules pdpd and paddle, and mode pdpd");
+    }
+    return has_rule;
+  }
+
+  // A kernel of one op: `op`, `dtype`, `rule` and shapes `a`, `b` (the
+  // Broadcast op: `mode`, input `a` and `target`).
+  void read_op_kernel(const YAML::Node& n, KernelSpec& k) {
+    const std::string& kn = k.name;
+    Op op = Op::Add;
+    bool known_op = false;
+    if (auto o = n["op"]) {
+      std::string s;
+      if (string_field(o, kn, "op", &s)) {
+        known_op = parse_op(s, &op);
+        if (!known_op) add(o, kn, "unknown op '" + s + "' (valid: " + valid_list(kAllOps, op_name) + ")");
+      }
+    } else {
+      add(n, kn, "missing field 'op'");
+    }
+    k.to_target = known_op && op == Op::Broadcast;
+    std::set<std::string> allowed = {"name", "op", "dtype", "a"};
+    if (k.to_target) allowed.insert({"mode", "target", "axis", "axes_mapping"});
+    else allowed.insert({"rule", "b", "axis"});
+    check_fields(n, kn, allowed, k.to_target ? "a broadcast kernel" : "a binary kernel");
+    DType dtype = DType::F32;
+    bool known_dtype = false;
+    if (auto dt = n["dtype"]) {
+      known_dtype = dtype_field(dt, kn, "dtype", &dtype);
+      if (known_op && known_dtype && !op_supports(op, dtype)) {
+        add(dt, kn, std::string("op '") + op_name(op) + "' does not support dtype '" + dtype_name(dtype) +
+                        "' (valid: " + supported_dtypes_text(op) + ")");
+      }
+    } else {
+      add(n, kn, "missing field 'dtype'");
+    }
+    bool has_rule = true;
+    if (k.to_target) {
+      if (auto m = n["mode"]) {
+        std::string s;
+        if (string_field(m, kn, "mode", &s) && !parse_mode(s, &k.mode)) {
+          add(m, kn, "unknown mode '" + s + "' (valid: numpy, explicit, bidirectional, pdpd)");
+          has_rule = false;
+        }
+      } else {
+        add(n, kn, "missing field 'mode'");
+        has_rule = false;
+      }
+      has_rule = rule_fields(n, k, false) && has_rule;
+    } else {
+      has_rule = rule_fields(n, k, true);
     }
     if (auto am = n["axes_mapping"]) {
       if (!shape_field(am, kn, "axes_mapping", &k.axes_mapping)) {
@@ -317,43 +369,141 @@ class SpecReader {
         has_rule = false;  // reported: checking the shapes with it would only repeat the problem
       }
       if (has_rule && k.mode != BroadcastMode::Explicit) add(am, kn, "'axes_mapping' applies only to mode explicit");
-    } else if (is_broadcast && has_rule && k.mode == BroadcastMode::Explicit) {
+    } else if (k.to_target && has_rule && k.mode == BroadcastMode::Explicit) {
       add(n, kn, "mode explicit needs 'axes_mapping'");
       has_rule = false;
     }
     bool shapes_ok = true;
-    const char* b_field = is_broadcast ? "target" : "b";
-    for (auto [field, shape] : {std::pair<const char*, Shape*>{"a", &k.a}, {b_field, &k.b}}) {
+    Shape a, b;
+    const char* b_field = k.to_target ? "target" : "b";
+    for (auto [field, shape] : {std::pair<const char*, Shape*>{"a", &a}, {b_field, &b}}) {
       if (auto s = n[field]) shapes_ok = shape_field(s, kn, field, shape) && shapes_ok;
       else {
         add(n, kn, std::string("missing field '") + field + "'");
         shapes_ok = false;
       }
     }
-    if (shapes_ok && has_rule && known_op) check_shapes(n, k);
-    return k;
+    KernelSpec made = k.to_target ? broadcast_kernel(k.name, dtype, k.mode, a, b, k.axis, k.axes_mapping)
+                                  : binary_kernel(k.name, known_op ? op : Op::Add, dtype, k.rule, a, b, k.axis);
+    made.pos = k.pos;
+    for (InputSpec& in : made.inputs) in.pos = mark(n[in.name == "in" ? "a" : in.name]);
+    k = std::move(made);
+    if (shapes_ok && has_rule && known_op) check_shapes(n, k, n[b_field]);
   }
 
-  // Applies the rule engine; reports at the 'b'/'target' field.
-  void check_shapes(const YAML::Node& n, const KernelSpec& k) {
-    const bool is_broadcast = k.op == Op::Broadcast;
-    const YAML::Node at = n[is_broadcast ? "target" : "b"];
+  static SourcePos mark(const YAML::Node& n) {
+    if (!n.IsDefined() || n.Mark().line < 0) return {};
+    return {n.Mark().line + 1, n.Mark().column + 1};
+  }
+
+  // A fused kernel: `inputs` (name: shape, or name: {shape, dtype}), `expr`,
+  // and optional `dtype` (the inputs' default, f32) and `rule` (numpy).
+  void read_expr_kernel(const YAML::Node& n, KernelSpec& k) {
+    const std::string& kn = k.name;
+    check_fields(n, kn, {"name", "dtype", "rule", "axis", "inputs", "expr"}, "an expression kernel");
+    DType dtype = DType::F32;
+    bool ok = true;
+    if (auto dt = n["dtype"]) ok = dtype_field(dt, kn, "dtype", &dtype);
+    const bool has_rule = rule_fields(n, k, false);
+    const YAML::Node inputs = n["inputs"];
+    if (!inputs) {
+      add(n, kn, "missing field 'inputs' (a map from input name to shape, in parameter order)");
+      ok = false;
+    } else if (!inputs.IsMap() || inputs.size() == 0) {
+      add(inputs, kn, "'inputs' must be a map from input name to a shape or {shape, dtype}, got " + describe(inputs));
+      ok = false;
+    } else {
+      std::set<std::string> keys;
+      for (const auto& kv : inputs) {
+        InputSpec in;
+        in.dtype = dtype;
+        in.pos = mark(kv.first);
+        if (!field_key(kv.first, kn, &keys, &in.name)) {
+          ok = false;
+          continue;
+        }
+        if (const std::string why = input_name_problem(in.name); !why.empty()) {
+          add(kv.first, kn, why);
+          ok = false;
+        }
+        ok = read_input(kv.second, kn, in) && ok;
+        k.inputs.push_back(std::move(in));
+      }
+      if (k.inputs.size() > kMaxExprInputs) {
+        add(inputs, kn, "a kernel takes at most " + std::to_string(kMaxExprInputs) + " inputs, got " +
+                            std::to_string(k.inputs.size()));
+        ok = false;
+      }
+    }
+    const YAML::Node expr = n["expr"];
+    if (!expr) {
+      add(n, kn, "missing field 'expr' (an expression over the inputs, e.g. max(x * scale + shift, 0))");
+      return;
+    }
+    if (!string_field(expr, kn, "expr", &k.expr_text) || !ok) return;
+    std::vector<ExprInput> decl;
+    for (const InputSpec& in : k.inputs) decl.push_back({in.name, in.dtype});
     try {
-      if (is_broadcast) broadcast_to(k.mode, k.a, k.b, k.axis, k.axes_mapping);
-      else broadcast_shapes(k.rule, k.a, k.b, k.axis);
+      k.expr = parse_expr(k.expr_text, decl);
+    } catch (const ExprError& e) {
+      Diagnostic d;
+      d.file = file_;
+      d.pos = mark(expr);
+      // A quoted scalar starts one column before its text; a one-line scalar
+      // puts the expression's column C at the scalar's column + C - 1.
+      if (d.pos.line > 0 && k.expr_text.find('\n') == std::string::npos) {
+        d.pos.column += e.column() - 1 + (expr.Tag() == "!" ? 1 : 0);
+      }
+      d.kernel = kn;
+      d.message = "expr: " + e.message() + "\n" + expr_caret(k.expr_text, e.column());
+      diags_.push_back(std::move(d));
+      return;
+    } catch (const InvalidArgument& e) {
+      add(expr, kn, e.what());
+      return;
+    }
+    for (std::size_t i = 0; i < k.inputs.size(); ++i) {
+      if (!k.expr.input_used[i]) {
+        add(inputs[k.inputs[i].name], kn,
+            "input '" + k.inputs[i].name + "' is declared but the expression does not use it (remove it)");
+        return;
+      }
+    }
+    if (has_rule) check_shapes(n, k, inputs);
+  }
+
+  // One input's value: a shape, or {shape: [...], dtype: name}.
+  bool read_input(const YAML::Node& v, const std::string& kn, InputSpec& in) {
+    const std::string field = "inputs." + in.name;
+    if (!v.IsMap()) return shape_field(v, kn, field.c_str(), &in.shape);
+    check_fields(v, kn, {"shape", "dtype"}, "an input");
+    bool ok = true;
+    if (auto dt = v["dtype"]) ok = dtype_field(dt, kn, (field + ".dtype").c_str(), &in.dtype);
+    if (auto sh = v["shape"]) return shape_field(sh, kn, (field + ".shape").c_str(), &in.shape) && ok;
+    add(v, kn, "input '" + in.name + "' needs a 'shape'");
+    return false;
+  }
+
+  // Applies the rule engine to the kernel's inputs; reports at `at`.
+  void check_shapes(const YAML::Node& n, const KernelSpec& k, const YAML::Node& at) {
+    try {
+      broadcast_kernel_inputs(k);
     } catch (const BroadcastError& e) {
       add(at, k.name, e.what(), /*rule_failure=*/true);
     } catch (const OverflowError& e) {
-      // An element count above 64 bits: at `a` when it is a's own, else at b/target.
-      bool in_a = false;
-      try {
-        checked_numel(k.a);
-      } catch (const OverflowError&) {
-        in_a = true;
+      // An element count above 64 bits: at the input that has it, else at `at`.
+      YAML::Node where = at;
+      for (const InputSpec& in : k.inputs) {
+        try {
+          checked_numel(in.shape);
+        } catch (const OverflowError&) {
+          where = n["inputs"] ? n["inputs"][in.name] : n["a"];
+          break;
+        }
       }
-      add(in_a ? n["a"] : at, k.name, e.what());
+      add(where, k.name, e.what());
     } catch (const InvalidArgument& e) {
-      const char* field = is_broadcast && k.mode == BroadcastMode::Explicit ? "axes_mapping" : "axis";
+      const char* field = k.to_target && k.mode == BroadcastMode::Explicit ? "axes_mapping" : "axis";
       add(n[field].IsDefined() ? n[field] : at, k.name, e.what());
     }
   }
@@ -407,6 +557,112 @@ bool is_cpp_identifier(std::string_view s) {
   return true;
 }
 
+KernelSpec binary_kernel(std::string name, Op op, DType dtype, Rule rule, Shape a, Shape b, std::int64_t axis) {
+  KernelSpec k;
+  k.name = std::move(name);
+  k.inputs = {{"a", std::move(a), dtype, {}}, {"b", std::move(b), dtype, {}}};
+  k.expr = binary_dag(op, dtype);
+  k.expr_text = std::string(op_name(op)) + "(a, b)";
+  k.rule = rule;
+  k.axis = axis;
+  return k;
+}
+
+KernelSpec broadcast_kernel(std::string name, DType dtype, BroadcastMode mode, Shape in, Shape target,
+                            std::int64_t axis, std::vector<std::int64_t> axes_mapping) {
+  KernelSpec k;
+  k.name = std::move(name);
+  k.inputs = {{"in", std::move(in), dtype, {}}};
+  k.expr = copy_dag(dtype);
+  k.expr_text = "in";
+  k.axis = axis;
+  k.to_target = true;
+  k.mode = mode;
+  k.target = std::move(target);
+  k.axes_mapping = std::move(axes_mapping);
+  return k;
+}
+
+std::optional<Op> single_op(const KernelSpec& k) {
+  if (k.to_target) return Op::Broadcast;
+  const auto& n = k.expr.nodes;
+  if (k.inputs.size() != 2 || n.size() != 3 || k.expr.root != 2 || n[2].kind != ExprKind::Binary) return std::nullopt;
+  if (n[0].kind != ExprKind::Input || n[1].kind != ExprKind::Input || n[0].input != 0 || n[1].input != 1 ||
+      n[2].args != std::vector<std::size_t>{0, 1}) {
+    return std::nullopt;
+  }
+  return n[2].op;
+}
+
+BroadcastInputs broadcast_kernel_inputs(const KernelSpec& k) {
+  if (k.to_target) {
+    if (k.inputs.size() != 1) throw InvalidArgument("the broadcast op takes exactly one input");
+    BroadcastResult r = broadcast_to(k.mode, k.inputs[0].shape, k.target, k.axis, k.axes_mapping);
+    return {std::move(r.out), {std::move(r.a_strides)}};
+  }
+  std::vector<Shape> shapes;
+  std::vector<std::string> names;
+  for (const InputSpec& in : k.inputs) {
+    shapes.push_back(in.shape);
+    names.push_back(in.name);
+  }
+  return broadcast_inputs(k.rule, shapes, k.axis, names);
+}
+
+// What is wrong with an in-memory kernel's inputs and DAG ("" if nothing):
+// the parser never builds such a DAG, an embedding compiler might.
+static std::string dag_problems(const KernelSpec& k) {
+  if (k.inputs.empty()) return "a kernel needs at least one input";
+  if (k.inputs.size() > kMaxExprInputs) return "a kernel takes at most " + std::to_string(kMaxExprInputs) + " inputs";
+  std::set<std::string> names;
+  for (const InputSpec& in : k.inputs) {
+    if (const std::string why = input_name_problem(in.name); !why.empty()) return why;
+    if (!names.insert(in.name).second) return "input '" + in.name + "' is declared twice";
+  }
+  const ExprDag& d = k.expr;
+  if (d.nodes.empty() || d.root >= d.nodes.size()) return "the kernel has no expression";
+  if (d.nodes.size() > kMaxExprNodes) return "the expression has more than " + std::to_string(kMaxExprNodes) + " nodes";
+  if (k.to_target && (k.inputs.size() != 1 || d.nodes.size() != 1 || d.nodes[0].kind != ExprKind::Input)) {
+    return "the broadcast op copies exactly one input";
+  }
+  std::vector<bool> used(k.inputs.size(), false);
+  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+    const ExprNode& n = d.nodes[i];
+    const std::string at = "expression node t" + std::to_string(i) + ": ";
+    for (std::size_t a : n.args) {
+      if (a >= i) return at + "an operand does not precede its user";
+    }
+    auto arg = [&](std::size_t j) { return d.nodes[n.args[j]].dtype; };
+    const std::size_t arity = n.kind == ExprKind::Binary ? 2 : n.kind == ExprKind::Where ? 3
+                              : n.kind == ExprKind::Unary || n.kind == ExprKind::Cast ? 1 : 0;
+    if (n.args.size() != arity) return at + "wrong number of operands";
+    switch (n.kind) {
+      case ExprKind::Input:
+        if (n.input >= k.inputs.size()) return at + "no such input";
+        if (n.dtype != k.inputs[n.input].dtype) return at + "input '" + k.inputs[n.input].name + "' is " + dtype_name(k.inputs[n.input].dtype) + ", not " + dtype_name(n.dtype);
+        used[n.input] = true;
+        break;
+      case ExprKind::Literal: break;
+      case ExprKind::Binary:
+        if (n.op == Op::Broadcast || arg(0) != arg(1) || !op_supports(n.op, arg(0)) || n.dtype != result_dtype(n.op, arg(0))) {
+          return at + std::string(op_name(n.op)) + " of " + dtype_name(arg(0)) + " and " + dtype_name(arg(1)) + " is not typed correctly";
+        }
+        break;
+      case ExprKind::Unary:
+        if (!unary_supports(n.unary, arg(0)) || n.dtype != arg(0)) return at + std::string(unary_name(n.unary)) + " of " + dtype_name(arg(0)) + " is not typed correctly";
+        break;
+      case ExprKind::Where:
+        if (arg(0) != DType::Bool || arg(1) != arg(2) || n.dtype != arg(1)) return at + "where is not typed correctly";
+        break;
+      case ExprKind::Cast: break;
+    }
+  }
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    if (!used[i]) return "input '" + k.inputs[i].name + "' is declared but the expression does not use it";
+  }
+  return "";
+}
+
 // The checks shared by parsed and in-memory specs. Kernels in `skip` were
 // already diagnosed while parsing; only name clashes are checked for them.
 static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string& file,
@@ -434,15 +690,18 @@ static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string
     if (!k.name.empty() && !seen.insert(k.name).second) add(&k, "duplicate kernel name '" + k.name + "'");
     if (skip.count(i)) continue;
     if (!is_cpp_identifier(k.name)) add(&k, "kernel name '" + k.name + "' is not a valid C++ identifier");
-    if (!op_supports(k.op, k.dtype)) {
-      add(&k, std::string("op '") + op_name(k.op) + "' does not support dtype '" + dtype_name(k.dtype) +
-                  "' (valid: " + supported_dtypes_text(k.op) + ")");
+    const std::string dag_problem = dag_problems(k);
+    if (!dag_problem.empty()) {
+      add(&k, dag_problem);
+      continue;
     }
     try {
-      const BroadcastResult r = k.op == Op::Broadcast ? broadcast_to(k.mode, k.a, k.b, k.axis, k.axes_mapping)
-                                                      : broadcast_shapes(k.rule, k.a, k.b, k.axis);
+      const BroadcastInputs r = broadcast_kernel_inputs(k);
       bool too_big = false;
-      for (const Shape* s : {&k.a, &k.b, &r.out}) {
+      std::vector<const Shape*> shapes = {&r.out};
+      for (const InputSpec& in : k.inputs) shapes.push_back(&in.shape);
+      if (k.to_target) shapes.push_back(&k.target);
+      for (const Shape* s : shapes) {
         if (checked_numel(*s) > spec.max_elements) {
           add(&k, "shape " + format_shape(*s) + " has " + std::to_string(checked_numel(*s)) +
                       " elements, more than max_elements " + std::to_string(spec.max_elements));
@@ -452,7 +711,7 @@ static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string
       }
       // Under a max_elements above 2^60, the output's bytes may not fit in 64 bits.
       std::int64_t bytes = 0;
-      const DType out_t = result_dtype(k.op, k.dtype);
+      const DType out_t = k.out_dtype();
       if (!too_big && __builtin_mul_overflow(checked_numel(r.out), dtype_size(out_t), &bytes)) {
         add(&k, "output " + format_shape(r.out) + " of " + dtype_name(out_t) +
                     ": its size in bytes does not fit in 64 bits");

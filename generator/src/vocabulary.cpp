@@ -62,7 +62,9 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
           {"store", &tv.store},       {"stream", &tv.stream},
           {"splat", &tv.splat},       {"load_tail", &tv.load_tail},
           {"store_tail", &tv.store_tail}, {"store_bool", &tv.store_bool},
-          {"store_bool_tail", &tv.store_bool_tail}, {"permute", &tv.permute}};
+          {"store_bool_tail", &tv.store_bool_tail}, {"permute", &tv.permute},
+          {"select", &tv.select},     {"load_cmp", &tv.load_cmp},
+          {"load_cmp_tail", &tv.load_cmp_tail}, {"splat_cmp", &tv.splat_cmp}};
       for (const auto& f : t_kv.second) {
         const std::string key = f.first.as<std::string>();
         auto field = fields.find(key);
@@ -85,6 +87,19 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
       }
     }
   }
+  for (const auto& isa_kv : root["unary"]) {
+    const Isa isa = isa_of(isa_kv.first.as<std::string>());
+    for (const auto& t_kv : isa_kv.second) {
+      const DType t = dtype_of(t_kv.first.as<std::string>());
+      for (const auto& o : t_kv.second) {
+        const std::string name = o.first.as<std::string>();
+        const UnaryInfo* found = nullptr;
+        for (const UnaryInfo& u : kUnaryInfo) found = name == u.name ? &u : found;
+        if (!found) throw InvalidArgument("vocabulary: unknown unary function '" + name + "'");
+        v.unary_[{isa, t, found->op}] = o.second.as<std::string>();
+      }
+    }
+  }
   return v;
 }
 
@@ -101,6 +116,12 @@ const TypeVocabulary* Vocabulary::type(Isa isa, DType t) const {
 std::optional<std::string> Vocabulary::op(Isa isa, DType t, Op op) const {
   auto it = ops_.find({isa, t, op});
   if (it == ops_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<std::string> Vocabulary::unary(Isa isa, DType t, UnaryOp u) const {
+  auto it = unary_.find({isa, t, u});
+  if (it == unary_.end()) return std::nullopt;
   return it->second;
 }
 

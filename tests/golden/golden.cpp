@@ -15,6 +15,16 @@
 #include <immintrin.h>
 #endif
 
+// Every node of an expression is rounded on its own, as NumPy rounds it:
+// no multiply-add contraction, whatever -ffp-contract the user compiles with
+// (GCC contracts by default, even in ISO mode).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 // Marks kernel variants for `bcastgen inspect` (clang keeps annotations in the AST).
 #if defined(__clang__)
 #define BCASTGEN_KERNEL(tag) __attribute__((annotate(tag)))
@@ -27,10 +37,18 @@ namespace golden {
 // ===========================================================================
 // bias_add: add f32, rule numpy: a [1,64,56,56], b [1,64,1,1] -> out f32 [1,64,56,56]
 //
+// Expression, one node per line (each computed once per element):
+//   t0 = a : f32
+//   t1 = b : f32
+//   t2 = add(t0, t1) : f32  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = a, in1 = b).
+//
 // Loop nest after dropping size-1 axes and coalescing (strides in elements):
 //   loop        extent           a           b         out
 //   i0              64        3136           1        3136
-//   i1            3136           1           0           1   inner: vector-scalar
+//   i1            3136           1           0           1
+//   inputs: a contiguous, b scalar
 //
 // Split: loop i0 (64 iterations) can be split across threads
 //
@@ -43,95 +61,95 @@ namespace {
 
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
-inline void avx512_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 64)
-  const float* a1 = a + i0 * 3136;
-  const float* b1 = b + i0;
-  float* out1 = out + i0 * 3136;
-  const __m512 vb = _mm512_set1_ps(b1[0]);
+  const float* in0_1 = in0 + i0 * 3136;
+  const float* in1_1 = in1 + i0;
+  float* out_1 = out + i0 * 3136;
+  const __m512 t1 = _mm512_set1_ps(in1_1[0]);
   // 49 iterations of 64 elements (16 lanes x 4)
   for (std::int64_t j = 0; j < 3136; j += 64) {
-    const __m512 va0 = _mm512_loadu_ps(a1 + j);
-    const __m512 va1 = _mm512_loadu_ps(a1 + j + 16);
-    const __m512 va2 = _mm512_loadu_ps(a1 + j + 32);
-    const __m512 va3 = _mm512_loadu_ps(a1 + j + 48);
-    const __m512 r0 = _mm512_add_ps(va0, vb);
-    const __m512 r1 = _mm512_add_ps(va1, vb);
-    const __m512 r2 = _mm512_add_ps(va2, vb);
-    const __m512 r3 = _mm512_add_ps(va3, vb);
-    _mm512_storeu_ps(out1 + j, r0);
-    _mm512_storeu_ps(out1 + j + 16, r1);
-    _mm512_storeu_ps(out1 + j + 32, r2);
-    _mm512_storeu_ps(out1 + j + 48, r3);
+    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
+    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
+    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
+    const __m512 t0_3 = _mm512_loadu_ps(in0_1 + j + 48);
+    const __m512 t2_0 = _mm512_add_ps(t0_0, t1);
+    const __m512 t2_1 = _mm512_add_ps(t0_1, t1);
+    const __m512 t2_2 = _mm512_add_ps(t0_2, t1);
+    const __m512 t2_3 = _mm512_add_ps(t0_3, t1);
+    _mm512_storeu_ps(out_1 + j, t2_0);
+    _mm512_storeu_ps(out_1 + j + 16, t2_1);
+    _mm512_storeu_ps(out_1 + j + 32, t2_2);
+    _mm512_storeu_ps(out_1 + j + 48, t2_3);
   }  // for j
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx512")
-void avx512(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 64; ++i0) avx512_block(i0, a, b, out);
+void avx512(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 64; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx512")
-void avx512_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, a, b, out);
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
-inline void avx2_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 64)
-  const float* a1 = a + i0 * 3136;
-  const float* b1 = b + i0;
-  float* out1 = out + i0 * 3136;
-  const __m256 vb = _mm256_set1_ps(b1[0]);
+  const float* in0_1 = in0 + i0 * 3136;
+  const float* in1_1 = in1 + i0;
+  float* out_1 = out + i0 * 3136;
+  const __m256 t1 = _mm256_set1_ps(in1_1[0]);
   // 98 iterations of 32 elements (8 lanes x 4)
   for (std::int64_t j = 0; j < 3136; j += 32) {
-    const __m256 va0 = _mm256_loadu_ps(a1 + j);
-    const __m256 va1 = _mm256_loadu_ps(a1 + j + 8);
-    const __m256 va2 = _mm256_loadu_ps(a1 + j + 16);
-    const __m256 va3 = _mm256_loadu_ps(a1 + j + 24);
-    const __m256 r0 = _mm256_add_ps(va0, vb);
-    const __m256 r1 = _mm256_add_ps(va1, vb);
-    const __m256 r2 = _mm256_add_ps(va2, vb);
-    const __m256 r3 = _mm256_add_ps(va3, vb);
-    _mm256_storeu_ps(out1 + j, r0);
-    _mm256_storeu_ps(out1 + j + 8, r1);
-    _mm256_storeu_ps(out1 + j + 16, r2);
-    _mm256_storeu_ps(out1 + j + 24, r3);
+    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
+    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
+    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
+    const __m256 t0_3 = _mm256_loadu_ps(in0_1 + j + 24);
+    const __m256 t2_0 = _mm256_add_ps(t0_0, t1);
+    const __m256 t2_1 = _mm256_add_ps(t0_1, t1);
+    const __m256 t2_2 = _mm256_add_ps(t0_2, t1);
+    const __m256 t2_3 = _mm256_add_ps(t0_3, t1);
+    _mm256_storeu_ps(out_1 + j, t2_0);
+    _mm256_storeu_ps(out_1 + j + 8, t2_1);
+    _mm256_storeu_ps(out_1 + j + 16, t2_2);
+    _mm256_storeu_ps(out_1 + j + 24, t2_3);
   }  // for j
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx2")
-void avx2(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 64; ++i0) avx2_block(i0, a, b, out);
+void avx2(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 64; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx2")
-void avx2_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, a, b, out);
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:scalar")
-inline void scalar_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 64)
-  const float* a1 = a + i0 * 3136;
-  const float* b1 = b + i0;
-  float* out1 = out + i0 * 3136;
-  const float sb = b1[0];
+  const float* in0_1 = in0 + i0 * 3136;
+  const float* in1_1 = in1 + i0;
+  float* out_1 = out + i0 * 3136;
+  const float s1 = in1_1[0];
   for (std::int64_t j = 0; j < 3136; ++j) {
-    out1[j] = bcastgen::ops::add(a1[j], sb);
+    out_1[j] = bcastgen::ops::add(in0_1[j], s1);
   }
 }
 
 BCASTGEN_KERNEL("bcastgen.kernel:bias_add:scalar")
-void scalar(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 64; ++i0) scalar_block(i0, a, b, out);
+void scalar(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 64; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 BCASTGEN_KERNEL("bcastgen.range:bias_add:scalar")
-void scalar_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, a, b, out);
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 using Fn = void (*)(const float*, const float*, float*);
@@ -174,17 +192,28 @@ void bias_add_isa(bcastgen::Isa isa, const float* a, const float* b, float* out)
   bias_add_impl::select(isa, out)(a, b, out);
 }
 
-// Type-erased, for golden_kernels().
-static void bias_add_erased(bcastgen::Isa isa, const void* a, const void* b, void* out) {
-  bias_add_isa(isa, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+// Type-erased, for golden_kernels(): in[k] points at input k.
+static void bias_add_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  bias_add_isa(isa, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
-static void bias_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* a,
-                                  const void* b, void* out) {
+static void bias_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
   if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bias_add': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
   if (begin < 0 || end > 64 || begin > end) throw bcastgen::InvalidArgument("kernel 'bias_add': bad range");
-  bias_add_impl::select_range(isa, out)(begin, end, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+  bias_add_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
+
+static const bcastgen::KernelInput bias_add_inputs[] = {
+    {"a", bcastgen::DType::F32, bias_add_shape::a},
+    {"b", bcastgen::DType::F32, bias_add_shape::b},
+};
+
+static const bcastgen::KernelNode bias_add_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+};
 
 void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
   bcastgen::check_shape("bias_add", "a", bias_add_shape::a, a.shape);
@@ -202,16 +231,24 @@ void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 // ===========================================================================
 // mean_sub: subtract f32, rule numpy: a [1,224,224,3], b [3] -> out f32 [1,224,224,3]
 //
+// Expression, one node per line (each computed once per element):
+//   t0 = a : f32
+//   t1 = b : f32
+//   t2 = subtract(t0, t1) : f32  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = a, in1 = b).
+//
 // Loop nest after dropping size-1 axes and coalescing (strides in elements):
 //   loop        extent           a           b         out
 //   i0              14       10752           0       10752
 //   i1            3584           3           0           3
-//   i2               3           1           1           1   inner: repeat
+//   i2               3           1           1           1
+//   inputs: a contiguous, b repeat
 //
 // Split: the row of 50176 periods is cut into 14 blocks of 3584 so that it can be split; loop i0 (14 iterations) can be split across threads
 //
-// avx512: 16 lanes x unroll 3 = 48 elements per step; row 10752 = 224 x 48 + 0 vectors + no partial vector; operand b repeats every 3 elements, held in 3 registers
-// avx2: 8 lanes x unroll 3 = 24 elements per step; row 10752 = 448 x 24 + 0 vectors + no partial vector; operand b repeats every 3 elements, held in 3 registers
+// avx512: 16 lanes x unroll 3 = 48 elements per step; row 10752 = 224 x 48 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
+// avx2: 8 lanes x unroll 3 = 24 elements per step; row 10752 = 448 x 24 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
 // scalar: portable scalar loop
 // ===========================================================================
 namespace mean_sub_impl {
@@ -219,99 +256,99 @@ namespace {
 
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
-inline void avx512_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 14)
-  const float* a1 = a + i0 * 10752;
-  float* out1 = out + i0 * 10752;
-  // b repeats every 3 elements: 48 = lcm(3, 16) elements in 3 registers
-  alignas(64) float pattern_b[48];
-  for (int k = 0; k < 48; ++k) pattern_b[k] = b[k % 3];
-  const __m512 pb0 = _mm512_loadu_ps(pattern_b);
-  const __m512 pb1 = _mm512_loadu_ps(pattern_b + 16);
-  const __m512 pb2 = _mm512_loadu_ps(pattern_b + 32);
+  const float* in0_1 = in0 + i0 * 10752;
+  float* out_1 = out + i0 * 10752;
+  // in1 (b) repeats every 3 elements: 48 = lcm(3, 16) elements in 3 registers
+  alignas(64) float pattern1[48];
+  for (int k = 0; k < 48; ++k) pattern1[k] = in1[k % 3];
+  const __m512 t1_p0 = _mm512_loadu_ps(pattern1);
+  const __m512 t1_p1 = _mm512_loadu_ps(pattern1 + 16);
+  const __m512 t1_p2 = _mm512_loadu_ps(pattern1 + 32);
   // 224 iterations of 48 elements (16 lanes x 3)
   for (std::int64_t j = 0; j < 10752; j += 48) {
-    const __m512 va0 = _mm512_loadu_ps(a1 + j);
-    const __m512 va1 = _mm512_loadu_ps(a1 + j + 16);
-    const __m512 va2 = _mm512_loadu_ps(a1 + j + 32);
-    const __m512 r0 = _mm512_sub_ps(va0, pb0);
-    const __m512 r1 = _mm512_sub_ps(va1, pb1);
-    const __m512 r2 = _mm512_sub_ps(va2, pb2);
-    _mm512_storeu_ps(out1 + j, r0);
-    _mm512_storeu_ps(out1 + j + 16, r1);
-    _mm512_storeu_ps(out1 + j + 32, r2);
+    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
+    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
+    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
+    const __m512 t2_0 = _mm512_sub_ps(t0_0, t1_p0);
+    const __m512 t2_1 = _mm512_sub_ps(t0_1, t1_p1);
+    const __m512 t2_2 = _mm512_sub_ps(t0_2, t1_p2);
+    _mm512_storeu_ps(out_1 + j, t2_0);
+    _mm512_storeu_ps(out_1 + j + 16, t2_1);
+    _mm512_storeu_ps(out_1 + j + 32, t2_2);
   }  // for j
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx512")
-void avx512(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 14; ++i0) avx512_block(i0, a, b, out);
+void avx512(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 14; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx512")
-void avx512_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, a, b, out);
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
-inline void avx2_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 14)
-  const float* a1 = a + i0 * 10752;
-  float* out1 = out + i0 * 10752;
-  // b repeats every 3 elements: 24 = lcm(3, 8) elements in 3 registers
-  alignas(64) float pattern_b[24];
-  for (int k = 0; k < 24; ++k) pattern_b[k] = b[k % 3];
-  const __m256 pb0 = _mm256_loadu_ps(pattern_b);
-  const __m256 pb1 = _mm256_loadu_ps(pattern_b + 8);
-  const __m256 pb2 = _mm256_loadu_ps(pattern_b + 16);
+  const float* in0_1 = in0 + i0 * 10752;
+  float* out_1 = out + i0 * 10752;
+  // in1 (b) repeats every 3 elements: 24 = lcm(3, 8) elements in 3 registers
+  alignas(64) float pattern1[24];
+  for (int k = 0; k < 24; ++k) pattern1[k] = in1[k % 3];
+  const __m256 t1_p0 = _mm256_loadu_ps(pattern1);
+  const __m256 t1_p1 = _mm256_loadu_ps(pattern1 + 8);
+  const __m256 t1_p2 = _mm256_loadu_ps(pattern1 + 16);
   // 448 iterations of 24 elements (8 lanes x 3)
   for (std::int64_t j = 0; j < 10752; j += 24) {
-    const __m256 va0 = _mm256_loadu_ps(a1 + j);
-    const __m256 va1 = _mm256_loadu_ps(a1 + j + 8);
-    const __m256 va2 = _mm256_loadu_ps(a1 + j + 16);
-    const __m256 r0 = _mm256_sub_ps(va0, pb0);
-    const __m256 r1 = _mm256_sub_ps(va1, pb1);
-    const __m256 r2 = _mm256_sub_ps(va2, pb2);
-    _mm256_storeu_ps(out1 + j, r0);
-    _mm256_storeu_ps(out1 + j + 8, r1);
-    _mm256_storeu_ps(out1 + j + 16, r2);
+    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
+    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
+    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
+    const __m256 t2_0 = _mm256_sub_ps(t0_0, t1_p0);
+    const __m256 t2_1 = _mm256_sub_ps(t0_1, t1_p1);
+    const __m256 t2_2 = _mm256_sub_ps(t0_2, t1_p2);
+    _mm256_storeu_ps(out_1 + j, t2_0);
+    _mm256_storeu_ps(out_1 + j + 8, t2_1);
+    _mm256_storeu_ps(out_1 + j + 16, t2_2);
   }  // for j
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx2")
-void avx2(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 14; ++i0) avx2_block(i0, a, b, out);
+void avx2(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 14; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx2")
-void avx2_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, a, b, out);
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:scalar")
-inline void scalar_block(std::int64_t i0, const float* a, const float* b, float* out) {
+inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   // iteration i0 of the split loop (extent 14)
-  const float* a1 = a + i0 * 10752;
-  float* out1 = out + i0 * 10752;
+  const float* in0_1 = in0 + i0 * 10752;
+  float* out_1 = out + i0 * 10752;
   for (std::int64_t i1 = 0; i1 < 3584; ++i1) {
-    const float* a2 = a1 + i1 * 3;
-    float* out2 = out1 + i1 * 3;
+    const float* in0_2 = in0_1 + i1 * 3;
+    float* out_2 = out_1 + i1 * 3;
     for (std::int64_t j = 0; j < 3; ++j) {
-      out2[j] = bcastgen::ops::subtract(a2[j], b[j]);
+      out_2[j] = bcastgen::ops::subtract(in0_2[j], in1[j]);
     }
   }  // for i1
 }
 
 BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:scalar")
-void scalar(const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = 0; i0 < 14; ++i0) scalar_block(i0, a, b, out);
+void scalar(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 14; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 BCASTGEN_KERNEL("bcastgen.range:mean_sub:scalar")
-void scalar_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, a, b, out);
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 using Fn = void (*)(const float*, const float*, float*);
@@ -354,17 +391,28 @@ void mean_sub_isa(bcastgen::Isa isa, const float* a, const float* b, float* out)
   mean_sub_impl::select(isa, out)(a, b, out);
 }
 
-// Type-erased, for golden_kernels().
-static void mean_sub_erased(bcastgen::Isa isa, const void* a, const void* b, void* out) {
-  mean_sub_isa(isa, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+// Type-erased, for golden_kernels(): in[k] points at input k.
+static void mean_sub_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  mean_sub_isa(isa, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
-static void mean_sub_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* a,
-                                  const void* b, void* out) {
+static void mean_sub_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
   if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mean_sub': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
   if (begin < 0 || end > 14 || begin > end) throw bcastgen::InvalidArgument("kernel 'mean_sub': bad range");
-  mean_sub_impl::select_range(isa, out)(begin, end, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(out));
+  mean_sub_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
+
+static const bcastgen::KernelInput mean_sub_inputs[] = {
+    {"a", bcastgen::DType::F32, mean_sub_shape::a},
+    {"b", bcastgen::DType::F32, mean_sub_shape::b},
+};
+
+static const bcastgen::KernelNode mean_sub_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Subtract, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+};
 
 void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
   bcastgen::check_shape("mean_sub", "a", mean_sub_shape::a, a.shape);
@@ -382,12 +430,20 @@ void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 // ===========================================================================
 // mask_gt: greater f32, rule numpy: a [8,1,6,1], b [7,1,5] -> out bool [8,7,6,5]
 //
+// Expression, one node per line (each computed once per element):
+//   t0 = a : f32
+//   t1 = b : f32
+//   t2 = greater(t0, t1) : bool  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = a, in1 = b).
+//
 // Loop nest after dropping size-1 axes and coalescing (strides in elements):
 //   loop        extent           a           b         out
 //   i0               8           6           0         210
 //   i1               7           0           5          30
 //   i2               6           1           0           5
-//   i3               5           0           1           1   inner: scalar-vector
+//   i3               5           0           1           1
+//   inputs: a scalar, b contiguous
 //
 // Split: loop i0 (8 iterations) can be split across threads
 //
@@ -400,97 +456,97 @@ namespace {
 
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
-inline void avx512_block(std::int64_t i0, const float* a, const float* b, bool* out) {
+inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   // iteration i0 of the split loop (extent 8)
-  const float* a1 = a + i0 * 6;
-  bool* out1 = out + i0 * 210;
+  const float* in0_1 = in0 + i0 * 6;
+  bool* out_1 = out + i0 * 210;
   for (std::int64_t i1 = 0; i1 < 7; ++i1) {
-    const float* b2 = b + i1 * 5;
-    bool* out2 = out1 + i1 * 30;
+    const float* in1_2 = in1 + i1 * 5;
+    bool* out_2 = out_1 + i1 * 30;
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
-      const float* a3 = a1 + i2;
-      bool* out3 = out2 + i2 * 5;
-      const __m512 va = _mm512_set1_ps(a3[0]);
+      const float* in0_3 = in0_1 + i2;
+      bool* out_3 = out_2 + i2 * 5;
+      const __m512 t0 = _mm512_set1_ps(in0_3[0]);
       // tail: the last 5 elements, lanes 0..4 of one masked vector
       const __mmask16 tail = 0x1f;
-      const __m512 vbm0 = _mm512_maskz_loadu_ps(tail, b2);
-      const __mmask16 rm0 = _mm512_cmp_ps_mask(va, vbm0, _CMP_GT_OQ);
-      _mm_mask_storeu_epi8(out3, tail, _mm_maskz_set1_epi8(rm0, 1));
+      const __m512 t1_m0 = _mm512_maskz_loadu_ps(tail, in1_2);
+      const __mmask16 t2_m0 = _mm512_cmp_ps_mask(t0, t1_m0, _CMP_GT_OQ);
+      _mm_mask_storeu_epi8(out_3, tail, _mm_maskz_set1_epi8(t2_m0, 1));
     }  // for i2
   }  // for i1
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx512")
-void avx512(const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx512_block(i0, a, b, out);
+void avx512(const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx512")
-void avx512_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, a, b, out);
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
-inline void avx2_block(std::int64_t i0, const float* a, const float* b, bool* out) {
+inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   // iteration i0 of the split loop (extent 8)
-  const float* a1 = a + i0 * 6;
-  bool* out1 = out + i0 * 210;
+  const float* in0_1 = in0 + i0 * 6;
+  bool* out_1 = out + i0 * 210;
   for (std::int64_t i1 = 0; i1 < 7; ++i1) {
-    const float* b2 = b + i1 * 5;
-    bool* out2 = out1 + i1 * 30;
+    const float* in1_2 = in1 + i1 * 5;
+    bool* out_2 = out_1 + i1 * 30;
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
-      const float* a3 = a1 + i2;
-      bool* out3 = out2 + i2 * 5;
+      const float* in0_3 = in0_1 + i2;
+      bool* out_3 = out_2 + i2 * 5;
       // tail: the last 5 elements, one by one
-      const float sa = a3[0];
-      out3[0] = bcastgen::ops::greater(sa, b2[0]);
-      out3[1] = bcastgen::ops::greater(sa, b2[1]);
-      out3[2] = bcastgen::ops::greater(sa, b2[2]);
-      out3[3] = bcastgen::ops::greater(sa, b2[3]);
-      out3[4] = bcastgen::ops::greater(sa, b2[4]);
+      const float s0 = in0_3[0];
+      out_3[0] = bcastgen::ops::greater(s0, in1_2[0]);
+      out_3[1] = bcastgen::ops::greater(s0, in1_2[1]);
+      out_3[2] = bcastgen::ops::greater(s0, in1_2[2]);
+      out_3[3] = bcastgen::ops::greater(s0, in1_2[3]);
+      out_3[4] = bcastgen::ops::greater(s0, in1_2[4]);
     }  // for i2
   }  // for i1
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx2")
-void avx2(const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx2_block(i0, a, b, out);
+void avx2(const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx2")
-void avx2_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, a, b, out);
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:scalar")
-inline void scalar_block(std::int64_t i0, const float* a, const float* b, bool* out) {
+inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   // iteration i0 of the split loop (extent 8)
-  const float* a1 = a + i0 * 6;
-  bool* out1 = out + i0 * 210;
+  const float* in0_1 = in0 + i0 * 6;
+  bool* out_1 = out + i0 * 210;
   for (std::int64_t i1 = 0; i1 < 7; ++i1) {
-    const float* b2 = b + i1 * 5;
-    bool* out2 = out1 + i1 * 30;
+    const float* in1_2 = in1 + i1 * 5;
+    bool* out_2 = out_1 + i1 * 30;
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
-      const float* a3 = a1 + i2;
-      bool* out3 = out2 + i2 * 5;
-      const float sa = a3[0];
+      const float* in0_3 = in0_1 + i2;
+      bool* out_3 = out_2 + i2 * 5;
+      const float s0 = in0_3[0];
       for (std::int64_t j = 0; j < 5; ++j) {
-        out3[j] = bcastgen::ops::greater(sa, b2[j]);
+        out_3[j] = bcastgen::ops::greater(s0, in1_2[j]);
       }
     }  // for i2
   }  // for i1
 }
 
 BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:scalar")
-void scalar(const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = 0; i0 < 8; ++i0) scalar_block(i0, a, b, out);
+void scalar(const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 BCASTGEN_KERNEL("bcastgen.range:mask_gt:scalar")
-void scalar_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, bool* out) {
-  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, a, b, out);
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
 using Fn = void (*)(const float*, const float*, bool*);
@@ -533,17 +589,28 @@ void mask_gt_isa(bcastgen::Isa isa, const float* a, const float* b, bool* out) {
   mask_gt_impl::select(isa, out)(a, b, out);
 }
 
-// Type-erased, for golden_kernels().
-static void mask_gt_erased(bcastgen::Isa isa, const void* a, const void* b, void* out) {
-  mask_gt_isa(isa, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<bool*>(out));
+// Type-erased, for golden_kernels(): in[k] points at input k.
+static void mask_gt_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  mask_gt_isa(isa, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<bool*>(out));
 }
 
-static void mask_gt_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* a,
-                                  const void* b, void* out) {
+static void mask_gt_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
   if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mask_gt': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
   if (begin < 0 || end > 8 || begin > end) throw bcastgen::InvalidArgument("kernel 'mask_gt': bad range");
-  mask_gt_impl::select_range(isa, out)(begin, end, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<bool*>(out));
+  mask_gt_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<bool*>(out));
 }
+
+static const bcastgen::KernelInput mask_gt_inputs[] = {
+    {"a", bcastgen::DType::F32, mask_gt_shape::a},
+    {"b", bcastgen::DType::F32, mask_gt_shape::b},
+};
+
+static const bcastgen::KernelNode mask_gt_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Greater, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+};
 
 void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<bool> out) {
   bcastgen::check_shape("mask_gt", "a", mask_gt_shape::a, a.shape);
@@ -558,16 +625,509 @@ void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<c
 }
 
 
+// ===========================================================================
+// bn_relu: max(x * scale + shift, 0), rule numpy: x f32 [1,8,4,20], scale f32 [1,8,1,1], shift f32 [1,8,1,1] -> out f32 [1,8,4,20]
+//
+// Expression, one node per line (each computed once per element):
+//   t0 = x : f32
+//   t1 = scale : f32
+//   t2 = multiply(t0, t1) : f32
+//   t3 = shift : f32
+//   t4 = add(t2, t3) : f32
+//   t5 = 0 : f32
+//   t6 = maximum(t4, t5) : f32  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = x, in1 = scale, in2 = shift).
+//
+// Loop nest after dropping size-1 axes and coalescing (strides in elements):
+//   loop        extent           x       scale       shift         out
+//   i0               8          80           1           1          80
+//   i1              80           1           0           0           1
+//   inputs: x contiguous, scale scalar, shift scalar
+//
+// Split: loop i0 (8 iterations) can be split across threads
+//
+// avx512: 16 lanes x unroll 4 = 64 elements per step; row 80 = 1 x 64 + 1 vectors + no partial vector
+// avx2: 8 lanes x unroll 4 = 32 elements per step; row 80 = 2 x 32 + 2 vectors + no partial vector
+// scalar: portable scalar loop
+// ===========================================================================
+namespace bn_relu_impl {
+namespace {
+
+// avx512: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx512")
+inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
+  const __m512 t5 = _mm512_set1_ps(0.0f);  // literal 0
+  // iteration i0 of the split loop (extent 8)
+  const float* in0_1 = in0 + i0 * 80;
+  const float* in1_1 = in1 + i0;
+  const float* in2_1 = in2 + i0;
+  float* out_1 = out + i0 * 80;
+  const __m512 t1 = _mm512_set1_ps(in1_1[0]);
+  const __m512 t3 = _mm512_set1_ps(in2_1[0]);
+  // 1 iterations of 64 elements (16 lanes x 4)
+  for (std::int64_t j = 0; j < 64; j += 64) {
+    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
+    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
+    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
+    const __m512 t0_3 = _mm512_loadu_ps(in0_1 + j + 48);
+    const __m512 t2_0 = _mm512_mul_ps(t0_0, t1);
+    const __m512 t4_0 = _mm512_add_ps(t2_0, t3);
+    const __m512 t6_0 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_0, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_0, t5), _mm512_add_ps(t4_0, t5));
+    const __m512 t2_1 = _mm512_mul_ps(t0_1, t1);
+    const __m512 t4_1 = _mm512_add_ps(t2_1, t3);
+    const __m512 t6_1 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_1, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_1, t5), _mm512_add_ps(t4_1, t5));
+    const __m512 t2_2 = _mm512_mul_ps(t0_2, t1);
+    const __m512 t4_2 = _mm512_add_ps(t2_2, t3);
+    const __m512 t6_2 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_2, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_2, t5), _mm512_add_ps(t4_2, t5));
+    const __m512 t2_3 = _mm512_mul_ps(t0_3, t1);
+    const __m512 t4_3 = _mm512_add_ps(t2_3, t3);
+    const __m512 t6_3 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_3, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_3, t5), _mm512_add_ps(t4_3, t5));
+    _mm512_storeu_ps(out_1 + j, t6_0);
+    _mm512_storeu_ps(out_1 + j + 16, t6_1);
+    _mm512_storeu_ps(out_1 + j + 32, t6_2);
+    _mm512_storeu_ps(out_1 + j + 48, t6_3);
+  }  // for j
+  // tail: 1 whole vector at 64
+  const __m512 t0_t0 = _mm512_loadu_ps(in0_1 + 64);
+  const __m512 t2_t0 = _mm512_mul_ps(t0_t0, t1);
+  const __m512 t4_t0 = _mm512_add_ps(t2_t0, t3);
+  const __m512 t6_t0 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_t0, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_t0, t5), _mm512_add_ps(t4_t0, t5));
+  _mm512_storeu_ps(out_1 + 64, t6_t0);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:avx512")
+void avx512(const float* in0, const float* in1, const float* in2, float* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx512_block(i0, in0, in1, in2, out);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bn_relu:avx512")
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, const float* in2, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, in2, out);
+}
+
+// avx2: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx2")
+inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
+  const __m256 t5 = _mm256_set1_ps(0.0f);  // literal 0
+  // iteration i0 of the split loop (extent 8)
+  const float* in0_1 = in0 + i0 * 80;
+  const float* in1_1 = in1 + i0;
+  const float* in2_1 = in2 + i0;
+  float* out_1 = out + i0 * 80;
+  const __m256 t1 = _mm256_set1_ps(in1_1[0]);
+  const __m256 t3 = _mm256_set1_ps(in2_1[0]);
+  // 2 iterations of 32 elements (8 lanes x 4)
+  for (std::int64_t j = 0; j < 64; j += 32) {
+    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
+    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
+    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
+    const __m256 t0_3 = _mm256_loadu_ps(in0_1 + j + 24);
+    const __m256 t2_0 = _mm256_mul_ps(t0_0, t1);
+    const __m256 t4_0 = _mm256_add_ps(t2_0, t3);
+    const __m256 t6_0 = _mm256_blendv_ps(_mm256_max_ps(t4_0, t5), _mm256_add_ps(t4_0, t5), _mm256_cmp_ps(t4_0, t5, _CMP_UNORD_Q));
+    const __m256 t2_1 = _mm256_mul_ps(t0_1, t1);
+    const __m256 t4_1 = _mm256_add_ps(t2_1, t3);
+    const __m256 t6_1 = _mm256_blendv_ps(_mm256_max_ps(t4_1, t5), _mm256_add_ps(t4_1, t5), _mm256_cmp_ps(t4_1, t5, _CMP_UNORD_Q));
+    const __m256 t2_2 = _mm256_mul_ps(t0_2, t1);
+    const __m256 t4_2 = _mm256_add_ps(t2_2, t3);
+    const __m256 t6_2 = _mm256_blendv_ps(_mm256_max_ps(t4_2, t5), _mm256_add_ps(t4_2, t5), _mm256_cmp_ps(t4_2, t5, _CMP_UNORD_Q));
+    const __m256 t2_3 = _mm256_mul_ps(t0_3, t1);
+    const __m256 t4_3 = _mm256_add_ps(t2_3, t3);
+    const __m256 t6_3 = _mm256_blendv_ps(_mm256_max_ps(t4_3, t5), _mm256_add_ps(t4_3, t5), _mm256_cmp_ps(t4_3, t5, _CMP_UNORD_Q));
+    _mm256_storeu_ps(out_1 + j, t6_0);
+    _mm256_storeu_ps(out_1 + j + 8, t6_1);
+    _mm256_storeu_ps(out_1 + j + 16, t6_2);
+    _mm256_storeu_ps(out_1 + j + 24, t6_3);
+  }  // for j
+  // tail: 2 whole vectors at 64
+  const __m256 t0_t0 = _mm256_loadu_ps(in0_1 + 64);
+  const __m256 t0_t1 = _mm256_loadu_ps(in0_1 + 72);
+  const __m256 t2_t0 = _mm256_mul_ps(t0_t0, t1);
+  const __m256 t4_t0 = _mm256_add_ps(t2_t0, t3);
+  const __m256 t6_t0 = _mm256_blendv_ps(_mm256_max_ps(t4_t0, t5), _mm256_add_ps(t4_t0, t5), _mm256_cmp_ps(t4_t0, t5, _CMP_UNORD_Q));
+  const __m256 t2_t1 = _mm256_mul_ps(t0_t1, t1);
+  const __m256 t4_t1 = _mm256_add_ps(t2_t1, t3);
+  const __m256 t6_t1 = _mm256_blendv_ps(_mm256_max_ps(t4_t1, t5), _mm256_add_ps(t4_t1, t5), _mm256_cmp_ps(t4_t1, t5, _CMP_UNORD_Q));
+  _mm256_storeu_ps(out_1 + 64, t6_t0);
+  _mm256_storeu_ps(out_1 + 72, t6_t1);
+}
+
+__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:avx2")
+void avx2(const float* in0, const float* in1, const float* in2, float* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) avx2_block(i0, in0, in1, in2, out);
+}
+
+__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bn_relu:avx2")
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, const float* in2, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, in2, out);
+}
+
+// scalar: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bn_relu:scalar")
+inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
+  // iteration i0 of the split loop (extent 8)
+  const float* in0_1 = in0 + i0 * 80;
+  const float* in1_1 = in1 + i0;
+  const float* in2_1 = in2 + i0;
+  float* out_1 = out + i0 * 80;
+  const float s1 = in1_1[0];
+  const float s3 = in2_1[0];
+  for (std::int64_t j = 0; j < 80; ++j) {
+    out_1[j] = bcastgen::ops::maximum(bcastgen::ops::add(bcastgen::ops::multiply(in0_1[j], s1), s3), 0.0f);
+  }
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:scalar")
+void scalar(const float* in0, const float* in1, const float* in2, float* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) scalar_block(i0, in0, in1, in2, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:bn_relu:scalar")
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, const float* in2, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, in2, out);
+}
+
+using Fn = void (*)(const float*, const float*, const float*, float*);
+using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const float*, const float*, float*);
+
+// The best generated variant not above `isa`.
+Fn select(bcastgen::Isa isa, const void* out) {
+  (void)out;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error("kernel 'bn_relu': no generated variant runs at this ISA level");
+}
+
+RangeFn select_range(bcastgen::Isa isa, const void* out) {
+  (void)out;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error("kernel 'bn_relu': no generated variant runs at this ISA level");
+}
+
+}  // namespace
+}  // namespace bn_relu_impl
+
+void bn_relu(const float* x, const float* scale, const float* shift, float* out) {
+  bn_relu_impl::select(bcastgen::active_isa(), out)(x, scale, shift, out);
+}
+
+void bn_relu_range(std::int64_t begin, std::int64_t end, const float* x, const float* scale, const float* shift, float* out) {
+  if (begin < 0 || end > 8 || begin > end) {
+    throw bcastgen::InvalidArgument("kernel 'bn_relu': range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                                    ") is not within [0, 8)");
+  }
+  bn_relu_impl::select_range(bcastgen::active_isa(), out)(begin, end, x, scale, shift, out);
+}
+
+void bn_relu_isa(bcastgen::Isa isa, const float* x, const float* scale, const float* shift, float* out) {
+  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bn_relu': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bn_relu_impl::select(isa, out)(x, scale, shift, out);
+}
+
+// Type-erased, for golden_kernels(): in[k] points at input k.
+static void bn_relu_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  bn_relu_isa(isa, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<const float*>(in[2]), static_cast<float*>(out));
+}
+
+static void bn_relu_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
+  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bn_relu': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  if (begin < 0 || end > 8 || begin > end) throw bcastgen::InvalidArgument("kernel 'bn_relu': bad range");
+  bn_relu_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<const float*>(in[2]), static_cast<float*>(out));
+}
+
+static const bcastgen::KernelInput bn_relu_inputs[] = {
+    {"x", bcastgen::DType::F32, bn_relu_shape::x},
+    {"scale", bcastgen::DType::F32, bn_relu_shape::scale},
+    {"shift", bcastgen::DType::F32, bn_relu_shape::shift},
+};
+
+static const bcastgen::KernelNode bn_relu_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 2, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {2, 3, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Maximum, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {4, 5, 0}, 0, 0.0, 0, 0u, false},
+};
+
+void bn_relu_checked(bcastgen::TensorView<const float> x, bcastgen::TensorView<const float> scale, bcastgen::TensorView<const float> shift, bcastgen::TensorView<float> out) {
+  bcastgen::check_shape("bn_relu", "x", bn_relu_shape::x, x.shape);
+  bcastgen::check_shape("bn_relu", "scale", bn_relu_shape::scale, scale.shape);
+  bcastgen::check_shape("bn_relu", "shift", bn_relu_shape::shift, shift.shape);
+  bcastgen::check_shape("bn_relu", "out", bn_relu_shape::out, out.shape);
+  bcastgen::check_not_null("bn_relu", "x", x.data, 640);
+  bcastgen::check_not_null("bn_relu", "scale", scale.data, 8);
+  bcastgen::check_not_null("bn_relu", "shift", shift.data, 8);
+  bcastgen::check_not_null("bn_relu", "out", out.data, 640);
+  bcastgen::check_alias("bn_relu", "x", out.data, 2560, x.data, 2560, true);
+  bcastgen::check_alias("bn_relu", "scale", out.data, 2560, scale.data, 32, false);
+  bcastgen::check_alias("bn_relu", "shift", out.data, 2560, shift.data, 32, false);
+  bn_relu(x.data, scale.data, shift.data, out.data);
+}
+
+
+// ===========================================================================
+// causal_mask: where(keep, s * 0.125, -10000.0), rule numpy: s f32 [2,3,5,21], keep bool [5,21] -> out f32 [2,3,5,21]
+//
+// Expression, one node per line (each computed once per element):
+//   t0 = keep : bool
+//   t1 = s : f32
+//   t2 = 0.125 : f32
+//   t3 = multiply(t1, t2) : f32
+//   t4 = -10000.0 : f32
+//   t5 = where(t0, t3, t4) : f32  -> out
+//
+// Inside the variants, input k is the parameter in<k> (in0 = s, in1 = keep).
+//
+// Loop nest after dropping size-1 axes and coalescing (strides in elements):
+//   loop        extent           s        keep         out
+//   i0               6         105           0         105
+//   i1             105           1           1           1
+//   inputs: s contiguous, keep contiguous
+//
+// Split: loop i0 (6 iterations) can be split across threads
+//
+// avx512: 16 lanes x unroll 4 = 64 elements per step; row 105 = 1 x 64 + 2 vectors + a masked vector of 9 lanes
+// avx2: 8 lanes x unroll 4 = 32 elements per step; row 105 = 3 x 32 + 1 vectors + 1 unrolled scalar elements
+// scalar: portable scalar loop
+// ===========================================================================
+namespace causal_mask_impl {
+namespace {
+
+// avx512: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx512")
+inline void avx512_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
+  const __m512 t2 = _mm512_set1_ps(0.125f);  // literal 0.125
+  const __m512 t4 = _mm512_set1_ps(-10000.0f);  // literal -10000.0
+  // iteration i0 of the split loop (extent 6)
+  const float* in0_1 = in0 + i0 * 105;
+  float* out_1 = out + i0 * 105;
+  // 1 iterations of 64 elements (16 lanes x 4)
+  for (std::int64_t j = 0; j < 64; j += 64) {
+    const __m512 t1_0 = _mm512_loadu_ps(in0_1 + j);
+    const __mmask16 t0_0 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + j)), _mm_set1_epi8(-1));
+    const __m512 t1_1 = _mm512_loadu_ps(in0_1 + j + 16);
+    const __mmask16 t0_1 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + j + 16)), _mm_set1_epi8(-1));
+    const __m512 t1_2 = _mm512_loadu_ps(in0_1 + j + 32);
+    const __mmask16 t0_2 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + j + 32)), _mm_set1_epi8(-1));
+    const __m512 t1_3 = _mm512_loadu_ps(in0_1 + j + 48);
+    const __mmask16 t0_3 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + j + 48)), _mm_set1_epi8(-1));
+    const __m512 t3_0 = _mm512_mul_ps(t1_0, t2);
+    const __m512 t5_0 = _mm512_mask_blend_ps(t0_0, t4, t3_0);
+    const __m512 t3_1 = _mm512_mul_ps(t1_1, t2);
+    const __m512 t5_1 = _mm512_mask_blend_ps(t0_1, t4, t3_1);
+    const __m512 t3_2 = _mm512_mul_ps(t1_2, t2);
+    const __m512 t5_2 = _mm512_mask_blend_ps(t0_2, t4, t3_2);
+    const __m512 t3_3 = _mm512_mul_ps(t1_3, t2);
+    const __m512 t5_3 = _mm512_mask_blend_ps(t0_3, t4, t3_3);
+    _mm512_storeu_ps(out_1 + j, t5_0);
+    _mm512_storeu_ps(out_1 + j + 16, t5_1);
+    _mm512_storeu_ps(out_1 + j + 32, t5_2);
+    _mm512_storeu_ps(out_1 + j + 48, t5_3);
+  }  // for j
+  // tail: 2 whole vectors at 64
+  const __m512 t1_t0 = _mm512_loadu_ps(in0_1 + 64);
+  const __mmask16 t0_t0 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + 64)), _mm_set1_epi8(-1));
+  const __m512 t1_t1 = _mm512_loadu_ps(in0_1 + 80);
+  const __mmask16 t0_t1 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + 80)), _mm_set1_epi8(-1));
+  const __m512 t3_t0 = _mm512_mul_ps(t1_t0, t2);
+  const __m512 t5_t0 = _mm512_mask_blend_ps(t0_t0, t4, t3_t0);
+  const __m512 t3_t1 = _mm512_mul_ps(t1_t1, t2);
+  const __m512 t5_t1 = _mm512_mask_blend_ps(t0_t1, t4, t3_t1);
+  _mm512_storeu_ps(out_1 + 64, t5_t0);
+  _mm512_storeu_ps(out_1 + 80, t5_t1);
+  // tail: the last 9 elements, lanes 0..8 of one masked vector
+  const __mmask16 tail = 0x1ff;
+  const __m512 t1_m0 = _mm512_maskz_loadu_ps(tail, in0_1 + 96);
+  const __mmask16 t0_m0 = _mm_mask_test_epi8_mask(tail, _mm_maskz_loadu_epi8(tail, in1 + 96), _mm_set1_epi8(-1));
+  const __m512 t3_m0 = _mm512_mul_ps(t1_m0, t2);
+  const __m512 t5_m0 = _mm512_mask_blend_ps(t0_m0, t4, t3_m0);
+  _mm512_mask_storeu_ps(out_1 + 96, tail, t5_m0);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:causal_mask:avx512")
+void avx512(const float* in0, const bool* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 6; ++i0) avx512_block(i0, in0, in1, out);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:causal_mask:avx512")
+void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const bool* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
+}
+
+// avx2: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx2")
+inline void avx2_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
+  const __m256 t2 = _mm256_set1_ps(0.125f);  // literal 0.125
+  const __m256 t4 = _mm256_set1_ps(-10000.0f);  // literal -10000.0
+  // iteration i0 of the split loop (extent 6)
+  const float* in0_1 = in0 + i0 * 105;
+  float* out_1 = out + i0 * 105;
+  // 3 iterations of 32 elements (8 lanes x 4)
+  for (std::int64_t j = 0; j < 96; j += 32) {
+    const __m256 t1_0 = _mm256_loadu_ps(in0_1 + j);
+    const __m256 t0_0 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + j))), _mm256_setzero_si256()));
+    const __m256 t1_1 = _mm256_loadu_ps(in0_1 + j + 8);
+    const __m256 t0_1 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + j + 8))), _mm256_setzero_si256()));
+    const __m256 t1_2 = _mm256_loadu_ps(in0_1 + j + 16);
+    const __m256 t0_2 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + j + 16))), _mm256_setzero_si256()));
+    const __m256 t1_3 = _mm256_loadu_ps(in0_1 + j + 24);
+    const __m256 t0_3 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + j + 24))), _mm256_setzero_si256()));
+    const __m256 t3_0 = _mm256_mul_ps(t1_0, t2);
+    const __m256 t5_0 = _mm256_blendv_ps(t4, t3_0, t0_0);
+    const __m256 t3_1 = _mm256_mul_ps(t1_1, t2);
+    const __m256 t5_1 = _mm256_blendv_ps(t4, t3_1, t0_1);
+    const __m256 t3_2 = _mm256_mul_ps(t1_2, t2);
+    const __m256 t5_2 = _mm256_blendv_ps(t4, t3_2, t0_2);
+    const __m256 t3_3 = _mm256_mul_ps(t1_3, t2);
+    const __m256 t5_3 = _mm256_blendv_ps(t4, t3_3, t0_3);
+    _mm256_storeu_ps(out_1 + j, t5_0);
+    _mm256_storeu_ps(out_1 + j + 8, t5_1);
+    _mm256_storeu_ps(out_1 + j + 16, t5_2);
+    _mm256_storeu_ps(out_1 + j + 24, t5_3);
+  }  // for j
+  // tail: 1 whole vector at 96
+  const __m256 t1_t0 = _mm256_loadu_ps(in0_1 + 96);
+  const __m256 t0_t0 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + 96))), _mm256_setzero_si256()));
+  const __m256 t3_t0 = _mm256_mul_ps(t1_t0, t2);
+  const __m256 t5_t0 = _mm256_blendv_ps(t4, t3_t0, t0_t0);
+  _mm256_storeu_ps(out_1 + 96, t5_t0);
+  // tail: the last 1 elements, one by one
+  out_1[104] = bcastgen::ops::where(in1[104], bcastgen::ops::multiply(in0_1[104], 0.125f), -10000.0f);
+}
+
+__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:causal_mask:avx2")
+void avx2(const float* in0, const bool* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 6; ++i0) avx2_block(i0, in0, in1, out);
+}
+
+__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:causal_mask:avx2")
+void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const bool* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
+}
+
+// scalar: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:causal_mask:scalar")
+inline void scalar_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
+  // iteration i0 of the split loop (extent 6)
+  const float* in0_1 = in0 + i0 * 105;
+  float* out_1 = out + i0 * 105;
+  for (std::int64_t j = 0; j < 105; ++j) {
+    out_1[j] = bcastgen::ops::where(in1[j], bcastgen::ops::multiply(in0_1[j], 0.125f), -10000.0f);
+  }
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:causal_mask:scalar")
+void scalar(const float* in0, const bool* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 6; ++i0) scalar_block(i0, in0, in1, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:causal_mask:scalar")
+void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const bool* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
+}
+
+using Fn = void (*)(const float*, const bool*, float*);
+using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const bool*, float*);
+
+// The best generated variant not above `isa`.
+Fn select(bcastgen::Isa isa, const void* out) {
+  (void)out;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error("kernel 'causal_mask': no generated variant runs at this ISA level");
+}
+
+RangeFn select_range(bcastgen::Isa isa, const void* out) {
+  (void)out;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
+  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error("kernel 'causal_mask': no generated variant runs at this ISA level");
+}
+
+}  // namespace
+}  // namespace causal_mask_impl
+
+void causal_mask(const float* s, const bool* keep, float* out) {
+  causal_mask_impl::select(bcastgen::active_isa(), out)(s, keep, out);
+}
+
+void causal_mask_range(std::int64_t begin, std::int64_t end, const float* s, const bool* keep, float* out) {
+  if (begin < 0 || end > 6 || begin > end) {
+    throw bcastgen::InvalidArgument("kernel 'causal_mask': range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                                    ") is not within [0, 6)");
+  }
+  causal_mask_impl::select_range(bcastgen::active_isa(), out)(begin, end, s, keep, out);
+}
+
+void causal_mask_isa(bcastgen::Isa isa, const float* s, const bool* keep, float* out) {
+  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'causal_mask': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  causal_mask_impl::select(isa, out)(s, keep, out);
+}
+
+// Type-erased, for golden_kernels(): in[k] points at input k.
+static void causal_mask_erased(bcastgen::Isa isa, const void* const* in, void* out) {
+  causal_mask_isa(isa, static_cast<const float*>(in[0]), static_cast<const bool*>(in[1]), static_cast<float*>(out));
+}
+
+static void causal_mask_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
+                                  void* out) {
+  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'causal_mask': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  if (begin < 0 || end > 6 || begin > end) throw bcastgen::InvalidArgument("kernel 'causal_mask': bad range");
+  causal_mask_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const bool*>(in[1]), static_cast<float*>(out));
+}
+
+static const bcastgen::KernelInput causal_mask_inputs[] = {
+    {"s", bcastgen::DType::F32, causal_mask_shape::s},
+    {"keep", bcastgen::DType::Bool, causal_mask_shape::keep},
+};
+
+static const bcastgen::KernelNode causal_mask_nodes[] = {
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.125, 0, 0u, false},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {1, 2, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, -10000.0, 0, 0u, false},
+    {bcastgen::ExprKind::Where, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 3, {0, 3, 4}, 0, 0.0, 0, 0u, false},
+};
+
+void causal_mask_checked(bcastgen::TensorView<const float> s, bcastgen::TensorView<const bool> keep, bcastgen::TensorView<float> out) {
+  bcastgen::check_shape("causal_mask", "s", causal_mask_shape::s, s.shape);
+  bcastgen::check_shape("causal_mask", "keep", causal_mask_shape::keep, keep.shape);
+  bcastgen::check_shape("causal_mask", "out", causal_mask_shape::out, out.shape);
+  bcastgen::check_not_null("causal_mask", "s", s.data, 630);
+  bcastgen::check_not_null("causal_mask", "keep", keep.data, 105);
+  bcastgen::check_not_null("causal_mask", "out", out.data, 630);
+  bcastgen::check_alias("causal_mask", "s", out.data, 2520, s.data, 2520, true);
+  bcastgen::check_alias("causal_mask", "keep", out.data, 2520, keep.data, 105, false);
+  causal_mask(s.data, keep.data, out.data);
+}
+
+
 bcastgen::KernelTable golden_kernels() {
   static const bcastgen::KernelEntry entries[] = {
-      {"bias_add", bcastgen::Op::Add, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bias_add_shape::a, bias_add_shape::b, bias_add_shape::out, bias_add_erased, 64, bias_add_range_erased},
-      {"mean_sub", bcastgen::Op::Subtract, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, mean_sub_shape::a, mean_sub_shape::b, mean_sub_shape::out, mean_sub_erased, 14, mean_sub_range_erased},
-      {"mask_gt", bcastgen::Op::Greater, bcastgen::DType::F32, bcastgen::Rule::Numpy, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, mask_gt_shape::a, mask_gt_shape::b, mask_gt_shape::out, mask_gt_erased, 8, mask_gt_range_erased},
+      {"bias_add", "add(a, b)", bcastgen::DType::F32, bcastgen::Rule::Numpy, false, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bcastgen::ShapeRef{}, bias_add_inputs, 2, bias_add_shape::out, bias_add_nodes, 3, 2, bias_add_erased, 64, bias_add_range_erased},
+      {"mean_sub", "subtract(a, b)", bcastgen::DType::F32, bcastgen::Rule::Numpy, false, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bcastgen::ShapeRef{}, mean_sub_inputs, 2, mean_sub_shape::out, mean_sub_nodes, 3, 2, mean_sub_erased, 14, mean_sub_range_erased},
+      {"mask_gt", "greater(a, b)", bcastgen::DType::Bool, bcastgen::Rule::Numpy, false, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bcastgen::ShapeRef{}, mask_gt_inputs, 2, mask_gt_shape::out, mask_gt_nodes, 3, 2, mask_gt_erased, 8, mask_gt_range_erased},
+      {"bn_relu", "max(x * scale + shift, 0)", bcastgen::DType::F32, bcastgen::Rule::Numpy, false, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bcastgen::ShapeRef{}, bn_relu_inputs, 3, bn_relu_shape::out, bn_relu_nodes, 7, 6, bn_relu_erased, 8, bn_relu_range_erased},
+      {"causal_mask", "where(keep, s * 0.125, -10000.0)", bcastgen::DType::F32, bcastgen::Rule::Numpy, false, bcastgen::BroadcastMode::Numpy, -1, bcastgen::ShapeRef{}, bcastgen::ShapeRef{}, causal_mask_inputs, 2, causal_mask_shape::out, causal_mask_nodes, 6, 5, causal_mask_erased, 6, causal_mask_range_erased},
   };
   return {entries, sizeof(entries) / sizeof(entries[0])};
 }
 
 }  // namespace golden
+
+#if !defined(__clang__) && defined(__GNUC__)
+#pragma GCC pop_options
+#endif
 
 // ---------------------------------------------------------------------------
 // C entry points (golden_c.h): statuses instead of exceptions.
@@ -619,6 +1179,34 @@ int64_t golden_mask_gt_outer_extent(void) { return golden::mask_gt_shape::outer_
 
 bcastgen_status golden_mask_gt_range(int64_t begin, int64_t end, const float* a, const float* b, bool* out) {
   return bcastgen::c_call(c_last_error, [&] { golden::mask_gt_range(begin, end, a, b, out); });
+}
+
+bcastgen_status golden_bn_relu(const float* x, const float* scale, const float* shift, float* out) {
+  return bcastgen::c_call(c_last_error, [&] { golden::bn_relu(x, scale, shift, out); });
+}
+
+bcastgen_status golden_bn_relu_checked(const float* x, const int64_t* x_dims, size_t x_rank, const float* scale, const int64_t* scale_dims, size_t scale_rank, const float* shift, const int64_t* shift_dims, size_t shift_rank, float* out, const int64_t* out_dims, size_t out_rank) {
+  return bcastgen::c_call(c_last_error, [&] { golden::bn_relu_checked({x, bcastgen::ShapeRef(x_dims, x_rank)}, {scale, bcastgen::ShapeRef(scale_dims, scale_rank)}, {shift, bcastgen::ShapeRef(shift_dims, shift_rank)}, {out, bcastgen::ShapeRef(out_dims, out_rank)}); });
+}
+
+int64_t golden_bn_relu_outer_extent(void) { return golden::bn_relu_shape::outer_extent; }
+
+bcastgen_status golden_bn_relu_range(int64_t begin, int64_t end, const float* x, const float* scale, const float* shift, float* out) {
+  return bcastgen::c_call(c_last_error, [&] { golden::bn_relu_range(begin, end, x, scale, shift, out); });
+}
+
+bcastgen_status golden_causal_mask(const float* s, const bool* keep, float* out) {
+  return bcastgen::c_call(c_last_error, [&] { golden::causal_mask(s, keep, out); });
+}
+
+bcastgen_status golden_causal_mask_checked(const float* s, const int64_t* s_dims, size_t s_rank, const bool* keep, const int64_t* keep_dims, size_t keep_rank, float* out, const int64_t* out_dims, size_t out_rank) {
+  return bcastgen::c_call(c_last_error, [&] { golden::causal_mask_checked({s, bcastgen::ShapeRef(s_dims, s_rank)}, {keep, bcastgen::ShapeRef(keep_dims, keep_rank)}, {out, bcastgen::ShapeRef(out_dims, out_rank)}); });
+}
+
+int64_t golden_causal_mask_outer_extent(void) { return golden::causal_mask_shape::outer_extent; }
+
+bcastgen_status golden_causal_mask_range(int64_t begin, int64_t end, const float* s, const bool* keep, float* out) {
+  return bcastgen::c_call(c_last_error, [&] { golden::causal_mask_range(begin, end, s, keep, out); });
 }
 
 }  // extern "C"

@@ -80,6 +80,53 @@ void mask_gt_range(std::int64_t begin, std::int64_t end, const float* a, const f
 // Runs with the best generated variant not above `isa` (tests, benchmarks).
 void mask_gt_isa(bcastgen::Isa isa, const float* a, const float* b, bool* out);
 
+// bn_relu: max(x * scale + shift, 0), rule numpy: x f32 [1,8,4,20], scale f32 [1,8,1,1], shift f32 [1,8,1,1] -> out f32 [1,8,4,20]
+namespace bn_relu_shape {
+inline constexpr std::array<std::int64_t, 4> x{ 1, 8, 4, 20 };
+inline constexpr std::array<std::int64_t, 4> scale{ 1, 8, 1, 1 };
+inline constexpr std::array<std::int64_t, 4> shift{ 1, 8, 1, 1 };
+inline constexpr std::array<std::int64_t, 4> out{ 1, 8, 4, 20 };
+
+inline constexpr std::int64_t out_numel = 640;
+// Extent of the split loop: bn_relu_range(begin, end, ...) runs [begin, end) of it.
+inline constexpr std::int64_t outer_extent = 8;
+}  // namespace bn_relu_shape
+
+// Unchecked: raw pointers to dense row-major data of the shapes above. The
+// output may alias an input only if that input has the output's shape.
+void bn_relu(const float* x, const float* scale, const float* shift, float* out);
+// Checked: validates shapes, null pointers and aliasing, then runs; throws
+// bcastgen::ShapeMismatchError, NullPointerError or AliasError.
+void bn_relu_checked(bcastgen::TensorView<const float> x, bcastgen::TensorView<const float> scale, bcastgen::TensorView<const float> shift, bcastgen::TensorView<float> out);
+// Runs iterations [begin, end) of the split loop (bn_relu_shape::outer_extent in all): calls
+// on disjoint ranges may run on different threads; together they equal one bn_relu() call.
+void bn_relu_range(std::int64_t begin, std::int64_t end, const float* x, const float* scale, const float* shift, float* out);
+// Runs with the best generated variant not above `isa` (tests, benchmarks).
+void bn_relu_isa(bcastgen::Isa isa, const float* x, const float* scale, const float* shift, float* out);
+
+// causal_mask: where(keep, s * 0.125, -10000.0), rule numpy: s f32 [2,3,5,21], keep bool [5,21] -> out f32 [2,3,5,21]
+namespace causal_mask_shape {
+inline constexpr std::array<std::int64_t, 4> s{ 2, 3, 5, 21 };
+inline constexpr std::array<std::int64_t, 2> keep{ 5, 21 };
+inline constexpr std::array<std::int64_t, 4> out{ 2, 3, 5, 21 };
+
+inline constexpr std::int64_t out_numel = 630;
+// Extent of the split loop: causal_mask_range(begin, end, ...) runs [begin, end) of it.
+inline constexpr std::int64_t outer_extent = 6;
+}  // namespace causal_mask_shape
+
+// Unchecked: raw pointers to dense row-major data of the shapes above. The
+// output may alias an input only if that input has the output's shape.
+void causal_mask(const float* s, const bool* keep, float* out);
+// Checked: validates shapes, null pointers and aliasing, then runs; throws
+// bcastgen::ShapeMismatchError, NullPointerError or AliasError.
+void causal_mask_checked(bcastgen::TensorView<const float> s, bcastgen::TensorView<const bool> keep, bcastgen::TensorView<float> out);
+// Runs iterations [begin, end) of the split loop (causal_mask_shape::outer_extent in all): calls
+// on disjoint ranges may run on different threads; together they equal one causal_mask() call.
+void causal_mask_range(std::int64_t begin, std::int64_t end, const float* s, const bool* keep, float* out);
+// Runs with the best generated variant not above `isa` (tests, benchmarks).
+void causal_mask_isa(bcastgen::Isa isa, const float* s, const bool* keep, float* out);
+
 // Every kernel of this file, type-erased (tools, tests, the C ABI).
 bcastgen::KernelTable golden_kernels();
 

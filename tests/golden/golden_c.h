@@ -38,6 +38,18 @@ bcastgen_status golden_mask_gt_checked(const float* a, const int64_t* a_dims, si
 int64_t golden_mask_gt_outer_extent(void);
 bcastgen_status golden_mask_gt_range(int64_t begin, int64_t end, const float* a, const float* b, bool* out);
 
+/* bn_relu: max(x * scale + shift, 0), rule numpy: x f32 [1,8,4,20], scale f32 [1,8,1,1], shift f32 [1,8,1,1] -> out f32 [1,8,4,20] */
+bcastgen_status golden_bn_relu(const float* x, const float* scale, const float* shift, float* out);
+bcastgen_status golden_bn_relu_checked(const float* x, const int64_t* x_dims, size_t x_rank, const float* scale, const int64_t* scale_dims, size_t scale_rank, const float* shift, const int64_t* shift_dims, size_t shift_rank, float* out, const int64_t* out_dims, size_t out_rank);
+int64_t golden_bn_relu_outer_extent(void);
+bcastgen_status golden_bn_relu_range(int64_t begin, int64_t end, const float* x, const float* scale, const float* shift, float* out);
+
+/* causal_mask: where(keep, s * 0.125, -10000.0), rule numpy: s f32 [2,3,5,21], keep bool [5,21] -> out f32 [2,3,5,21] */
+bcastgen_status golden_causal_mask(const float* s, const bool* keep, float* out);
+bcastgen_status golden_causal_mask_checked(const float* s, const int64_t* s_dims, size_t s_rank, const bool* keep, const int64_t* keep_dims, size_t keep_rank, float* out, const int64_t* out_dims, size_t out_rank);
+int64_t golden_causal_mask_outer_extent(void);
+bcastgen_status golden_causal_mask_range(int64_t begin, int64_t end, const float* s, const bool* keep, float* out);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

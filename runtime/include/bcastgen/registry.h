@@ -1,32 +1,90 @@
 // bcastgen runtime: the type-erased table every generated file exports, so
 // tools and tests can find and run its kernels without knowing their types.
+// A kernel is N named inputs, an expression DAG over them and one output.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "bcastgen/cpu.h"
+#include "bcastgen/expr.h"
 #include "bcastgen/rules.h"
 #include "bcastgen/types.h"
 #include "bcastgen/view.h"
 
 namespace bcastgen {
 
+// One input, in the generated function's parameter order.
+struct KernelInput {
+  const char* name;
+  DType dtype;
+  ShapeRef shape;
+};
+
+// One node of the kernel's DAG, as plain data (see ExprNode): Binary uses
+// op, Unary unary, Input input, Literal the value member of its dtype.
+struct KernelNode {
+  ExprKind kind;
+  Op op;
+  UnaryOp unary;
+  DType dtype;
+  std::size_t arg_count;
+  std::size_t args[3];
+  std::size_t input;
+  double f;
+  std::int64_t i;
+  std::uint64_t u;
+  bool b;
+};
+
 struct KernelEntry {
   const char* name;
-  Op op;
-  DType dtype;                // input element type (output: result_dtype(op, dtype))
-  Rule rule;                  // binary ops
-  BroadcastMode mode;         // op == Broadcast
-  std::int64_t axis;          // pdpd
-  ShapeRef axes_mapping;      // explicit
-  ShapeRef a, b, out;         // for Broadcast: a is the input, b the target
-  // Runs with the best variant not above `isa`; `b` is ignored by Broadcast.
-  void (*run)(Isa isa, const void* a, const void* b, void* out);
+  const char* expr;            // as written in the spec; "add(a, b)" for `op: add`, "in" for the Broadcast op
+  DType out_dtype;
+  Rule rule;                   // elementwise kernels
+  bool to_target;              // the Broadcast op: inputs[0] materialized at `target`
+  BroadcastMode mode;          // to_target
+  std::int64_t axis;           // pdpd, paddle, mode pdpd
+  ShapeRef axes_mapping;       // mode explicit
+  ShapeRef target;             // to_target
+  const KernelInput* inputs;
+  std::size_t input_count;
+  ShapeRef out;
+  const KernelNode* nodes;
+  std::size_t node_count;
+  std::size_t root;
+  // Runs with the best variant not above `isa`; in[k] points at input k.
+  void (*run)(Isa isa, const void* const* in, void* out);
   // Extent of the split loop, and a run of iterations [begin, end) of it.
   std::int64_t outer_extent;
-  void (*run_range)(Isa isa, std::int64_t begin, std::int64_t end, const void* a, const void* b, void* out);
+  void (*run_range)(Isa isa, std::int64_t begin, std::int64_t end, const void* const* in, void* out);
 };
+
+// The kernel's DAG as an ExprDag (for the reference evaluator).
+inline ExprDag entry_dag(const KernelEntry& e) {
+  ExprDag d;
+  for (std::size_t i = 0; i < e.node_count; ++i) {
+    const KernelNode& k = e.nodes[i];
+    ExprNode n;
+    n.kind = k.kind;
+    n.op = k.op;
+    n.unary = k.unary;
+    n.dtype = k.dtype;
+    n.args.assign(k.args, k.args + k.arg_count);
+    n.input = k.input;
+    n.literal.f = k.f;
+    n.literal.i = k.i;
+    n.literal.u = k.u;
+    n.literal.b = k.b;
+    d.nodes.push_back(n);
+  }
+  d.root = e.root;
+  d.input_used.assign(e.input_count, false);
+  for (const ExprNode& n : d.nodes) {
+    if (n.kind == ExprKind::Input && n.input < e.input_count) d.input_used[n.input] = true;
+  }
+  return d;
+}
 
 struct KernelTable {
   const KernelEntry* entries;

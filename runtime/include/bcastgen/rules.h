@@ -280,7 +280,7 @@ struct BroadcastInputs {
 };
 
 // Broadcasts the inputs of a kernel under an elementwise rule. Two inputs
-// take any rule (broadcast_shapes). Other counts take numpy or
+// take any rule (as broadcast_shapes, with the inputs' names in errors). Other counts take numpy or
 // bidirectional, which fold the Array API algorithm over all of them (the
 // result does not depend on the order), or none (all shapes equal); pdpd
 // and paddle place one operand in another and so take exactly two. One
@@ -290,7 +290,7 @@ inline BroadcastInputs broadcast_inputs(Rule rule, const std::vector<Shape>& sha
                                         const std::vector<std::string>& names = {}) {
   auto name = [&](std::size_t i) { return i < names.size() ? names[i] : std::string(1, static_cast<char>('A' + i % 26)); };
   BroadcastInputs r;
-  if (shapes.size() == 2) {
+  if (shapes.size() == 2 && rule != Rule::Numpy) {
     BroadcastResult two = broadcast_shapes(rule, shapes[0], shapes[1], axis);
     r.out = std::move(two.out);
     r.strides = {std::move(two.a_strides), std::move(two.b_strides)};

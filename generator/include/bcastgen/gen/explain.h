@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,7 +27,13 @@ nlohmann::json explain_rule_json(const RuleQuery& q, const BroadcastResult& r);
 // The kernel plan of an elementwise op on the query's shapes (rule
 // bidirectional plans the Broadcast op in that mode).
 KernelPlan plan_query(const RuleQuery& q, Op op, DType dtype, const PlanOptions& options);
+// The kernel plan of an expression over named, typed, shaped inputs
+// (`explain --expr`); throws ExprError / InvalidArgument / BroadcastError.
+KernelPlan plan_expr_query(const std::string& expr, const std::vector<InputSpec>& inputs, Rule rule,
+                           std::int64_t axis, const PlanOptions& options);
 std::string explain_plan_text(const KernelPlan& plan);
+// The inputs of an expression plan, aligned on the result's axes with their strides.
+std::string explain_inputs_text(const KernelPlan& plan);
 nlohmann::json explain_plan_json(const KernelPlan& plan);
 
 }  // namespace bcastgen::gen

@@ -18,6 +18,11 @@ struct ManifestNames {
   std::string c_prefix;   // prefix of the C entry points
 };
 
+// One kernel's plan as JSON: its inputs, expression DAG, loop nest (one
+// stride per input and the output), input classes and per-ISA decisions.
+// The one serializer of a plan, shared by the manifest and `explain --json`.
+nlohmann::json plan_json(const KernelPlan& plan);
+
 nlohmann::json manifest_json(const std::vector<KernelPlan>& plans, const ManifestNames& names);
 
 }  // namespace bcastgen::gen

@@ -14,23 +14,13 @@
 
 namespace bcastgen::gen {
 
-// One constant loop: extent and element strides of a, b and out.
+// One constant loop: its extent and element strides, one per input (in
+// the kernel's input order) and one for the output.
 struct Loop {
   std::int64_t extent = 1;
-  std::int64_t a = 0, b = 0, out = 0;
+  std::vector<std::int64_t> in;
+  std::int64_t out = 0;
 };
-
-// How the innermost loop reads its operands.
-enum class InnerClass {
-  VectorVector,  // a and b both advance: a[j] op b[j]
-  VectorScalar,  // b is one value per row: a[j] op b
-  ScalarVector,  // a is one value per row: a op b[j]
-  Repeat,        // a small operand repeats with a period of a few elements
-  Copy,          // broadcast op, input advances: out[j] = in[j]
-  Fill,          // broadcast op, input is one value per row: out[j] = in
-  Empty,         // the output has no elements
-};
-const char* inner_class_name(InnerClass c);
 
 // How an operand is read in the innermost row.
 //   Stream   consecutive elements, one vector load per vector;
@@ -42,20 +32,27 @@ const char* inner_class_name(InnerClass c);
 enum class Access { Stream, Splat, Pattern, Gather };
 const char* access_name(Access a);
 
+// An input's class over the coalesced nest, independent of the ISA:
+// contiguous (it moves with the output in the innermost loop), scalar (one
+// value per row), repeat (a short period repeating along the row) or
+// gathered (rows shorter than a vector that read a small span).
+const char* operand_class(Access a);
+
 // The decisions for one ISA variant.
 struct IsaPlan {
   Isa isa = Isa::Scalar;
   std::vector<Loop> outer;   // loops around the row, outermost first
   std::int64_t row = 1;      // elements per row (the innermost trip count)
-  Access a = Access::Stream, b = Access::Stream;
-  std::int64_t period = 0;   // Repeat: the pattern's length in elements
-  int pattern_vectors = 0;   // Repeat: registers holding lcm(period, lanes) elements
+  std::vector<Access> access;  // per input
+  std::int64_t period = 0;   // Pattern: the pattern's length in elements
+  int pattern_vectors = 0;   // Pattern: registers holding lcm(period, lanes) elements
   // Gathered block: innermost loops shorter than a vector, fused into one
   // row of `row` elements (their extents multiply) that each operand reads
   // from at most one vector's span; block holds the fused loops, outer first.
   std::vector<Loop> block;
-  std::int64_t a_span = 0, b_span = 0;  // elements each Gather operand spans
+  std::vector<std::int64_t> span;  // per input: elements a Gather operand spans
   bool vector = false;       // SIMD intrinsics (else a scalar loop under the ISA's target)
+  DType lane_dtype = DType::F32;  // vector: the element type of the lanes
   int lanes = 1, unroll = 1;
   std::int64_t step = 1;         // lanes * unroll
   std::int64_t main_trips = 0;   // row / step
@@ -67,13 +64,14 @@ struct IsaPlan {
 
 struct KernelPlan {
   KernelSpec spec;
-  BroadcastResult shapes;    // from the rule engine
+  BroadcastInputs shapes;    // from the rule engine: out, and each input's aligned strides
   DType out_dtype = DType::F32;
   std::vector<Loop> loops;   // coalesced nest, outermost first (empty: one element)
-  InnerClass inner = InnerClass::VectorVector;
+  bool empty = false;        // the output has no elements
+  std::vector<Access> classes;  // per input, over the coalesced nest (operand_class)
   std::int64_t out_numel = 0, out_bytes = 0;
-  // Bytes one call touches: every element of a, b and out once (the
-  // Broadcast op's target has no data). Streaming stores are chosen on it.
+  // Bytes one call touches: every element of every input and of out once
+  // (the Broadcast op's target has no data). Streaming stores are chosen on it.
   std::int64_t footprint_bytes = 0;
   // The split loop: every ISA variant's outermost loop is loops[0], so
   // `<kernel>_range(begin, end)` can run part of it; outer_extent is its
@@ -100,6 +98,8 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& options,
 
 // Human-readable plan, for `bcastgen explain` and generated comments.
 std::string describe_loops(const KernelPlan& plan, const std::string& indent);
+// The DAG, one node per line, for generated comments and explain.
+std::string describe_expr(const KernelPlan& plan, const std::string& indent);
 std::string describe_isa(const KernelPlan& plan, const IsaPlan& isa);
 
 }  // namespace bcastgen::gen

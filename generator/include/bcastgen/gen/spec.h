@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bcastgen/cpu.h"
+#include "bcastgen/expr.h"
 #include "bcastgen/rules.h"
 #include "bcastgen/types.h"
 
@@ -18,17 +20,47 @@ struct SourcePos {
   int line = 0, column = 0;  // 1-based; 0 when built in memory
 };
 
-struct KernelSpec {
-  std::string name;
-  Op op = Op::Add;
+// One input of a kernel: a named, typed tensor of a fixed shape.
+struct InputSpec {
+  std::string name;  // a C++ identifier; the generated function's parameter name
+  Shape shape;
   DType dtype = DType::F32;
-  Rule rule = Rule::Numpy;                      // binary ops
-  BroadcastMode mode = BroadcastMode::Numpy;    // op == Broadcast
-  std::int64_t axis = -1;                       // pdpd
-  std::vector<std::int64_t> axes_mapping;       // explicit
-  Shape a, b;                                   // for Broadcast: a is the input, b the target
   SourcePos pos;
 };
+
+// A kernel: N inputs (in parameter order), an expression DAG over them
+// whose root is the one output, and how the inputs broadcast. A spec's
+// `op: add` with `a`/`b` is the DAG add(a, b) over inputs a and b; the
+// Broadcast op (`op: broadcast`) is the DAG `in` over one input, copied to
+// `target` under `mode` (to_target).
+struct KernelSpec {
+  std::string name;
+  std::vector<InputSpec> inputs;
+  ExprDag expr;
+  std::string expr_text;                        // as written, or the canonical form of an `op:` kernel
+  Rule rule = Rule::Numpy;                      // elementwise kernels
+  std::int64_t axis = -1;                       // pdpd, paddle, and mode pdpd
+  bool to_target = false;                       // the Broadcast op
+  BroadcastMode mode = BroadcastMode::Numpy;    // to_target
+  Shape target;                                 // to_target
+  std::vector<std::int64_t> axes_mapping;       // mode explicit
+  SourcePos pos;
+
+  DType out_dtype() const { return expr.nodes.empty() ? DType::F32 : expr.nodes[expr.root].dtype; }
+};
+
+// The kernel of one binary op on inputs `a` and `b` (an `op:` kernel).
+KernelSpec binary_kernel(std::string name, Op op, DType dtype, Rule rule, Shape a, Shape b, std::int64_t axis = -1);
+// The Broadcast op: input `in` materialized at `target`.
+KernelSpec broadcast_kernel(std::string name, DType dtype, BroadcastMode mode, Shape in, Shape target,
+                            std::int64_t axis = -1, std::vector<std::int64_t> axes_mapping = {});
+// The op of a kernel that is one op: Broadcast for to_target, the op of a
+// DAG that is one binary op on inputs 0 and 1; nullopt for other DAGs.
+std::optional<Op> single_op(const KernelSpec& k);
+
+// The output shape and each input's strides aligned to it (the rule engine
+// on the kernel's inputs); throws as broadcast_inputs / broadcast_to.
+BroadcastInputs broadcast_kernel_inputs(const KernelSpec& k);
 
 struct Spec {
   std::string ns = "bcastgen_kernels";

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "bcastgen/cpu.h"
+#include "bcastgen/expr.h"
 #include "bcastgen/types.h"
 
 namespace bcastgen::gen {
@@ -27,6 +28,10 @@ struct TypeVocabulary {
   std::string vec, mask, cmp;
   std::string load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
   std::string permute;  // {v} rearranged by the index vector {i} (32-bit lane numbers)
+  // Expressions: where's select ({c} a cmp, {x} where set, {y} where not),
+  // and a bool input read as a cmp of this type's lanes (load_cmp from {p},
+  // load_cmp_tail under mask {t}, splat_cmp from a bool scalar {x}).
+  std::string select, load_cmp, load_cmp_tail, splat_cmp;
 };
 
 class Vocabulary {
@@ -40,11 +45,14 @@ class Vocabulary {
   const TypeVocabulary* type(Isa isa, DType t) const;
   // The vector expression of an op, if this ISA has one for the dtype.
   std::optional<std::string> op(Isa isa, DType t, Op op) const;
+  // The vector expression of a unary function ({x}), if there is one.
+  std::optional<std::string> unary(Isa isa, DType t, UnaryOp u) const;
 
  private:
   std::map<Isa, IsaVocabulary> isas_;
   std::map<std::pair<Isa, DType>, TypeVocabulary> types_;
   std::map<std::tuple<Isa, DType, Op>, std::string> ops_;
+  std::map<std::tuple<Isa, DType, UnaryOp>, std::string> unary_;
 };
 
 // Substitutes {name} placeholders (lower-case names); a placeholder that is
