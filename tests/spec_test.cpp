@@ -565,3 +565,34 @@ TEST(SpecValidate, InMemorySpecIsCheckedToo) {
 }
 
 }  // namespace
+
+namespace {
+
+// An in-memory expression kernel is checked with the reference evaluator's
+// DAG check: a mistyped node and an unused input are reported.
+TEST(SpecValidate, InMemoryExpressionDagIsChecked) {
+  Spec s;
+  s.kernels.push_back(bcastgen::gen::binary_kernel("k", Op::Add, DType::F32, Rule::Numpy, {4}, {4}));
+  EXPECT_NO_THROW(bcastgen::gen::validate_spec(s, "mem"));
+  s.kernels[0].expr.nodes[2].dtype = DType::I32;  // add of f32 typed as i32
+  try {
+    bcastgen::gen::validate_spec(s, "mem");
+    ADD_FAILURE() << "validate_spec accepted a mistyped node";
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("expression: node 2: the result is i32, expected f32"), std::string::npos)
+        << e.what();
+  }
+  s.kernels[0].expr.nodes[2].dtype = DType::F32;
+  s.kernels[0].expr.nodes[1].input = 0;  // b is no longer read
+  s.kernels[0].expr.nodes[1].dtype = DType::F32;
+  try {
+    bcastgen::gen::validate_spec(s, "mem");
+    ADD_FAILURE() << "validate_spec accepted an unused input";
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("input 'b' is declared but the expression does not use it"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace

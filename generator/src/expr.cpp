@@ -66,25 +66,29 @@ std::string expr_caret(std::string_view text, int column) {
   return line + (cut ? "..." : "") + "\n" + caret + "^";
 }
 
-std::string to_string(const ExprDag& dag, const std::vector<ExprInput>& inputs) {
-  auto t = [](std::size_t i) { return "t" + std::to_string(i); };
-  std::string s;
-  for (std::size_t i = 0; i < dag.nodes.size(); ++i) {
-    const ExprNode& n = dag.nodes[i];
-    std::string args;
-    for (std::size_t a : n.args) args += (args.empty() ? "" : ", ") + t(a);
-    s += t(i) + " = ";
-    switch (n.kind) {
-      case ExprKind::Input: s += n.input < inputs.size() ? inputs[n.input].name : "input?"; break;
-      case ExprKind::Literal: s += n.literal.text; break;
-      case ExprKind::Binary: s += std::string(op_name(n.op)) + "(" + args + ")"; break;
-      case ExprKind::Unary: s += std::string(unary_name(n.unary)) + "(" + args + ")"; break;
-      case ExprKind::Where: s += "where(" + args + ")"; break;
-      case ExprKind::Cast: s += "cast(" + args + ", " + dtype_name(n.dtype) + ")"; break;
-    }
-    s += std::string(" : ") + dtype_name(n.dtype) + "\n";
+std::string node_to_string(const ExprDag& dag, std::size_t i, const std::vector<std::string>& input_names) {
+  auto t = [](std::size_t k) { return "t" + std::to_string(k); };
+  const ExprNode& n = dag.nodes[i];
+  std::string args;
+  for (std::size_t a : n.args) args += (args.empty() ? "" : ", ") + t(a);
+  std::string s = t(i) + " = ";
+  switch (n.kind) {
+    case ExprKind::Input: s += n.input < input_names.size() ? input_names[n.input] : "input?"; break;
+    case ExprKind::Literal: s += n.literal.text; break;
+    case ExprKind::Binary: s += std::string(op_name(n.op)) + "(" + args + ")"; break;
+    case ExprKind::Unary: s += std::string(unary_name(n.unary)) + "(" + args + ")"; break;
+    case ExprKind::Where: s += "where(" + args + ")"; break;
+    case ExprKind::Cast: s += "cast(" + args + ", " + dtype_name(n.dtype) + ")"; break;
   }
-  return s + "root " + t(dag.root) + "\n";
+  return s + " : " + dtype_name(n.dtype);
+}
+
+std::string to_string(const ExprDag& dag, const std::vector<ExprInput>& inputs) {
+  std::vector<std::string> names;
+  for (const ExprInput& in : inputs) names.push_back(in.name);
+  std::string s;
+  for (std::size_t i = 0; i < dag.nodes.size(); ++i) s += node_to_string(dag, i, names) + "\n";
+  return s + "root t" + std::to_string(dag.root) + "\n";
 }
 
 ExprDag parse_expr(std::string_view text, const std::vector<ExprInput>& inputs) {

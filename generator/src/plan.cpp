@@ -81,19 +81,9 @@ Access block_access(const std::vector<Loop>& block, std::size_t k) {
 
 // The DAG node as text, for reasons: "t3 = atan2(t1, t2) : f32".
 std::string node_text(const KernelPlan& p, std::size_t i) {
-  const ExprNode& n = p.spec.expr.nodes[i];
-  std::string args;
-  for (std::size_t a : n.args) args += (args.empty() ? "" : ", ") + fmt::format("t{}", a);
-  std::string what;
-  switch (n.kind) {
-    case ExprKind::Input: what = p.spec.inputs[n.input].name; break;
-    case ExprKind::Literal: what = n.literal.text; break;
-    case ExprKind::Binary: what = fmt::format("{}({})", op_name(n.op), args); break;
-    case ExprKind::Unary: what = fmt::format("{}({})", unary_name(n.unary), args); break;
-    case ExprKind::Where: what = fmt::format("where({})", args); break;
-    case ExprKind::Cast: what = fmt::format("cast({}, {})", args, dtype_name(n.dtype)); break;
-  }
-  return fmt::format("t{} = {} : {}", i, what, dtype_name(n.dtype));
+  std::vector<std::string> names;
+  for (const InputSpec& in : p.spec.inputs) names.push_back(in.name);
+  return node_to_string(p.spec.expr, i, names);
 }
 
 // Whether every node of the DAG has a vector form on `isa`, with all

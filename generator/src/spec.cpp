@@ -6,6 +6,7 @@
 #include <set>
 
 #include "bcastgen/gen/expr.h"
+#include "bcastgen/reference.h"
 
 namespace bcastgen::gen {
 namespace {
@@ -625,37 +626,24 @@ static std::string dag_problems(const KernelSpec& k) {
   if (k.to_target && (k.inputs.size() != 1 || d.nodes.size() != 1 || d.nodes[0].kind != ExprKind::Input)) {
     return "the broadcast op copies exactly one input";
   }
+  // Well formed and typed: the reference evaluator's own check (its count
+  // of inputs comes from input_used, which an in-memory DAG may leave empty).
+  std::vector<DType> dtypes;
+  std::vector<std::string> input_names;
+  for (const InputSpec& in : k.inputs) {
+    dtypes.push_back(in.dtype);
+    input_names.push_back(in.name);
+  }
+  ExprDag counted = d;
+  counted.input_used.assign(k.inputs.size(), false);
+  try {
+    bcastgen::detail::check_expr_dag(counted, dtypes, input_names, "expression: ");
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
   std::vector<bool> used(k.inputs.size(), false);
-  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
-    const ExprNode& n = d.nodes[i];
-    const std::string at = "expression node t" + std::to_string(i) + ": ";
-    for (std::size_t a : n.args) {
-      if (a >= i) return at + "an operand does not precede its user";
-    }
-    auto arg = [&](std::size_t j) { return d.nodes[n.args[j]].dtype; };
-    const std::size_t arity = n.kind == ExprKind::Binary ? 2 : n.kind == ExprKind::Where ? 3
-                              : n.kind == ExprKind::Unary || n.kind == ExprKind::Cast ? 1 : 0;
-    if (n.args.size() != arity) return at + "wrong number of operands";
-    switch (n.kind) {
-      case ExprKind::Input:
-        if (n.input >= k.inputs.size()) return at + "no such input";
-        if (n.dtype != k.inputs[n.input].dtype) return at + "input '" + k.inputs[n.input].name + "' is " + dtype_name(k.inputs[n.input].dtype) + ", not " + dtype_name(n.dtype);
-        used[n.input] = true;
-        break;
-      case ExprKind::Literal: break;
-      case ExprKind::Binary:
-        if (n.op == Op::Broadcast || arg(0) != arg(1) || !op_supports(n.op, arg(0)) || n.dtype != result_dtype(n.op, arg(0))) {
-          return at + std::string(op_name(n.op)) + " of " + dtype_name(arg(0)) + " and " + dtype_name(arg(1)) + " is not typed correctly";
-        }
-        break;
-      case ExprKind::Unary:
-        if (!unary_supports(n.unary, arg(0)) || n.dtype != arg(0)) return at + std::string(unary_name(n.unary)) + " of " + dtype_name(arg(0)) + " is not typed correctly";
-        break;
-      case ExprKind::Where:
-        if (arg(0) != DType::Bool || arg(1) != arg(2) || n.dtype != arg(1)) return at + "where is not typed correctly";
-        break;
-      case ExprKind::Cast: break;
-    }
+  for (const ExprNode& n : d.nodes) {
+    if (n.kind == ExprKind::Input) used[n.input] = true;
   }
   for (std::size_t i = 0; i < used.size(); ++i) {
     if (!used[i]) return "input '" + k.inputs[i].name + "' is declared but the expression does not use it";

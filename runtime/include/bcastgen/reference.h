@@ -93,9 +93,10 @@ inline std::string expr_input_label(std::size_t i, const std::vector<std::string
 }
 
 // Checks that `dag` is well formed and typed over inputs of `dtypes`.
+// `who` starts every message. Also used by the generator to check specs
+// built in memory.
 inline void check_expr_dag(const ExprDag& dag, const std::vector<DType>& dtypes,
-                           const std::vector<std::string>& names) {
-  const std::string who = "reference::evaluate: ";
+                           const std::vector<std::string>& names, const std::string& who = "reference::evaluate: ") {
   if (dag.nodes.empty()) throw InvalidArgument(who + "the expression has no nodes");
   if (dag.root >= dag.nodes.size()) {
     throw InvalidArgument(who + "root " + std::to_string(dag.root) + " is not a node (" +
@@ -144,7 +145,7 @@ inline void check_expr_dag(const ExprDag& dag, const std::vector<DType>& dtypes,
       case ExprKind::Literal:
       case ExprKind::Cast: break;
       case ExprKind::Binary:
-        check_binary_op(("reference::evaluate: node " + std::to_string(k)).c_str(), n.op, arg_dtype(0));
+        check_binary_op((who + "node " + std::to_string(k)).c_str(), n.op, arg_dtype(0));
         if (arg_dtype(1) != arg_dtype(0)) throw mismatch("the second operand", arg_dtype(1), arg_dtype(0));
         if (n.dtype != result_dtype(n.op, arg_dtype(0))) {
           throw mismatch("the result", n.dtype, result_dtype(n.op, arg_dtype(0)));

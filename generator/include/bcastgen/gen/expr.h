@@ -82,6 +82,9 @@ using bcastgen::UnaryOp;
 // One line per node, "t4 = add(t2, t3) : f32", then "root t6": inputs as
 // "t0 = x : f32", literals as "t5 = 0 : f32", casts as "cast(t1, i32)".
 std::string to_string(const ExprDag& dag, const std::vector<ExprInput>& inputs);
+// Node i alone, as to_string prints it (without the newline); inputs by
+// `input_names` (index order).
+std::string node_to_string(const ExprDag& dag, std::size_t i, const std::vector<std::string>& input_names);
 
 // A bad expression. column() is the 1-based byte position in the text
 // (the column, for one-line text) of the offending token, in [1, size + 1];
