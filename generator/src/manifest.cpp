@@ -1,6 +1,7 @@
 #include "bcastgen/gen/manifest.h"
 
 #include "bcastgen/gen/version.h"
+#include "symbols.h"
 
 #include <optional>
 
@@ -102,18 +103,14 @@ namespace {
 nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names) {
   const KernelSpec& k = p.spec;
   nlohmann::json j = plan_json(p);
-  const std::string q = names.ns + "::" + k.name;
-  j["entries"] = {{"unchecked", q},
-                  {"checked", q + "_checked"},
-                  {"range", q + "_range"},
-                  {"isa", q + "_isa"},
-                  {"c_unchecked", names.c_prefix + k.name},
-                  {"c_checked", names.c_prefix + k.name + "_checked"},
-                  {"c_range", names.c_prefix + k.name + "_range"}};
+  const KernelSymbols cpp = kernel_symbols(k.name, names.ns + "::"), c = kernel_symbols(k.name, names.c_prefix);
+  j["entries"] = {{"unchecked", cpp.unchecked}, {"checked", cpp.checked},     {"range", cpp.range},
+                  {"isa", cpp.isa},             {"c_unchecked", c.unchecked}, {"c_checked", c.checked},
+                  {"c_range", c.range}};
   for (std::size_t i = 0; i < p.isas.size(); ++i) {
-    const IsaPlan& ip = p.isas[i];
-    j["isas"][i]["function"] = q + "_impl::" + isa_name(ip.isa);
-    if (ip.stream) j["isas"][i]["function_streaming"] = q + "_impl::" + isa_name(ip.isa) + "_nt";
+    const std::string isa = isa_name(p.isas[i].isa);
+    j["isas"][i]["function"] = cpp.impl + "::" + variant_symbols(isa, false).function;
+    if (p.isas[i].stream) j["isas"][i]["function_streaming"] = cpp.impl + "::" + variant_symbols(isa, true).function;
   }
   return j;
 }

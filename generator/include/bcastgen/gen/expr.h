@@ -1,6 +1,6 @@
 // The expression front end of fused kernels (issue 14): parses an `expr:`
 // string over named, typed inputs into a typed DAG in which every distinct
-// subexpression is one node. Not yet used by the planner or the emitter.
+// subexpression is one node: what the spec, planner and emitter work on.
 //
 // Grammar, with C precedence and left associativity (tightest first):
 //   primary   number | true | false | input | ( expr ) | call

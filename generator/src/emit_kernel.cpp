@@ -1,0 +1,319 @@
+#include "emit_kernel.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <climits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "emit_body.h"
+#include "emit_signature.h"
+#include "symbols.h"
+
+namespace bcastgen::gen {
+namespace {
+
+std::string dims_text(const Shape& s) {
+  std::string t;
+  for (std::size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+  return t;
+}
+
+// One line saying what the kernel computes, for the comments above it.
+std::string summary(const KernelPlan& p) {
+  const KernelSpec& k = p.spec;
+  const std::optional<Op> op = single_op(k);
+  if (k.to_target) {
+    std::string how = mode_name(k.mode);
+    if (k.mode == BroadcastMode::Pdpd) how += fmt::format(" (axis {})", k.axis);
+    if (k.mode == BroadcastMode::Explicit) how += " (axes_mapping " + format_shape(k.axes_mapping) + ")";
+    return fmt::format("broadcast {} in {} to target {}, mode {} -> out {}", dtype_name(k.inputs[0].dtype),
+                       format_shape(k.inputs[0].shape), format_shape(k.target), how, format_shape(p.shapes.out));
+  }
+  std::string rule = rule_name(k.rule);
+  if (rule_takes_axis(k.rule)) rule += fmt::format(" (axis {})", k.axis);
+  if (op) {
+    return fmt::format("{} {}, rule {}: a {}, b {} -> out {} {}", op_name(*op), dtype_name(k.inputs[0].dtype), rule,
+                       format_shape(k.inputs[0].shape), format_shape(k.inputs[1].shape), dtype_name(p.out_dtype),
+                       format_shape(p.shapes.out));
+  }
+  std::string ins;
+  for (const InputSpec& in : k.inputs) {
+    ins += fmt::format("{}{} {} {}", ins.empty() ? "" : ", ", in.name, dtype_name(in.dtype), format_shape(in.shape));
+  }
+  return fmt::format("{}, rule {}: {} -> out {} {}", k.expr_text, rule, ins, dtype_name(p.out_dtype),
+                     format_shape(p.shapes.out));
+}
+
+// "squared_difference" -> "SquaredDifference": the enumerator of a name.
+std::string camel(const std::string& name) {
+  std::string s;
+  bool up = true;
+  for (char c : name) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    s += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return s;
+}
+
+const char* isa_enum(Isa isa) {
+  switch (isa) {
+    case Isa::Scalar: return "Scalar";
+    case Isa::Avx2: return "Avx2";
+    case Isa::Avx512: return "Avx512";
+  }
+  return "Scalar";
+}
+
+// A C++ string literal of `s`.
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    if (c == '\n') q += "\\n";
+    else q += c;
+  }
+  return q + "\"";
+}
+
+// A template rendered as one entity of a larger file: without its final
+// newline, since the enclosing template puts it on a line of its own.
+std::string render_entity(const std::string& name, const Values& values) {
+  std::string s = render(name, values);
+  if (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
+}
+
+// The values every entity of a kernel may use: its name, symbols and parameter lists.
+Values common_values(const KernelPlan& p, const Signature& sig, const KernelFileNames& names) {
+  const KernelSymbols s = kernel_symbols(p.spec.name), c = kernel_symbols(p.spec.name, names.c_prefix);
+  Values v;
+  v.set("name", s.unchecked).set("checked", s.checked).set("range", s.range).set("isa", s.isa);
+  v.set("impl", s.impl).set("shape", s.shape).set("erased", s.erased).set("range_erased", s.range_erased);
+  v.set("inputs", s.inputs).set("nodes", s.nodes);
+  v.set("c_unchecked", c.unchecked).set("c_checked", c.checked).set("c_range", c.range);
+  v.set("c_outer_extent", c.outer_extent);
+  v.set("namespace", names.ns).set("table_fn", names.table_fn);
+  v.set("summary", summary(p)).set("outer_extent", p.outer_extent);
+  v.set("params", sig.params).set("param_types", sig.types).set("args", sig.args);
+  v.set("view_params", sig.view_params).set("view_args", sig.view_args);
+  v.set("c_params", sig.c_params).set("c_args", sig.c_args).set("c_checked_params", sig.c_checked_params);
+  v.set("c_checked_args", sig.c_checked_args);
+  return v;
+}
+
+// The shapes the header declares and the checked entry validates: the inputs', then the output's.
+std::vector<std::pair<std::string, const Shape*>> operand_shapes(const KernelPlan& p) {
+  std::vector<std::pair<std::string, const Shape*>> shapes;
+  for (const InputSpec& in : p.spec.inputs) shapes.emplace_back(in.name, &in.shape);
+  shapes.emplace_back("out", &p.shapes.out);
+  return shapes;
+}
+
+// The declarations of header.h and c_header.h: entry points and constexpr shapes.
+Values declaration_values(const KernelPlan& p, Values v) {
+  const KernelSpec& k = p.spec;
+  v.set("out_numel", p.out_numel);
+  std::vector<Values> operands;
+  for (const auto& [name, shape] : operand_shapes(p)) {
+    operands.push_back(Values()
+                           .set("operand", name)
+                           .set("rank", static_cast<std::int64_t>(shape->size()))
+                           .set("dims", dims_text(*shape)));
+  }
+  v.list("operands", operands);
+  std::vector<Values> target;
+  if (k.to_target) {
+    target.push_back(Values()
+                         .set("target_rank", static_cast<std::int64_t>(k.target.size()))
+                         .set("target_dims", dims_text(k.target))
+                         .set("mapping_rank", static_cast<std::int64_t>(k.axes_mapping.size()))
+                         .set("mapping_dims", dims_text(k.axes_mapping)));
+  }
+  v.list("target", target).declare("target_rank").declare("target_dims").declare("mapping_rank").declare("mapping_dims");
+  return v;
+}
+
+// One ISA variant (or its streaming twin): the block, the full and the range driver.
+std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, const Signature& sig,
+                         bool streaming) {
+  const VariantSymbols vs = variant_symbols(isa_name(ip.isa), streaming);
+  const std::string target = ip.isa == Isa::Scalar ? "" : voc.isa(ip.isa)->target;
+  // The driver carries the kernel mark for `bcastgen inspect`; the block
+  // holds the nest and is inlined into the full and the range drivers.
+  auto attributes = [&](const std::string& kind, bool inline_always) {
+    std::string a = "BCASTGEN_KERNEL(\"bcastgen." + kind + ":" + p.spec.name + ":" + vs.function + "\")";
+    std::string gnu;
+    if (inline_always) gnu = "always_inline";
+    if (!target.empty()) gnu += (gnu.empty() ? "" : ", ") + std::string("target(\"") + target + "\")";
+    return gnu.empty() ? a : "__attribute__((" + gnu + ")) " + a;
+  };
+  return render_entity("variant.cpp.mustache", Values()
+                                                   .set("variant", vs.function)
+                                                   .set("block", vs.block)
+                                                   .set("range", vs.range)
+                                                   .set("block_attributes", attributes("block", true))
+                                                   .set("attributes", attributes("kernel", false))
+                                                   .set("range_attributes", attributes("range", false))
+                                                   .set("params", sig.internal_params)
+                                                   .set("args", sig.internal_args)
+                                                   .set("outer_extent", p.outer_extent)
+                                                   .flag("streaming", streaming)
+                                                   .set("body", emit_variant_body(p, ip, voc, streaming)));
+}
+
+// Every variant's code, named and explained for the comment above the kernel.
+std::vector<Values> variants(const KernelPlan& p, const Vocabulary& voc, const Signature& sig) {
+  std::vector<Values> out;
+  for (const IsaPlan& ip : p.isas) {
+    const std::string base = isa_name(ip.isa);
+    out.push_back(
+        Values().set("variant", base).set("why", ip.why).set("code", variant_code(p, ip, voc, sig, false)));
+    if (ip.stream) {
+      const std::string why = "as " + base + ", with streaming stores; used when out is " +
+                              std::to_string(voc.isa(ip.isa)->bytes) + "-byte aligned";
+      out.push_back(Values()
+                        .set("variant", variant_symbols(base, true).function)
+                        .set("why", why)
+                        .set("code", variant_code(p, ip, voc, sig, true)));
+    }
+  }
+  return out;
+}
+
+// select() and select_range(): the best variant not above an ISA level.
+std::string dispatch_code(const KernelPlan& p, const Vocabulary& voc, const Values& common) {
+  std::vector<Values> dispatch;
+  bool has_stream = false;
+  for (const IsaPlan& ip : p.isas) {
+    const VariantSymbols plain = variant_symbols(isa_name(ip.isa), false);
+    std::string select = "return " + plain.function + ";", select_range = "return " + plain.range + ";";
+    if (ip.stream) {
+      has_stream = true;
+      const VariantSymbols nt = variant_symbols(isa_name(ip.isa), true);
+      const std::string aligned =
+          fmt::format("reinterpret_cast<std::uintptr_t>(out) % {} == 0", voc.isa(ip.isa)->bytes);
+      select = fmt::format("return {} ? {} : {};", aligned, nt.function, plain.function);
+      select_range = fmt::format("return {} ? {} : {};", aligned, nt.range, plain.range);
+    }
+    dispatch.push_back(
+        Values().set("isa_enum", isa_enum(ip.isa)).set("select", select).set("select_range", select_range));
+  }
+  Values v = common;
+  v.list("dispatch", dispatch).flag("has_stream", has_stream);
+  return render_entity("dispatch.cpp.mustache", v);
+}
+
+// The kernel's DAG as rows of bcastgen::KernelNode (registry.h).
+std::string node_rows(const KernelPlan& p) {
+  std::string rows;
+  for (const ExprNode& n : p.spec.expr.nodes) {
+    std::size_t a[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < n.args.size() && i < 3; ++i) a[i] = n.args[i];
+    std::string f = fmt::format("{:.17g}", n.literal.f);
+    if (f.find_first_of(".en") == std::string::npos) f += ".0";
+    rows += fmt::format(
+        "    {{bcastgen::ExprKind::{}, bcastgen::Op::{}, bcastgen::UnaryOp::{}, bcastgen::DType::{}, {}, {{{}, {}, {}}}, "
+        "{}, {}, {}, {}u, {}}},\n",
+        n.kind == ExprKind::Input     ? "Input"
+        : n.kind == ExprKind::Literal ? "Literal"
+        : n.kind == ExprKind::Binary  ? "Binary"
+        : n.kind == ExprKind::Unary   ? "Unary"
+        : n.kind == ExprKind::Where   ? "Where"
+                                      : "Cast",
+        camel(op_name(n.op)), camel(unary_name(n.unary)), camel(dtype_name(n.dtype)), n.args.size(), a[0], a[1],
+        a[2], n.input, f, n.literal.i == INT64_MIN ? "INT64_MIN" : std::to_string(n.literal.i), n.literal.u,
+        n.literal.b ? "true" : "false");
+  }
+  return rows;
+}
+
+// The type-erased entries and the input and node rows of the kernel table.
+std::string table_entry_code(const KernelPlan& p, const Signature& sig, const Values& common) {
+  const KernelSymbols s = kernel_symbols(p.spec.name);
+  std::string input_rows;
+  for (const InputSpec& in : p.spec.inputs) {
+    input_rows += fmt::format("    {{\"{}\", bcastgen::DType::{}, {}::{}}},\n", in.name, camel(dtype_name(in.dtype)),
+                              s.shape, in.name);
+  }
+  Values v = common;
+  v.set("erased_body", fmt::format("{}(isa, {});", s.isa, sig.casts));
+  v.set("erased_range_body", fmt::format("{}::select_range(isa, out)(begin, end, {});", s.impl, sig.casts));
+  v.set("input_rows", input_rows).set("node_rows", node_rows(p));
+  return render_entity("table_entry.cpp.mustache", v);
+}
+
+// The kernel's bcastgen::KernelEntry (registry.h), a row of the file's table.
+std::string table_row(const KernelPlan& p) {
+  const KernelSpec& k = p.spec;
+  const KernelSymbols s = kernel_symbols(k.name);
+  const std::string sh = s.shape + "::";
+  return fmt::format(
+      "{{\"{0}\", {1}, bcastgen::DType::{2}, bcastgen::Rule::{3}, {4}, bcastgen::BroadcastMode::{5}, "
+      "{6}, {7}, {8}, {9}, {10}, {11}out, {12}, {13}, {14}, {15}, {16}, {17}}}",
+      k.name, quoted(k.expr_text), camel(dtype_name(p.out_dtype)), camel(rule_name(k.rule)),
+      k.to_target ? "true" : "false", camel(mode_name(k.mode)), k.axis,
+      k.to_target ? sh + "axes_mapping" : "bcastgen::ShapeRef{}", k.to_target ? sh + "target" : "bcastgen::ShapeRef{}",
+      s.inputs, k.inputs.size(), sh, s.nodes, k.expr.nodes.size(), k.expr.root, s.erased, p.outer_extent,
+      s.range_erased);
+}
+
+// The checked entry: shapes, then null pointers, then aliasing. The output
+// may alias an input of its own shape and dtype (the Array API's in-place
+// rule); any other overlap is an error naming the input.
+std::string checked_entry_code(const KernelPlan& p, const Values& common) {
+  const KernelSpec& k = p.spec;
+  const std::string ns = kernel_symbols(k.name).shape + "::";
+  std::vector<Values> checks;
+  auto check = [&](std::string c) { checks.push_back(Values().set("check", std::move(c))); };
+  const auto shapes = operand_shapes(p);
+  for (const auto& [name, shape] : shapes) {
+    check(fmt::format("bcastgen::check_shape(\"{}\", \"{}\", {}{}, {}.shape);", k.name, name, ns, name, name));
+  }
+  for (const auto& [name, shape] : shapes) {
+    check(fmt::format("bcastgen::check_not_null(\"{}\", \"{}\", {}.data, {});", k.name, name, name,
+                      checked_numel(*shape)));
+  }
+  for (const InputSpec& in : k.inputs) {
+    const bool same = in.shape == p.shapes.out && in.dtype == p.out_dtype;
+    check(fmt::format("bcastgen::check_alias(\"{}\", \"{}\", out.data, {}, {}.data, {}, {});", k.name, in.name,
+                      p.out_bytes, in.name, checked_numel(in.shape) * dtype_size(in.dtype), same ? "true" : "false"));
+  }
+  Values v = common;
+  v.list("checks", checks);
+  return render_entity("checked_entry.cpp.mustache", v);
+}
+
+}  // namespace
+
+KernelCode emit_kernel(const KernelPlan& p, const Vocabulary& voc, const KernelFileNames& names) {
+  const Signature sig = signature_of(p);
+  const Values common = common_values(p, sig, names);
+  std::string input_names;
+  for (std::size_t i = 0; i < p.spec.inputs.size(); ++i) {
+    input_names += fmt::format("{}in{} = {}", i ? ", " : "", i, p.spec.inputs[i].name);
+  }
+  Values v = common;
+  v.set("expr_table", describe_expr(p, "//   ")).set("input_names", input_names);
+  v.set("loop_table", describe_loops(p, "//   ")).set("split_why", p.split_why);
+  v.list("variants", variants(p, voc, sig));
+  v.set("dispatch", dispatch_code(p, voc, common));
+  v.set("entries", render_entity("entries.cpp.mustache", common));
+  v.set("table_entry", table_entry_code(p, sig, common));
+  v.set("checked_entry", checked_entry_code(p, common));
+
+  KernelCode out;
+  out.declarations = declaration_values(p, common);
+  out.code = render("kernel.cpp.mustache", v);
+  out.table_row = table_row(p);
+  out.c_entry = render_entity("c_entry.cpp.mustache", common);
+  return out;
+}
+
+}  // namespace bcastgen::gen

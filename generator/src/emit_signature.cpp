@@ -1,0 +1,50 @@
+#include "emit_signature.h"
+
+#include <fmt/format.h>
+
+namespace bcastgen::gen {
+namespace {
+
+// The C spelling of an element type ("std::int8_t" -> "int8_t").
+std::string c_type(DType t) {
+  std::string s = dtype_info(t).cpp_type;
+  return s.rfind("std::", 0) == 0 ? s.substr(5) : s;
+}
+
+}  // namespace
+
+Signature signature_of(const KernelPlan& p) {
+  const std::string r = dtype_info(p.out_dtype).cpp_type;
+  Signature s;
+  for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
+    const InputSpec& in = p.spec.inputs[k];
+    const std::string t = dtype_info(in.dtype).cpp_type, n = in.name, pos = fmt::format("in{}", k);
+    s.c_params += fmt::format("const {}* {}, ", c_type(in.dtype), n);
+    s.c_args += n + ", ";
+    s.c_checked_params += fmt::format("const {0}* {1}, const int64_t* {1}_dims, size_t {1}_rank, ", c_type(in.dtype), n);
+    s.c_checked_args += fmt::format("{{{0}, bcastgen::ShapeRef({0}_dims, {0}_rank)}}, ", n);
+    s.params += fmt::format("const {}* {}, ", t, n);
+    s.internal_params += fmt::format("const {}* {}, ", t, pos);
+    s.types += fmt::format("const {}*, ", t);
+    s.args += n + ", ";
+    s.internal_args += pos + ", ";
+    s.view_params += fmt::format("bcastgen::TensorView<const {}> {}, ", t, n);
+    s.view_args += n + ".data, ";
+    s.casts += fmt::format("static_cast<const {}*>(in[{}]), ", t, k);
+  }
+  s.params += fmt::format("{}* out", r);
+  s.internal_params += fmt::format("{}* out", r);
+  s.types += fmt::format("{}*", r);
+  s.args += "out";
+  s.internal_args += "out";
+  s.view_params += fmt::format("bcastgen::TensorView<{}> out", r);
+  s.view_args += "out.data";
+  s.casts += fmt::format("static_cast<{}*>(out)", r);
+  s.c_params += fmt::format("{}* out", c_type(p.out_dtype));
+  s.c_args += "out";
+  s.c_checked_params += fmt::format("{}* out, const int64_t* out_dims, size_t out_rank", c_type(p.out_dtype));
+  s.c_checked_args += "{out, bcastgen::ShapeRef(out_dims, out_rank)}";
+  return s;
+}
+
+}  // namespace bcastgen::gen

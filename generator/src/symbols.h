@@ -1,0 +1,49 @@
+// The names generated code gives a kernel's functions, namespaces and
+// tables. Every suffix is spelled here and nowhere else: the templates get
+// these names as values, and the manifest and the C entry points build
+// theirs from the same functions.
+#pragma once
+
+#include <string>
+
+namespace bcastgen::gen {
+
+struct KernelSymbols {
+  std::string unchecked;     // bn_relu: raw pointers, no checks
+  std::string checked;       // bn_relu_checked: TensorViews, validated
+  std::string range;         // bn_relu_range: iterations [begin, end) of the split loop
+  std::string isa;           // bn_relu_isa: a chosen ISA (tests, benchmarks)
+  std::string outer_extent;  // bn_relu_outer_extent: the C ABI's accessor of the split loop's extent
+  std::string impl;          // namespace bn_relu_impl: the ISA variants and their selection
+  std::string shape;         // namespace bn_relu_shape: the constexpr shapes
+  std::string erased;        // bn_relu_erased: the kernel table's type-erased entry
+  std::string range_erased;  // bn_relu_range_erased: and its range form
+  std::string inputs;        // bn_relu_inputs: the kernel table's input rows
+  std::string nodes;         // bn_relu_nodes: the kernel table's DAG rows
+};
+
+// `prefix` is "" inside the spec's C++ namespace and the C prefix
+// ("<namespace>_") for the C entry points.
+inline KernelSymbols kernel_symbols(const std::string& kernel, const std::string& prefix = "") {
+  const std::string k = prefix + kernel;
+  return {k,           k + "_checked", k + "_range",        k + "_isa",    k + "_outer_extent", k + "_impl",
+          k + "_shape", k + "_erased", k + "_range_erased", k + "_inputs", k + "_nodes"};
+}
+
+// One ISA variant inside <kernel>_impl.
+struct VariantSymbols {
+  std::string function;  // avx512: the whole nest
+  std::string block;     // avx512_block: one iteration of the split loop, inlined into both drivers
+  std::string range;     // avx512_range: iterations [begin, end)
+};
+
+// `isa` is the ISA's name; the streaming-store twin of a variant is "<isa>_nt".
+inline VariantSymbols variant_symbols(const std::string& isa, bool streaming) {
+  const std::string f = streaming ? isa + "_nt" : isa;
+  return {f, f + "_block", f + "_range"};
+}
+
+// The function that lists every kernel of a file (its stem as a C identifier).
+inline std::string table_symbol(const std::string& stem_identifier) { return stem_identifier + "_kernels"; }
+
+}  // namespace bcastgen::gen
