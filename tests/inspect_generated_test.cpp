@@ -1,7 +1,7 @@
 // The inspect checks on real generated output: every test spec
 // (tests/kernels/*.yaml, generated at build time into
 // ${CMAKE_BINARY_DIR}/tests/kernels/<stem>.cpp) and examples/demo.yaml
-// (generated in memory). Every kernel passes, every loop has a constant trip
+// (generated in memory), and the golden output tests/golden/golden.cpp. Every kernel passes, every loop has a constant trip
 // count, every variant's stores are counted and cover out_numel, and the
 // intrinsics belong to the variant's ISA.
 #include <gtest/gtest.h>
@@ -87,6 +87,20 @@ TEST_P(InspectTestSpec, EveryKernelPasses) {
 
 INSTANTIATE_TEST_SUITE_P(Generated, InspectTestSpec, ::testing::ValuesIn(test_spec_outputs()),
                          [](const auto& info) { return info.param; });
+
+// The checked-in golden output, with its two fused kernels (bn_relu, causal_mask).
+TEST(InspectGolden, EveryKernelPasses) {
+  const std::string base = std::string(BCASTGEN_SOURCE_DIR) + "/tests/golden/golden";
+  bcastgen::clangtool::SourceInput input;
+  input.path = base + ".cpp";
+  input.code = slurp(input.path);
+  input.args = {"-I" + std::string(BCASTGEN_SOURCE_DIR) + "/tests/golden"};
+  const InspectReport r = bcastgen::clangtool::inspect(input);
+  expect_all_clean(r, declared_kernels(slurp(base + ".h")));
+  std::set<std::string> names;
+  for (const KernelReport& k : r.kernels) names.insert(k.name);
+  EXPECT_TRUE(names.count("bn_relu") && names.count("causal_mask"));
+}
 
 TEST(InspectDemo, BiasAddLoopsAndIntrinsicsPerIsa) {
   const std::string spec_path = std::string(BCASTGEN_SOURCE_DIR) + "/examples/demo.yaml";
