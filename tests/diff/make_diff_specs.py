@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Writes random kernel specs for the differential test (tests/robustness.cmake):
-    make_diff_specs.py --seed S --count N --files F --out DIR
+    make_diff_specs.py --seed S --count N --expr-count E --files F --out DIR
 writes DIR/diff_0.yaml .. diff_{F-1}.yaml holding N random (rule, op, dtype,
-shapes) kernels in all, every one valid by construction: binary ops under
-none/numpy/pdpd/paddle and the Broadcast op in its four modes, with dims around the
-vector widths (tails), size-1 and size-0 axes, scalars and repeats. The same
-seed always gives the same files. Spec 0 uses a small stream threshold, so
-that streaming stores are exercised too."""
+shapes) kernels in all, and DIR/expr_0.yaml .. expr_{F-1}.yaml holding E random
+expression kernels (expr_kernel), every one valid by construction: binary ops under
+none/numpy/pdpd/paddle, the Broadcast op in its four modes, and expression DAGs
+over 1-5 inputs of every dtype; dims around the vector widths (tails), size-1 and
+size-0 axes, scalars and repeats. The same seed always gives the same files.
+Spec 0 of each kind uses a small stream threshold, so that streaming stores are
+exercised too."""
 import argparse
 import os
 import random
@@ -151,30 +153,185 @@ def broadcast_kernel(rng, name):
     return "\n".join(lines)
 
 
+# Expression kernels: a random typed DAG over 1-5 inputs. Every input is
+# read (an unused input is an error), shared subexpressions are written twice
+# (the parser makes them one node), and every grammar form appears: infix and
+# call forms of the binary ops, unary functions, clamp, where, cast, literals.
+FLOATS = ["f32", "f64"]
+UNSIGNED = ["u8", "u16", "u32", "u64"]
+
+
+def literal(rng, dt):
+    """A number valid in a `dt` context (bool takes true/false)."""
+    if dt == "bool":
+        return rng.choice(["true", "false"])
+    if dt in FLOATS:
+        return rng.choice(["0", "1", "6", "0.5", "0.125", "-1.5", "-10000.0", "1e-3", "2.5e2", "3"])
+    if dt in UNSIGNED:
+        return str(rng.choice([0, 1, 2, 3, 7, 100]))
+    return str(rng.choice([0, 1, 2, 3, -1, -2, 7, -100, 100]))
+
+
+# Kernels of these dtypes made of these ops have a vector form in both vector ISAs.
+VECTOR_DTYPES = ["f32", "f64", "f32", "f64", "i32", "u32", "i16", "u8"]
+VECTOR_CALLS = ["maximum", "minimum", "max", "min"]
+
+
+def number_ops(dt, vector):
+    """(form, name) pairs of the binary ops on `dt` giving `dt`: infix or call."""
+    if vector:
+        ops = [("+", "add"), ("-", "subtract")] + [("call", c) for c in VECTOR_CALLS]
+        if dt in FLOATS:
+            return ops + [("*", "multiply"), ("/", "divide")] + \
+                [("call", c) for c in ("squared_difference", "copysign", "nextafter")]
+        ops += [("&", "bitwise_and"), ("|", "bitwise_or"), ("^", "bitwise_xor")]
+        if dt != "u8":
+            ops += [("*", "multiply"), ("call", "squared_difference")]
+        return ops
+    ops = [("+", "add"), ("-", "subtract"), ("*", "multiply"), ("/", "divide"), ("%", "floor_mod")]
+    calls = ["maximum", "minimum", "max", "min", "squared_difference", "mod", "floor_mod", "remainder",
+             "floor_divide", "pow", "power"]
+    if dt in FLOATS:
+        calls += FLOAT_ONLY
+    if dt in INTS:
+        ops += [("&", "bitwise_and"), ("|", "bitwise_or"), ("^", "bitwise_xor"), ("<<", "bitwise_left_shift"),
+                (">>", "bitwise_right_shift")]
+    return ops + [("call", c) for c in calls]
+
+
+BOOL_OPS = [("&&", ""), ("||", ""), ("&", ""), ("|", ""), ("^", ""), ("==", ""), ("!=", ""),
+            ("call", "logical_and"), ("call", "logical_or"), ("call", "logical_xor")]
+COMPARISONS = ["<", "<=", ">", ">=", "==", "!="]
+
+
+def binary(rng, dt, x, y, vector):
+    form, name = rng.choice(BOOL_OPS if dt == "bool" else number_ops(dt, vector))
+    if name == "copysign":
+        # The sign of a NaN computed from two NaNs is not specified (the
+        # compiler may swap a commutative op's operands), and copysign would
+        # turn it into a number: take the sign from a literal.
+        return f"(copysign({x}, {literal(rng, dt)}) + {y})"
+    if form == "call":
+        return f"{name}({x}, {y})"
+    return f"({x} {form} {y})"
+
+
+def unary(rng, dt, x):
+    if dt in ("i8", "u8"):  # no 8-bit vector multiply: no square
+        return rng.choice([f"neg({x})", f"-({x})", f"abs({x})", f"~({x})", f"bitwise_not({x})"])
+    if dt == "bool":
+        return rng.choice([f"!({x})", f"logical_not({x})", f"bitwise_not({x})", f"~({x})"])
+    forms = [f"neg({x})", f"-({x})", f"abs({x})", f"square({x})"]
+    if dt in FLOATS:
+        forms += [f"sqrt({x})", f"reciprocal({x})"]
+    if dt in INTS:
+        forms += [f"~({x})", f"bitwise_not({x})"]
+    return rng.choice(forms)
+
+
+def grow(rng, dt, x, y, vector):
+    """One random step on subexpression x of type dt, reading y too if given;
+    with `vector`, only forms that have a vector form for floats."""
+    other = y if y is not None else literal(rng, dt)
+    roll = rng.random()
+    if roll < 0.45:
+        return binary(rng, dt, x, other, vector) if rng.random() < 0.5 else binary(rng, dt, other, x, vector)
+    if roll < 0.60:
+        return grow(rng, dt, unary(rng, dt, x), y, vector) if y is not None else unary(rng, dt, x)
+    if roll < 0.80:  # shares x and other: each is one node however often it is written
+        cond = f"({x} {rng.choice(COMPARISONS)} {other})"
+        return f"where({cond}, {x}, {other})" if rng.random() < 0.5 else f"where({cond}, {other}, {x})"
+    if roll < 0.90 and dt != "bool":
+        lo, hi = sorted([literal(rng, dt), literal(rng, dt)], key=float)
+        return grow(rng, dt, f"clamp({x}, {lo}, {hi})", y, vector) if y is not None else f"clamp({x}, {lo}, {hi})"
+    # the same subexpression twice
+    twice = f"({x} && {x})" if dt == "bool" else f"({x} - {x})" if dt in ("i8", "u8") else f"({x} * {x})"
+    return binary(rng, dt, twice, other, vector)
+
+
+def expr_kernel(rng, name):
+    n = rng.choice([1, 2, 2, 3, 3, 4, 5])
+    out = random_out(rng)
+    # Half the kernels are of vectorizable forms and dtypes (bool inputs only
+    # as where's condition), so that the vector paths are exercised; the
+    # others draw from every form and dtype (most run scalar loops).
+    vector = rng.random() < 0.5
+    dt = rng.choice(VECTOR_DTYPES) if vector else rng.choice(DTYPES)
+    shapes = []
+    for _ in range(n):
+        s = ones_here_and_there(rng, out, 0.3)
+        if rng.random() < 0.3:
+            s = s[rng.randint(0, len(s)):]
+        shapes.append(s)
+    rule = "numpy"
+    if rng.random() < 0.1:
+        rule, shapes = "none", [list(out) for _ in range(n)]
+    inputs = []
+    for i in range(n):
+        if vector:
+            in_dt = dt if i == 0 or rng.random() < 0.8 else "bool"
+        else:
+            in_dt = dt if rng.random() < 0.75 else rng.choice(DTYPES)
+        inputs.append((f"x{i}", shapes[i], in_dt))
+    # Each input as a term of type dt, then the terms combined at random.
+    terms = [x if t == dt else f"cast({x}, {dt})" for x, _, t in inputs if t == dt or not vector]
+    conditions = [x for x, _, t in inputs if t != dt and vector]
+    rng.shuffle(terms)
+    e = terms[0]
+    for t in terms[1:]:
+        e = grow(rng, dt, e, t, vector)
+    for c in conditions:
+        e = f"where({c}, {e}, {literal(rng, dt)})" if rng.random() < 0.5 else f"where({c}, {literal(rng, dt)}, {e})"
+    for _ in range(rng.randint(0, 3)):
+        e = grow(rng, dt, e, None, vector)
+    # The root: dt itself, a comparison (bool) or a cast to another dtype.
+    roll = rng.random()
+    if roll < 0.15 and dt != "bool":
+        e = f"{e} {rng.choice(COMPARISONS)} {literal(rng, dt)}"
+    elif roll < 0.25 and not vector:
+        e = f"cast({e}, {rng.choice(DTYPES)})"
+    lines = [f"  - name: {name}", f"    dtype: {dt}", f"    rule: {rule}", "    inputs:"]
+    for x, s, t in inputs:
+        lines.append(f"      {x}: {shape_text(s)}" if t == dt else f"      {x}: {{shape: {shape_text(s)}, dtype: {t}}}")
+    lines.append(f"    expr: \"{e}\"")
+    return "\n".join(lines)
+
+
+def write_if_changed(path, text):
+    old = open(path).read() if os.path.exists(path) else None
+    if old != text:  # unchanged files keep their time stamp
+        with open(path, "w") as fh:
+            fh.write(text)
+
+
+def split(count, files):
+    return [count // files + (1 if i < count % files else 0) for i in range(files)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--count", type=int, default=512)
+    ap.add_argument("--expr-count", type=int, default=512)
     ap.add_argument("--files", type=int, default=4)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
-    rng = random.Random(args.seed)
     os.makedirs(args.out, exist_ok=True)
-    per_file = [args.count // args.files + (1 if i < args.count % args.files else 0) for i in range(args.files)]
-    for f, n in enumerate(per_file):
-        kernels = []
-        for i in range(n):
-            name = f"d{f}_{i}"
-            kernels.append(broadcast_kernel(rng, name) if rng.random() < 0.15 else binary_kernel(rng, name))
-        threshold = "stream_threshold_bytes: 4096\n" if f == 0 else ""
-        text = (f"# Generated by tests/diff/make_diff_specs.py --seed {args.seed}. Do not edit.\n"
-                f"namespace: kt_diff_{f}\nisa: [avx512, avx2, scalar]\n{threshold}kernels:\n" +
-                "\n".join(kernels) + "\n")
-        path = os.path.join(args.out, f"diff_{f}.yaml")
-        old = open(path).read() if os.path.exists(path) else None
-        if old != text:  # unchanged files keep their time stamp
-            with open(path, "w") as fh:
-                fh.write(text)
+    for kind, count, make in (("diff", args.count, None), ("expr", args.expr_count, expr_kernel)):
+        rng = random.Random(f"{args.seed}:{kind}")
+        for f, n in enumerate(split(count, args.files)):
+            kernels = []
+            for i in range(n):
+                name = f"{kind[0]}{f}_{i}"
+                if make:
+                    kernels.append(make(rng, name))
+                else:
+                    kernels.append(broadcast_kernel(rng, name) if rng.random() < 0.15 else binary_kernel(rng, name))
+            threshold = "stream_threshold_bytes: 4096\n" if f == 0 else ""
+            text = (f"# Generated by tests/diff/make_diff_specs.py --seed {args.seed}. Do not edit.\n"
+                    f"namespace: kt_{kind}_{f}\nisa: [avx512, avx2, scalar]\n{threshold}kernels:\n" +
+                    "\n".join(kernels) + "\n")
+            write_if_changed(os.path.join(args.out, f"{kind}_{f}.yaml"), text)
 
 
 if __name__ == "__main__":
