@@ -71,6 +71,11 @@ struct PeerRun {
   std::function<void()> run;  // empty: not supported
   std::string na;             // the reason, when `run` is empty
   std::string note;           // e.g. the implementation oneDNN picked
+  // Fused cases (fused.h): the bytes one call reads and writes, counting each
+  // library call of a chain (0: one pass, the fused kernel's traffic), and
+  // the number of calls.
+  std::size_t bytes = 0;
+  int passes = 1;
 };
 
 inline PeerRun not_available(std::string why) {
@@ -107,6 +112,11 @@ struct Roof {
   std::function<void()> run;
 };
 std::vector<Roof> make_roofs();
+
+// Fills n elements of type t with exactly representable values (identical in
+// numpy_bench.py): f32 (k / 4 - 63.5), i32 (k - 254), u8 below 128, for
+// k = (7 i + seed) mod 509.
+void fill(void* p, bcastgen::DType t, std::int64_t n, std::int64_t seed);
 
 // 64-bit checksum of a byte string, identical in numpy_bench.py: the bytes
 // zero-padded to 8-byte little-endian words w[i], sum of w[i] * (2i + 1)

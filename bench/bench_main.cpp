@@ -1,20 +1,22 @@
 // bcastgen benchmark driver (bench/run.sh runs it; see bench/README.md).
 //
-//   bcastgen_bench [--cases-json=PATH] [--status-json=PATH] [--caches-json=PATH]
-//                  [--check-only] [Google Benchmark flags]
+//   bcastgen_bench [--cases-json=PATH] [--fused-json=PATH] [--status-json=PATH]
+//                  [--caches-json=PATH] [--check-only] [Google Benchmark flags]
 //
 // 1. Builds every case of bench/cases.yaml (the generated kernel table gives
 //    the shapes), fills the inputs and runs bcastgen once: its output is the
-//    expected output of every peer.
+//    expected output of every peer. Builds the fused cases (fused.h), whose
+//    expected output is the reference's.
 // 2. Makes each peer (setup outside the timed region), runs it once and
-//    compares its output byte for byte with bcastgen's: a mismatch is
+//    compares its output byte for byte with the expected one: a mismatch is
 //    printed loudly and the peer's time is reported as MISMATCH.
 // 3. Registers one benchmark per (case, peer) that can run, plus the roofs,
 //    and runs them (one thread).
-// --cases-json writes the cases and bcastgen's output checksums for
-// numpy_bench.py; --status-json writes every (case, peer)'s status: ok, n/a
-// with the reason, or mismatch; --caches-json the per-core cache sizes and
-// where they come from (detect_caches(), caches.cpp).
+// --cases-json and --fused-json write the cases and their expected output's
+// checksums for numpy_bench.py (the fused cases also their traffic);
+// --status-json writes every (case, peer)'s status: ok, n/a with the reason,
+// or mismatch, and a fused peer's bytes per call; --caches-json the per-core
+// cache sizes and where they come from (detect_caches(), caches.cpp).
 #include <benchmark/benchmark.h>
 #include <sys/mman.h>
 
@@ -30,6 +32,7 @@
 
 #include "bcastgen/registry.h"
 #include "bench.h"
+#include "fused.h"
 #include "cases.h"  // generated from bench/cases.yaml
 
 namespace bench {
@@ -58,6 +61,23 @@ Buffer aligned_buffer(std::size_t bytes) {
   return Buffer(static_cast<unsigned char*>(p) + offset, AlignedFree{offset});
 }
 
+// Exactly representable, so every single op's result is exact and every peer
+// must match bit for bit (in the fused cases, where a node may round, every
+// peer must round each node as NumPy does). Unsigned 8-bit inputs stay below
+// 128 so that no sum overflows (oneDNN and XNNPACK saturate where bcastgen,
+// NumPy and Eigen wrap).
+void fill(void* p, bcastgen::DType t, std::int64_t n, std::int64_t seed) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t k = (i * 7 + seed) % 509;
+    switch (t) {
+      case bcastgen::DType::F32: static_cast<float*>(p)[i] = static_cast<float>(k) * 0.25f - 63.5f; break;
+      case bcastgen::DType::U8: static_cast<std::uint8_t*>(p)[i] = static_cast<std::uint8_t>((i * 7 + seed) % 128); break;
+      case bcastgen::DType::I32: static_cast<std::int32_t*>(p)[i] = static_cast<std::int32_t>(k - 254); break;
+      default: throw std::runtime_error("bench: fill: dtype not used by the cases");
+    }
+  }
+}
+
 std::uint64_t checksum(const void* data, std::size_t bytes) {
   const auto* p = static_cast<const unsigned char*>(data);
   std::uint64_t h = 0;
@@ -70,22 +90,6 @@ std::uint64_t checksum(const void* data, std::size_t bytes) {
 }
 
 namespace {
-
-// Input values, identical in numpy_bench.py: exactly representable, so
-// every peer's result is exact and must match bit for bit. Unsigned 8-bit
-// inputs stay below 128 so that no sum overflows (oneDNN and XNNPACK
-// saturate where bcastgen, NumPy and Eigen wrap).
-void fill(void* p, bcastgen::DType t, std::int64_t n, std::int64_t seed) {
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::int64_t k = (i * 7 + seed) % 509;
-    switch (t) {
-      case bcastgen::DType::F32: static_cast<float*>(p)[i] = static_cast<float>(k) * 0.25f - 63.5f; break;
-      case bcastgen::DType::U8: static_cast<std::uint8_t*>(p)[i] = static_cast<std::uint8_t>((i * 7 + seed) % 128); break;
-      case bcastgen::DType::I32: static_cast<std::int32_t*>(p)[i] = static_cast<std::int32_t>(k - 254); break;
-      default: throw std::runtime_error("bench: fill: dtype not used by the cases");
-    }
-  }
-}
 
 // The generated kernels, called through their unchecked entry.
 template <class A, class O>
@@ -191,6 +195,8 @@ std::string json_shape(const bcastgen::Shape& s) {
 
 struct Status {
   std::string case_name, peer, status, reason;
+  std::size_t bytes = 0;  // fused cases: PeerRun::bytes
+  int passes = 1;
 };
 
 const char* const kPeers[] = {"bcastgen", "xnnpack", "onednn", "eigen", "fallback", "halide_s0", "halide_s1", "torch"};
@@ -216,24 +222,107 @@ PeerRun make_peer(const std::string& peer, const Entry& e) {
   return not_available("unknown peer");
 }
 
-// Runs `p` once on a poisoned output and compares with bcastgen's output.
+const char* const kFusedPeers[] = {"bcastgen", "bcastgen_chain", "xnnpack", "fallback", "torch",
+                                  "eigen", "onednn", "halide_s0", "halide_s1"};
+
+PeerRun make_fused_peer(const std::string& peer, const FusedCase& c) {
+  try {
+    if (peer == "bcastgen") return make_fused_bcastgen(c);
+    if (peer == "bcastgen_chain") return make_fused_bcastgen_chain(c);
+    if (peer == "xnnpack") return make_fused_xnnpack(c);
+    if (peer == "fallback") return make_fused_fallback(c);
+    if (peer == "torch") return make_fused_torch(c);
+    if (peer == "eigen") return make_fused_eigen(c);
+    if (peer == "onednn") return make_fused_onednn(c);
+    if (peer == "halide_s0") return make_fused_halide(c, 0);
+    if (peer == "halide_s1") return make_fused_halide(c, 1);
+  } catch (const std::exception& ex) {
+    return not_available(std::string("setup threw: ") + ex.what());
+  }
+  return not_available("unknown peer");
+}
+
+// Runs `p` once on a poisoned output and compares with the expected output.
 // Returns "" or a description of the first difference.
-std::string check(const Case& c, const PeerRun& p) {
-  std::memset(c.out_ptr(), 0xAB, c.out_bytes);
+std::string check(void* out, std::size_t out_bytes, std::size_t elem, const std::vector<unsigned char>& expected,
+                  const PeerRun& p) {
+  std::memset(out, 0xAB, out_bytes);
   p.run();
-  const auto* got = static_cast<const unsigned char*>(c.out_ptr());
-  if (std::memcmp(got, c.expected.data(), c.out_bytes) == 0) return "";
-  std::size_t diffs = 0, first = c.out_bytes;
-  for (std::size_t i = 0; i < c.out_bytes; ++i) {
-    if (got[i] != c.expected[i]) {
-      if (first == c.out_bytes) first = i;
+  const auto* got = static_cast<const unsigned char*>(out);
+  if (std::memcmp(got, expected.data(), out_bytes) == 0) return "";
+  std::size_t diffs = 0, first = out_bytes;
+  for (std::size_t i = 0; i < out_bytes; ++i) {
+    if (got[i] != expected[i]) {
+      if (first == out_bytes) first = i;
       ++diffs;
     }
   }
-  const std::size_t elem = static_cast<std::size_t>(bcastgen::dtype_size(c.out_dtype));
   std::ostringstream os;
-  os << diffs << " of " << c.out_bytes << " output bytes differ; first at element " << first / elem;
+  os << diffs << " of " << out_bytes << " output bytes differ; first at element " << first / elem;
   return os.str();
+}
+
+void register_timed(const std::string& name, const std::function<void()>& run, std::size_t bytes) {
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [run, bytes](benchmark::State& state) {
+                                 for (auto _ : state) {
+                                   run();
+                                   benchmark::ClobberMemory();
+                                 }
+                                 state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                                                         static_cast<std::int64_t>(bytes));
+                               })
+      ->Unit(benchmark::kNanosecond);
+}
+
+// Checks each peer once, then registers it for timing; keeps every status.
+struct Harness {
+  bool check_only = false;
+  int mismatches = 0;
+  std::vector<Status> statuses;
+  std::vector<PeerRun> keep;  // alive until the benchmarks have run
+
+  // `against` names what `expected` is ("bcastgen", "the reference");
+  // `bytes` is what one call counts as moved for Google Benchmark's rate.
+  void add(const std::string& name, const std::string& label, const std::string& peer, PeerRun p, void* out,
+           std::size_t out_bytes, std::size_t elem, const std::vector<unsigned char>& expected,
+           std::size_t bytes, const char* against) {
+    Status s{name, peer, "ok", p.note, p.bytes, p.passes};
+    if (!p.run) {
+      s.status = "n/a";
+      s.reason = p.na;
+    } else {
+      std::string diff;
+      try {
+        diff = check(out, out_bytes, elem, expected, p);
+      } catch (const std::exception& ex) {
+        diff = std::string("threw: ") + ex.what();
+      }
+      if (!diff.empty()) {
+        ++mismatches;
+        s.status = "mismatch";
+        s.reason = diff;
+        std::cerr << "\n*** MISMATCH *** case " << label << " (" << name << "), peer " << peer << " differs from "
+                  << against << ": " << diff << "\n\n";
+      }
+    }
+    std::cerr << "check  " << label << "\t" << name << "\t" << peer << "\t" << s.status
+              << (s.reason.empty() ? "" : "\t" + s.reason) << "\n";
+    if (p.run && s.status == "ok" && !check_only) register_timed(name + "/" + peer, p.run, bytes);
+    statuses.push_back(std::move(s));
+    keep.push_back(std::move(p));
+  }
+};
+
+std::string json_inputs(const FusedCase& c) {
+  std::string o = "[";
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    const Tensor& t = c.inputs[i];
+    o += std::string(i ? ", " : "") + "{\"name\": \"" + t.name + "\", \"shape\": " + json_shape(t.shape) +
+         ", \"aligned\": " + json_shape(t.aligned) + ", \"dtype\": \"" + bcastgen::dtype_name(t.dtype) +
+         "\", \"bytes\": " + std::to_string(t.bytes) + "}";
+  }
+  return o + "]";
 }
 
 }  // namespace
@@ -242,7 +331,7 @@ std::string check(const Case& c, const PeerRun& p) {
 int main(int argc, char** argv) {
   using namespace bench;
   benchmark::Initialize(&argc, argv);
-  std::string cases_json, status_json, caches_json;
+  std::string cases_json, status_json, caches_json, fused_json;
   bool check_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -252,6 +341,8 @@ int main(int argc, char** argv) {
       status_json = arg.substr(14);
     } else if (arg.rfind("--caches-json=", 0) == 0) {
       caches_json = arg.substr(14);
+    } else if (arg.rfind("--fused-json=", 0) == 0) {
+      fused_json = arg.substr(13);
     } else if (arg == "--check-only") {
       check_only = true;
     } else {
@@ -298,60 +389,49 @@ int main(int argc, char** argv) {
   }
 
   // Peers: make, check once, register.
-  std::vector<Status> statuses;
-  std::vector<PeerRun> keep;  // alive until the benchmarks have run
-  keep.reserve(entries.size() * std::size(kPeers));
-  int mismatches = 0;
+  Harness h;
+  h.check_only = check_only;
   for (const Entry& e : entries) {
     const Case& c = *e.c;
     for (const char* peer : kPeers) {
-      PeerRun p = make_peer(peer, e);
-      Status s{c.name, peer, "ok", p.note};
-      if (!p.run) {
-        s.status = "n/a";
-        s.reason = p.na;
-      } else {
-        std::string diff;
-        try {
-          diff = check(c, p);
-        } catch (const std::exception& ex) {
-          diff = std::string("threw: ") + ex.what();
-        }
-        if (!diff.empty()) {
-          ++mismatches;
-          s.status = "mismatch";
-          s.reason = diff;
-          std::cerr << "\n*** MISMATCH *** case " << c.label << " (" << c.name << "), peer " << peer
-                    << " differs from bcastgen: " << diff << "\n\n";
-        }
-      }
-      std::cerr << "check  " << c.label << "\t" << c.name << "\t" << peer << "\t" << s.status
-                << (s.reason.empty() ? "" : "\t" + s.reason) << "\n";
-      if (p.run && s.status == "ok" && !check_only) {
-        std::function<void()> run = p.run;
-        const std::size_t bytes = c.a_bytes + c.b_bytes + c.out_bytes;
-        benchmark::RegisterBenchmark((c.name + "/" + peer).c_str(),
-                                     [run, bytes](benchmark::State& state) {
-                                       for (auto _ : state) {
-                                         run();
-                                         benchmark::ClobberMemory();
-                                       }
-                                       state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
-                                                               static_cast<std::int64_t>(bytes));
-                                     })
-            ->Unit(benchmark::kNanosecond);
-      }
-      statuses.push_back(std::move(s));
-      keep.push_back(std::move(p));
+      h.add(c.name, c.label, peer, make_peer(peer, e), c.out_ptr(), c.out_bytes,
+            static_cast<std::size_t>(bcastgen::dtype_size(c.out_dtype)), c.expected,
+            c.a_bytes + c.b_bytes + c.out_bytes, "bcastgen");
     }
   }
+  // The fused cases (fused.h): every peer against the reference's output.
+  const std::vector<std::unique_ptr<FusedCase>> fused = make_fused_cases();
+  for (const auto& c : fused) {
+    for (const char* peer : kFusedPeers) {
+      h.add(c->name, c->label, peer, make_fused_peer(peer, *c), c->out.ptr(), c->out.bytes,
+            static_cast<std::size_t>(bcastgen::dtype_size(c->out.dtype)), c->expected, c->fused_bytes(),
+            "the reference");
+    }
+  }
+  if (!fused_json.empty()) {
+    std::ofstream f(fused_json);
+    f << "[\n";
+    for (std::size_t i = 0; i < fused.size(); ++i) {
+      const FusedCase& c = *fused[i];
+      f << "  {\"name\": \"" << c.name << "\", \"label\": \"" << c.label << "\", \"expr\": \""
+        << json_escape(c.expr) << "\", \"inputs\": " << json_inputs(c) << ", \"out\": " << json_shape(c.out.shape)
+        << ", \"out_dtype\": \"" << bcastgen::dtype_name(c.out.dtype) << "\", \"out_bytes\": " << c.out.bytes
+        << ", \"out_numel\": " << c.out.numel << ", \"fused_bytes\": " << c.fused_bytes()
+        << ", \"chain_bytes\": " << c.chain_bytes(c.chain) << ", \"chain_passes\": " << c.chain.size()
+        << ", \"checksum\": \"" << c.checksum << "\"}" << (i + 1 < fused.size() ? ",\n" : "\n");
+    }
+    f << "]\n";
+  }
+  const std::vector<Status>& statuses = h.statuses;
+  const int mismatches = h.mismatches;
   if (!status_json.empty()) {
     std::ofstream f(status_json);
     f << "[\n";
     for (std::size_t i = 0; i < statuses.size(); ++i) {
       const Status& s = statuses[i];
       f << "  {\"case\": \"" << s.case_name << "\", \"peer\": \"" << s.peer << "\", \"status\": \"" << s.status
-        << "\", \"reason\": \"" << json_escape(s.reason) << "\"}" << (i + 1 < statuses.size() ? ",\n" : "\n");
+        << "\", \"reason\": \"" << json_escape(s.reason) << "\", \"bytes\": " << s.bytes
+        << ", \"passes\": " << s.passes << "}" << (i + 1 < statuses.size() ? ",\n" : "\n");
     }
     f << "]\n";
   }
@@ -359,20 +439,7 @@ int main(int argc, char** argv) {
   if (check_only) return mismatches ? 1 : 0;
 
   std::vector<Roof> roofs = make_roofs();
-  for (const Roof& r : roofs) {
-    std::function<void()> run = r.run;
-    const std::size_t bytes = r.bytes;
-    benchmark::RegisterBenchmark(("roof/" + r.name).c_str(),
-                                 [run, bytes](benchmark::State& state) {
-                                   for (auto _ : state) {
-                                     run();
-                                     benchmark::ClobberMemory();
-                                   }
-                                   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
-                                                           static_cast<std::int64_t>(bytes));
-                                 })
-        ->Unit(benchmark::kNanosecond);
-  }
+  for (const Roof& r : roofs) register_timed("roof/" + r.name, r.run, r.bytes);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return mismatches ? 1 : 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """NumPy peer of the bcastgen benchmark, in its own process.
 
-    /usr/bin/python3 bench/numpy_bench.py CASES_JSON OUT_JSON [--repeat N] [--min-time S]
+    /usr/bin/python3 bench/numpy_bench.py CASES_JSON OUT_JSON [--fused FUSED_JSON] [--repeat N] [--min-time S]
 
 CASES_JSON is written by bcastgen_bench --cases-json: the shapes (aligned to
 the output's rank, the NumPy form of every rule) and the checksum of
@@ -11,6 +11,12 @@ the C++ peers do. The output is checked once against bcastgen's checksum
 (a mismatch is printed loudly); then timeit measures the call, `--repeat`
 times, each repetition long enough for `--min-time` seconds, with the process
 CPU clock (as Google Benchmark's default time). Writes the median per call.
+
+FUSED_JSON (bcastgen_bench --fused-json) adds the fused cases of issue 14,
+each run as a NumPy user writes it: one ufunc call per node into the
+preallocated output (out=, in place), np.clip for ReLU6, np.where for the
+mask (which has no out=: it allocates its result, still the fastest of the
+forms tried). Each row also gives the bytes its calls move and their count.
 """
 import argparse
 import json
@@ -49,6 +55,21 @@ def fill(shape, dtype, seed):
     return arr
 
 
+def fill_fused(shape, dtype, seed):
+    """Same values as fused_cases.cpp fill_fused()."""
+    if dtype == "bool":  # causal over the last two axes
+        arr = aligned_empty(shape, np.bool_)
+        i = np.arange(arr.size, dtype=np.int64)
+        cols, rows = shape[-1], shape[-2] if len(shape) > 1 else 1
+        arr.reshape(-1)[:] = i % cols <= (i // cols) % rows
+        return arr
+    arr = aligned_empty(shape, np.float32)
+    i = np.arange(arr.size, dtype=np.int64)
+    k, j = (i * 7 + seed) % 509, (i * 3 + seed) % 1021
+    arr.reshape(-1)[:] = ((k - 254) / 4.0 + j / 65536.0).astype(np.float32)
+    return arr
+
+
 def checksum(arr):
     """Same as bench::checksum(): zero-padded 8-byte little-endian words w[k],
     sum of w[k] * (2k + 1) modulo 2^64."""
@@ -78,6 +99,64 @@ def make_call(case):
     return (lambda: uf(a, b, out=out)), out, "np.%s(a, b, out=out)" % uf.__name__
 
 
+def make_fused_call(case):
+    """The case as NumPy calls, their bytes moved and their count."""
+    ins = {t["name"]: fill_fused(t["aligned"], t["dtype"], 1 + 4 * n) for n, t in enumerate(case["inputs"])}
+    out = aligned_empty(case["out"], DTYPES[case["out_dtype"]])
+    size = {k: v.nbytes for k, v in ins.items()}
+    o = out.nbytes
+    f32 = np.float32
+    name = case["name"]
+    if name == "f1_bn_relu":
+        x, scale, shift = ins["x"], ins["scale"], ins["shift"]
+
+        def call():
+            np.multiply(x, scale, out=out)
+            np.add(out, shift, out=out)
+            np.maximum(out, f32(0), out=out)
+            return out
+        return call, size["x"] + size["scale"] + size["shift"] + 5 * o, 3, "multiply, add, maximum"
+    if name == "f2_residual_relu":
+        a, b = ins["a"], ins["b"]
+
+        def call():
+            np.add(a, b, out=out)
+            np.maximum(out, f32(0), out=out)
+            return out
+        return call, size["a"] + size["b"] + 3 * o, 2, "add, maximum"
+    if name == "f3_attention":
+        s, mask = ins["s"], ins["mask"]
+
+        def call():
+            np.multiply(s, f32(0.125), out=out)
+            np.add(out, mask, out=out)
+            return out
+        return call, size["s"] + size["mask"] + 3 * o, 2, "multiply, add"
+    if name == "f4_layernorm_tail":
+        x, mean, rstd, gamma, beta = (ins[k] for k in ("x", "mean", "rstd", "gamma", "beta"))
+
+        def call():
+            np.subtract(x, mean, out=out)
+            np.multiply(out, rstd, out=out)
+            np.multiply(out, gamma, out=out)
+            np.add(out, beta, out=out)
+            return out
+        return call, sum(size.values()) + 7 * o, 4, "subtract, multiply, multiply, add"
+    if name == "f5_relu6_nhwc":
+        x, bias = ins["x"], ins["bias"]
+
+        def call():
+            np.add(x, bias, out=out)
+            np.clip(out, f32(0), f32(6), out=out)
+            return out
+        return call, size["x"] + size["bias"] + 3 * o, 2, "add, clip"
+    if name == "f6_causal_mask":
+        s, keep = ins["s"], ins["keep"]
+        return (lambda: np.where(keep, s, f32(-10000.0))), size["s"] + size["keep"] + o, 1, \
+            "np.where (allocates its result)"
+    return None, 0, 0, "case not mapped in numpy_bench.py"
+
+
 def time_call(call, repeat, min_time):
     timer = timeit.Timer(call, timer=time.process_time)
     number = 1
@@ -94,6 +173,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cases_json")
     ap.add_argument("out_json")
+    ap.add_argument("--fused", help="bcastgen_bench --fused-json output: also run the fused cases")
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--min-time", type=float, default=0.05)
     args = ap.parse_args()
@@ -101,20 +181,29 @@ def main():
         cases = json.load(f)
     results = []
     mismatches = 0
-    for case in cases:
+    fused = []
+    if args.fused:
+        with open(args.fused) as f:
+            fused = json.load(f)
+    for case in cases + fused:
         row = {"case": case["name"], "peer": "numpy", "numpy": np.__version__}
-        call, out, how = make_call(case)
+        if "inputs" in case:  # a fused case: the call returns its result
+            call, nbytes, passes, how = make_fused_call(case)
+            result = call
+            row.update(bytes=nbytes, passes=passes)
+        else:
+            call, out, how = make_call(case)
+            result = lambda call=call, out=out: (call(), out)[1]
         row["note"] = how
         if call is None:
             row.update(status="n/a", reason=how)
             results.append(row)
             continue
-        call()
-        got = checksum(out)
+        got = checksum(result())
         if str(got) != case["checksum"]:
             mismatches += 1
-            row.update(status="mismatch", reason="checksum %d != bcastgen's %s" % (got, case["checksum"]))
-            print("\n*** MISMATCH *** case %s (%s), peer numpy differs from bcastgen: %s\n"
+            row.update(status="mismatch", reason="checksum %d != the expected %s" % (got, case["checksum"]))
+            print("\n*** MISMATCH *** case %s (%s), peer numpy differs from the expected output: %s\n"
                   % (case["label"], case["name"], row["reason"]), file=sys.stderr)
         else:
             row["status"] = "ok"

@@ -3,10 +3,11 @@
 
     /usr/bin/python3 bench/report.py RESULTS_DIR
 
-RESULTS_DIR holds cases.json and status.json (bcastgen_bench), cpp_r*.json
-(Google Benchmark JSON, one per round, every repetition) and numpy_r*.json
-(numpy_bench.py, one per round). Writes RESULTS_DIR/results.csv and RESULTS_DIR/table.md,
-prints the table and ends with the summary line.
+RESULTS_DIR holds cases.json, fused.json and status.json (bcastgen_bench),
+cpp_r*.json (Google Benchmark JSON, one per round, every repetition) and
+numpy_r*.json (numpy_bench.py, one per round). Writes RESULTS_DIR/results.csv,
+fused.csv and table.md, prints the tables and ends with the summary line and
+the fused cases' summary line.
 
 Definitions (also in README.md, "## Benchmarks"):
 - time: the median over all repetitions (of all rounds) of the CPU time per
@@ -42,6 +43,21 @@ Definitions (also in README.md, "## Benchmarks"):
   f32 elements).
 - % level roof (informative): against the add loop measured in the level the
   working set lives in (L1: elements/ns as above; L2, L3, DRAM: GB/s).
+
+The fused cases (issue 14, fused.json; README.md, "### Fused cases"):
+- fused bytes: every input once and the output once. A peer's bytes: what
+  its calls read and write, each call its operands and its result (status
+  "bytes"; 0 means one pass, the fused bytes).
+- traffic bound over a chain: the chain's bytes / the fused bytes. The table
+  shows it for one call per expression node (the issue's 3x, 5/3, 2x, 4x,
+  3x, 1x) and for the fastest chain as it runs (fewer calls where a library
+  folds nodes into one call: XNNPACK's output clamp, PyTorch's add with
+  alpha, where_out).
+- fused vs fastest chain: the fastest chain's time / bcastgen's fused
+  kernel's; % of bound: that / the bound vs that chain * 100.
+- verdict against the fastest fusing peer (Eigen, oneDNN, Halide): as for
+  the single ops, the level from the fused bytes and GB/s = fused bytes /
+  time. fused_below_peer counts the "below" cases.
 """
 import csv
 import json
@@ -51,9 +67,12 @@ import statistics
 import sys
 
 PEERS = ["xnnpack", "onednn", "eigen", "fallback", "halide", "torch", "numpy"]
-PEER_TITLES = {"bcastgen": "bcastgen", "xnnpack": "XNNPACK", "onednn": "oneDNN", "eigen": "Eigen",
+PEER_TITLES = {"bcastgen": "bcastgen", "bcastgen_chain": "bcastgen chain", "xnnpack": "XNNPACK", "onednn": "oneDNN", "eigen": "Eigen",
                "fallback": "fallback", "halide": "Halide", "torch": "PyTorch", "numpy": "NumPy"}
 HALIDE_SCHEDULES = ["halide_s0", "halide_s1"]
+# The fused cases' peers: unfused chains of library calls, and fusing peers.
+FUSED_CHAINS = ["bcastgen_chain", "xnnpack", "fallback", "torch", "numpy"]
+FUSED_FUSING = ["eigen", "onednn", "halide"]
 # Above this, an L3 size is taken for a hypervisor's figure, not a cache one
 # core can use (the largest per-core-complex L3 of x86 parts is 96 MiB).
 PLAUSIBLE = {1: 4 << 20, 2: 64 << 20, 3: 128 << 20}
@@ -88,6 +107,58 @@ def cache_sizes(rdir):
     return sizes
 
 
+def level_of(ws, usable, last_known):
+    """Where a working set of ws bytes lives: L1, L2, L3, DRAM, or, beyond
+    the last level whose size is known (and plausible), L3/DRAM? or ?."""
+    for lv in range(1, last_known + 1):
+        if ws <= usable[lv]:
+            return "L%d" % lv
+    return "DRAM" if last_known >= 3 else "L3/DRAM?" if last_known == 2 else "?"
+
+
+def level_roof(level, e, roofs, widest, write_only):
+    """% of the roof of the level the case lives in (None if unknown); e has
+    the peer's gbps and el_ns."""
+    if e.get("ns") is None:
+        return None
+    if level == "DRAM":
+        rn = "dram_fill_stream" if write_only else "dram_add_stream"
+        return 100 * e["gbps"] / roofs[rn]["gbps"] if rn in roofs else None
+    if level == "L1":
+        return 100 * e["el_ns"] / (roofs["l1_add"]["el_ns"] * 4 / widest) if "l1_add" in roofs else None
+    rn = {"L2": "l2_add", "L3": "l3_add", "L3/DRAM?": "l3_add"}.get(level)
+    return 100 * e["gbps"] / roofs[rn]["gbps"] if rn in roofs else None
+
+
+def judge(peer, bc, level_roof_pct):
+    """bcastgen's verdict against a peer (entries with ns): "tie (roof)", a
+    physical tie (within 3% of each other, both at >= 90% of the level's
+    roof), else "ahead" or "below"."""
+    peer_pct, bc_pct = level_roof_pct(peer), level_roof_pct(bc)
+    close = max(peer["ns"], bc["ns"]) / min(peer["ns"], bc["ns"]) <= TIE_WITHIN
+    if close and peer_pct is not None and bc_pct is not None and min(peer_pct, bc_pct) >= TIE_ROOF_PCT:
+        return "tie (roof)"
+    return "ahead" if peer["ns"] / bc["ns"] >= 1.0 else "below"
+
+
+def peer_entry(case, peer, status, times, fastest, ws, out_numel):
+    """A (case, peer)'s status, note and, when it ran and matched, its median
+    and fastest time, effective GB/s (ws bytes / time) and elements/ns."""
+    st = status.get((case, peer), {"status": "n/a", "reason": "not run"})
+    ns = times.get("%s/%s" % (case, peer))
+    entry = {"status": st["status"], "reason": st.get("reason", ""), "note": st.get("note", ""), "ns": None}
+    if st["status"] == "ok" and peer != "numpy":
+        entry["note"], entry["reason"] = st.get("reason", ""), ""
+    if st["status"] == "ok" and ns is None:
+        entry["status"], entry["reason"] = "n/a", "no timing (benchmark did not run)"
+    if entry["status"] == "ok":
+        entry["ns"] = ns
+        entry["min_ns"] = fastest["%s/%s" % (case, peer)]
+        entry["gbps"] = ws / ns
+        entry["el_ns"] = out_numel / ns
+    return entry
+
+
 def load(path):
     with open(path) as f:
         return json.load(f)
@@ -104,9 +175,134 @@ def fmt_bytes(n):
     return "%d B" % n
 
 
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known, single_op_geomean):
+    """The fused cases (issue 14): the table, fused.csv and the second summary
+    line. Returns (lines, summary, mismatch)."""
+    rows, csv_rows, notes = [], [], []
+    mismatch = False
+
+    def note(text):
+        if text not in notes:
+            notes.append(text)
+        return "f%d" % (notes.index(text) + 1)
+
+    for c in cases:
+        fb = c["fused_bytes"]
+        level = level_of(fb, usable, last_known)
+        res = {}
+        for peer in ["bcastgen"] + FUSED_CHAINS + FUSED_FUSING:
+            e = peer_entry(c["name"], peer, status, times, fastest, fb, c["out_numel"])
+            st = status.get((c["name"], peer), {})
+            # Bytes the peer's calls move (0: one pass, the fused traffic).
+            e["bytes"] = st.get("bytes") or fb
+            e["passes"] = st.get("passes", 1)
+            if e["ns"] is not None:
+                e["traffic_gbps"] = e["bytes"] / e["ns"]
+            mismatch = mismatch or e["status"] == "mismatch"
+            res[peer] = e
+        bc = res["bcastgen"]
+        chains = [p for p in FUSED_CHAINS if res[p]["ns"] is not None]
+        fusing = [p for p in FUSED_FUSING if res[p]["ns"] is not None]
+        chain = min(chains, key=lambda p: res[p]["ns"]) if chains else None
+        peer = min(fusing, key=lambda p: res[p]["ns"]) if fusing else None
+        r = dict(case=c, level=level, res=res, chain=chain, peer=peer, canonical=c["chain_bytes"] / fb,
+                 bound=res[chain]["bytes"] / fb if chain else None, vs_chain=None, pct=None, vs_peer=None,
+                 verdict="-", level_pct=level_roof(level, bc, roofs, 4, False))
+        if bc["ns"] is not None and chain:
+            r["vs_chain"] = res[chain]["ns"] / bc["ns"]
+            r["pct"] = 100 * r["vs_chain"] / r["bound"]
+        if bc["ns"] is not None and peer:
+            r["vs_peer"] = res[peer]["ns"] / bc["ns"]
+            r["verdict"] = judge(res[peer], bc, lambda e: level_roof(level, e, roofs, 4, False))
+        rows.append(r)
+        for p in ["bcastgen"] + FUSED_CHAINS + FUSED_FUSING:
+            e, mine = res[p], p == "bcastgen"
+            csv_rows.append({
+                "case": c["label"], "kernel": c["name"], "expr": c["expr"], "fused_bytes": fb, "level": level,
+                "peer": p, "kind": "fused" if p == "bcastgen" or p in FUSED_FUSING else "chain",
+                "status": e["status"], "ns_per_call": "%.1f" % e["ns"] if e["ns"] else "",
+                "min_ns_per_call": "%.1f" % e["min_ns"] if e["ns"] else "", "bytes_moved": e["bytes"],
+                "calls": e["passes"], "traffic_gb_per_s": "%.2f" % e["traffic_gbps"] if e["ns"] else "",
+                "traffic_bound_one_call_per_node": "%.3f" % r["canonical"] if mine else "",
+                "fastest_chain": (chain or "") if mine else "",
+                "traffic_bound_vs_fastest_chain": "%.3f" % r["bound"] if mine and r["bound"] else "",
+                "speedup_vs_fastest_chain": "%.3f" % r["vs_chain"] if mine and r["vs_chain"] else "",
+                "pct_of_traffic_bound": "%.1f" % r["pct"] if mine and r["pct"] else "",
+                "fastest_fusing_peer": (peer or "") if mine else "",
+                "speedup_vs_fastest_fusing_peer": "%.3f" % r["vs_peer"] if mine and r["vs_peer"] else "",
+                "verdict": r["verdict"] if mine else "",
+                "pct_level_roof": "%.1f" % r["level_pct"] if mine and r["level_pct"] is not None else "",
+                "reason": e["reason"], "note": e["note"]})
+    peers_all = ["bcastgen"] + FUSED_CHAINS + FUSED_FUSING
+
+    def cell(p, e, fmt):
+        if e["status"] == "mismatch":
+            return "**MISMATCH** [%s]" % note("%s: %s" % (PEER_TITLES[p], e["reason"]))
+        if e["ns"] is None:
+            return "n/a [%s]" % note("%s: %s" % (PEER_TITLES[p], e["reason"]))
+        return fmt(e)
+
+    def x(v):
+        return "%.2fx" % v if v else "-"
+
+    out = ["Fused cases (issue 14): ns per call (median CPU time). bcastgen is the fused kernel; chains: "
+           + ", ".join(PEER_TITLES[p] for p in FUSED_CHAINS) + "; fusing peers: "
+           + ", ".join(PEER_TITLES[p] for p in FUSED_FUSING) + ".", ""]
+    out.append("| # | expression | " + " | ".join(PEER_TITLES[p] for p in peers_all) +
+               " | fastest chain | traffic bound, 1 call per node | traffic bound vs fastest chain | "
+               "fused vs fastest chain | % of bound | fastest fusing peer | fused vs it | verdict | level | "
+               "% level roof |")
+    out.append("|---|---|" + "---:|" * len(peers_all) + "---|---:|---:|---:|---:|---|---:|---|---|---:|")
+    for r in rows:
+        c, res = r["case"], r["res"]
+        out.append("| %s | `%s` | %s | %s | %.2fx | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            c["label"], c["expr"], " | ".join(cell(p, res[p], lambda e: fmt_ns(e["ns"])) for p in peers_all),
+            PEER_TITLES.get(r["chain"], "-"), r["canonical"], x(r["bound"]), x(r["vs_chain"]),
+            "%.0f%%" % r["pct"] if r["pct"] else "-", PEER_TITLES.get(r["peer"], "-"), x(r["vs_peer"]),
+            r["verdict"], r["level"], "%.0f%%" % r["level_pct"] if r["level_pct"] is not None else "-"))
+    out += ["", "Traffic per call: bytes the peer's calls move / the fused kernel's bytes (every input once, the "
+            "output once), the number of calls, and GB/s of that traffic:", ""]
+    out.append("| # | fused bytes | " + " | ".join(PEER_TITLES[p] for p in peers_all) + " |")
+    out.append("|---|---:|" + "---:|" * len(peers_all))
+    for r in rows:
+        c, res = r["case"], r["res"]
+        out.append("| %s | %s | %s |" % (c["label"], fmt_bytes(c["fused_bytes"]), " | ".join(
+            cell(p, res[p], lambda e: "%.2fx, %d, %.1f GB/s" % (e["bytes"] / c["fused_bytes"], e["passes"],
+                                                                e["traffic_gbps"])) for p in peers_all)))
+    if notes:
+        out.append("")
+        out += ["[f%d] %s" % (i, t) for i, t in enumerate(notes, 1)]
+    calls = ["%s %s: %s" % (r["case"]["label"], PEER_TITLES[p], r["res"][p]["note"]) for r in rows
+             for p in FUSED_CHAINS + FUSED_FUSING if r["res"][p]["note"] and r["res"][p]["ns"] is not None]
+    out += ["", "Peer notes (calls, implementation, schedule): " + "; ".join(calls) + "."]
+    got = [r for r in rows if r["pct"] is not None]
+    missing = len(rows) - len(got)
+    summary = "fused: cases=%d min_pct_of_traffic_bound=%s geomean_vs_fastest_chain=%s fused_below_peer=%s " \
+              "single_op_geomean=%s" % (
+                  len(rows), "%.0f" % min(r["pct"] for r in got) if got else "none",
+                  "%.2f" % geomean([r["vs_chain"] for r in got]) if got else "none",
+                  sum(1 for r in rows if r["verdict"] == "below") if got else "none",
+                  "%.2f" % single_op_geomean if single_op_geomean else "none")
+    if missing:
+        summary += " bcastgen_missing=%d" % missing
+    fields = list(csv_rows[0].keys()) if csv_rows else []
+    with open(os.path.join(rdir, "fused.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        for row in csv_rows:
+            w.writerow(row)
+    return out, summary, mismatch
+
+
 def main():
     rdir = sys.argv[1]
     cases = load(os.path.join(rdir, "cases.json"))
+    fused_path = os.path.join(rdir, "fused.json")
+    fused = load(fused_path) if os.path.exists(fused_path) else []
     status = {(s["case"], s["peer"]): s for s in load(os.path.join(rdir, "status.json"))}
     # Pool the repetitions of every round (run.sh alternates C++ and NumPy
     # rounds), then take the median per (case, peer).
@@ -126,7 +322,7 @@ def main():
                 samples.setdefault("%s/numpy" % s["case"], []).extend(s["samples_ns"])
     # Halide: keep, per case, the schedule with the lower median.
     halide_choice = {}
-    for c in cases:
+    for c in cases + fused:
         meds = {s: statistics.median(samples["%s/%s" % (c["name"], s)]) for s in HALIDE_SCHEDULES
                 if "%s/%s" % (c["name"], s) in samples}
         sts = [status.get((c["name"], s)) for s in HALIDE_SCHEDULES]
@@ -181,32 +377,12 @@ def main():
     mismatch = False
     for c in cases:
         ws = c["a_bytes"] + c["b_bytes"] + c["out_bytes"]
-        level = None
-        for lv in range(1, last_known + 1):
-            if ws <= usable[lv]:
-                level = "L%d" % lv
-                break
-        if level is None:
-            # Beyond the last level whose size is known (and plausible).
-            level = "DRAM" if last_known >= 3 else "L3/DRAM?" if last_known == 2 else "?"
+        level = level_of(ws, usable, last_known)
         widest = max(SIZES[c["dtype"]], SIZES[c["out_dtype"]])
         res = {}
         for peer in ["bcastgen"] + PEERS:
-            st = status.get((c["name"], peer), {"status": "n/a", "reason": "not run"})
-            ns = times.get("%s/%s" % (c["name"], peer))
-            entry = {"status": st["status"], "reason": st.get("reason", ""), "note": st.get("note", ""), "ns": None}
-            if st["status"] == "ok" and peer != "numpy":
-                entry["note"], entry["reason"] = st.get("reason", ""), ""
-            if st["status"] == "ok" and ns is None:
-                entry["status"], entry["reason"] = "n/a", "no timing (benchmark did not run)"
-            if st["status"] == "mismatch":
-                mismatch = True
-            if entry["status"] == "ok":
-                entry["ns"] = ns
-                entry["min_ns"] = fastest["%s/%s" % (c["name"], peer)]
-                entry["gbps"] = ws / ns
-                entry["el_ns"] = c["out_numel"] / ns
-            res[peer] = entry
+            res[peer] = peer_entry(c["name"], peer, status, times, fastest, ws, c["out_numel"])
+            mismatch = mismatch or res[peer]["status"] == "mismatch"
         bc = res["bcastgen"]
         ok_peers = [p for p in PEERS if res[p]["ns"] is not None]
         best = min(ok_peers, key=lambda p: res[p]["ns"]) if ok_peers else None
@@ -219,27 +395,9 @@ def main():
         roof_name = ""
 
         def level_roof_pct(e):
-            """% of the roof of the level the case lives in (None if unknown)."""
-            if e.get("ns") is None:
-                return None
-            if level == "DRAM":
-                rn = "dram_fill_stream" if c["op"] == "broadcast" else "dram_add_stream"
-                return 100 * e["gbps"] / roofs[rn]["gbps"] if rn in roofs else None
-            if level == "L1":
-                return 100 * e["el_ns"] / (roofs["l1_add"]["el_ns"] * 4 / widest) if "l1_add" in roofs else None
-            rn = {"L2": "l2_add", "L3": "l3_add", "L3/DRAM?": "l3_add"}.get(level)
-            return 100 * e["gbps"] / roofs[rn]["gbps"] if rn in roofs else None
+            return level_roof(level, e, roofs, widest, c["op"] == "broadcast")
 
-        verdict = "-"
-        if speedup:
-            peer_pct, bc_pct = level_roof_pct(res[best]), level_roof_pct(bc)
-            close = max(res[best]["ns"], bc["ns"]) / min(res[best]["ns"], bc["ns"]) <= TIE_WITHIN
-            if close and peer_pct is not None and bc_pct is not None and min(peer_pct, bc_pct) >= TIE_ROOF_PCT:
-                verdict = "tie (roof)"
-            elif speedup >= 1.0:
-                verdict = "ahead"
-            else:
-                verdict = "below"
+        verdict = judge(res[best], bc, level_roof_pct) if speedup else "-"
         if bc["ns"] and level in ("?", "L3/DRAM?"):
             # The level is not known: no % roof (the summary says so); the
             # level roof column is against the L3 roof, the higher candidate.
@@ -361,7 +519,7 @@ def main():
         # No case at that level (or its level unknown): say so, never nan.
         return "%.0f" % min(values) if values else "none"
 
-    geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else None
+    geo = geomean(speedups)
     below = sum(1 for r in rows if r["verdict"] == "below")
     ties = sum(1 for r in rows if r["verdict"] == "tie (roof)")
     unknown = sum(1 for r in rows if r["level"] in ("?", "L3/DRAM?"))
@@ -371,9 +529,15 @@ def main():
                    below, ties, pct(dram_pcts), pct(cache_pcts)))
     if unknown:
         summary += " level_unknown=%d" % unknown
+    fused_summary = ""
+    if fused:
+        f_lines, fused_summary, f_mismatch = fused_report(rdir, fused, status, times, fastest, roofs, usable,
+                                                          last_known, geo)
+        out += [""] + f_lines
+        mismatch = mismatch or f_mismatch
     text = "\n".join(out)
     with open(os.path.join(rdir, "table.md"), "w") as f:
-        f.write(text + "\n\n" + summary + "\n")
+        f.write(text + "\n\n" + summary + "\n" + (fused_summary + "\n" if fused_summary else ""))
     fields = ["case", "kernel", "op", "dtype", "a", "b", "out", "working_set_bytes", "level", "peer", "status",
               "ns_per_call", "min_ns_per_call", "gb_per_s", "elements_per_ns", "speedup_vs_best_peer",
               "speedup_fastest_reps", "best_peer", "verdict", "roof", "pct_roof",
@@ -386,8 +550,10 @@ def main():
     print(text)
     print()
     if mismatch:
-        print("*** MISMATCH: at least one peer's output differs from bcastgen's (see the table) ***")
+        print("*** MISMATCH: at least one peer's output differs from the expected output (see the tables) ***")
     print(summary)
+    if fused_summary:
+        print(fused_summary)
     return 1 if mismatch else 0
 
 

@@ -30,7 +30,7 @@ ninja -C "$build" -j2 bcastgen_bench
 echo "bench: built in $(( $(date +%s) - start )) s"
 
 mkdir -p "$results"
-rm -f "$results"/*.json "$results"/results.csv "$results"/table.md
+rm -f "$results"/*.json "$results"/results.csv "$results"/fused.csv "$results"/table.md
 
 # One thread everywhere: oneDNN's OpenMP, and any BLAS NumPy might touch.
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
@@ -47,7 +47,8 @@ for r in $(seq 1 "$rounds"); do
   # against bcastgen, printed per (case, peer); a mismatch is reported loudly
   # and makes this script exit 1 after the table.
   "$build/bench/bcastgen_bench" \
-    --cases-json="$results/cases.json" --status-json="$results/status.json" --caches-json="$results/caches.json" \
+    --cases-json="$results/cases.json" --fused-json="$results/fused.json" --status-json="$results/status.json" \
+    --caches-json="$results/caches.json" \
     --benchmark_repetitions="$per_round" --benchmark_min_time="$min_time" \
     --benchmark_enable_random_interleaving=true \
     --benchmark_filter="${BENCH_FILTER:-.}" \
@@ -56,7 +57,7 @@ for r in $(seq 1 "$rounds"); do
   if [ "$r" = 1 ]; then grep -E '^check|MISMATCH' "$results/cpp_r$r.err" || true; fi
   grep -q MISMATCH "$results/cpp_r$r.err" && status=1
   echo "bench: round $r/$rounds: C++ peers done at $(( $(date +%s) - start )) s"
-  /usr/bin/python3 "$root/bench/numpy_bench.py" "$results/cases.json" "$results/numpy_r$r.json" \
+  /usr/bin/python3 "$root/bench/numpy_bench.py" "$results/cases.json" "$results/numpy_r$r.json" --fused "$results/fused.json" \
     --repeat "$per_round" --min-time "$min_time" 2>"$results/numpy_r$r.err" || status=1
   if [ "$r" = 1 ]; then cat "$results/numpy_r$r.err"; fi
   echo "bench: round $r/$rounds: NumPy done at $(( $(date +%s) - start )) s"
