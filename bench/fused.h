@@ -77,7 +77,7 @@ struct FusedCase {
 std::vector<std::unique_ptr<FusedCase>> make_fused_cases();
 
 // Fused peers (the same translation units as the single-op peers').
-PeerRun make_fused_bcastgen(const FusedCase& c);        // the generated fused kernel (BCASTGEN_BENCH_FUSED)
+PeerRun make_fused_bcastgen(const FusedCase& c);        // the generated fused kernel
 PeerRun make_fused_bcastgen_chain(const FusedCase& c);  // bench/fused_chain.yaml's kernels
 PeerRun make_fused_fallback(const FusedCase& c);
 PeerRun make_fused_xnnpack(const FusedCase& c);

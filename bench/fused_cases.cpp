@@ -1,6 +1,6 @@
 // The fused cases of issue 14 (bench/fused_cases.yaml): their table, buffers,
 // reference output and chain programs; the fallback's and bcastgen's chains;
-// the generated fused kernels (with -DBCASTGEN_BENCH_FUSED=ON).
+// the generated fused kernels.
 #include "fused.h"
 
 #include <cstring>
@@ -8,9 +8,7 @@
 
 #include "bcastgen/reference.h"
 #include "fused_chain.h"  // generated from bench/fused_chain.yaml
-#if BCASTGEN_BENCH_FUSED
 #include "fused_cases.h"  // generated from bench/fused_cases.yaml
-#endif
 
 namespace bench {
 namespace {
@@ -288,7 +286,6 @@ PeerRun make_fused_bcastgen_chain(const FusedCase& c) {
 // The generated fused kernels, through their unchecked entries, after one run
 // through the checked entry (which validates the shapes against the harness's).
 PeerRun make_fused_bcastgen(const FusedCase& c) {
-#if BCASTGEN_BENCH_FUSED
   auto f = [&c](const char* n) { return c.in_ptr<float>(n); };
   auto v = [&c](const char* n) { return bcastgen::TensorView<const float>{c.in_ptr<float>(n), c.in(n).shape}; };
   float* o = c.out_ptr<float>();
@@ -320,10 +317,6 @@ PeerRun make_fused_bcastgen(const FusedCase& c) {
     return not_available("no generated kernel bound for this case in fused_cases.cpp");
   }
   return p;
-#else
-  (void)c;
-  return not_available("not generated: BCASTGEN_BENCH_FUSED is off (the generator does not read inputs:/expr: specs yet)");
-#endif
 }
 
 }  // namespace bench
