@@ -231,7 +231,7 @@ def unary(rng, dt, x):
 
 def grow(rng, dt, x, y, vector):
     """One random step on subexpression x of type dt, reading y too if given;
-    with `vector`, only forms that have a vector form for floats."""
+    with `vector`, only forms with a vector form for dt (one of VECTOR_DTYPES)."""
     other = y if y is not None else literal(rng, dt)
     roll = rng.random()
     if roll < 0.45:
