@@ -1,9 +1,12 @@
-// The reference output of a generated kernel's table entry: the Broadcast
+// The reference output of a generated kernel's table entry (the Broadcast
 // op through reference::broadcast_to, every other kernel through
-// reference::evaluate of the entry's DAG. Shared by the generated-kernel
-// and guard-page tests.
+// reference::evaluate of the entry's DAG), and the comparison of outputs
+// with it. Shared by the generated-kernel and guard-page tests.
 #pragma once
 
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "bcastgen/reference.h"
@@ -22,4 +25,31 @@ inline void reference_of(const bcastgen::KernelEntry& k, const std::vector<const
     operands.push_back({inputs[i], shape_of(k.inputs[i].shape), k.inputs[i].dtype});
   }
   bcastgen::reference::evaluate(bcastgen::entry_dag(k), operands, k.rule, k.axis, out);
+}
+
+// Element equality of outputs: bit for bit, except that any NaN equals any
+// NaN (the sign and payload of a computed NaN are not specified, as in NumPy).
+inline bool same_element(bcastgen::DType t, const unsigned char* x, const unsigned char* y) {
+  if (t == bcastgen::DType::F32) {
+    float a, b;
+    std::memcpy(&a, x, 4);
+    std::memcpy(&b, y, 4);
+    if (std::isnan(a) && std::isnan(b)) return true;
+  } else if (t == bcastgen::DType::F64) {
+    double a, b;
+    std::memcpy(&a, x, 8);
+    std::memcpy(&b, y, 8);
+    if (std::isnan(a) && std::isnan(b)) return true;
+  }
+  return std::memcmp(x, y, static_cast<std::size_t>(bcastgen::dtype_size(t))) == 0;
+}
+
+// The index of the first of n elements that differ, or -1.
+inline std::int64_t first_difference(bcastgen::DType t, const unsigned char* x, const unsigned char* y,
+                                     std::int64_t n) {
+  const int size = bcastgen::dtype_size(t);
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (!same_element(t, x + i * size, y + i * size)) return i;
+  }
+  return -1;
 }
