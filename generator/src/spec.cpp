@@ -626,18 +626,16 @@ static std::string dag_problems(const KernelSpec& k) {
   if (k.to_target && (k.inputs.size() != 1 || d.nodes.size() != 1 || d.nodes[0].kind != ExprKind::Input)) {
     return "the broadcast op copies exactly one input";
   }
-  // Well formed and typed: the reference evaluator's own check (its count
-  // of inputs comes from input_used, which an in-memory DAG may leave empty).
+  // Well formed and typed: the reference evaluator's own check, over the
+  // kernel's inputs (an in-memory DAG may leave input_used empty).
   std::vector<DType> dtypes;
   std::vector<std::string> input_names;
   for (const InputSpec& in : k.inputs) {
     dtypes.push_back(in.dtype);
     input_names.push_back(in.name);
   }
-  ExprDag counted = d;
-  counted.input_used.assign(k.inputs.size(), false);
   try {
-    bcastgen::detail::check_expr_dag(counted, dtypes, input_names, "expression: ");
+    bcastgen::detail::check_expr_dag(d, dtypes, input_names, "expression: ", k.inputs.size());
   } catch (const InvalidArgument& e) {
     return e.what();
   }

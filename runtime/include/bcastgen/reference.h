@@ -28,6 +28,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -93,17 +94,20 @@ inline std::string expr_input_label(std::size_t i, const std::vector<std::string
 }
 
 // Checks that `dag` is well formed and typed over inputs of `dtypes`.
-// `who` starts every message. Also used by the generator to check specs
-// built in memory.
+// `who` starts every message. The DAG declares dag.input_used.size()
+// inputs, or `declared_inputs` when given (the generator checks specs built
+// in memory, whose input_used an embedding compiler may leave empty).
 inline void check_expr_dag(const ExprDag& dag, const std::vector<DType>& dtypes,
-                           const std::vector<std::string>& names, const std::string& who = "reference::evaluate: ") {
+                           const std::vector<std::string>& names, const std::string& who = "reference::evaluate: ",
+                           std::optional<std::size_t> declared_inputs = std::nullopt) {
   if (dag.nodes.empty()) throw InvalidArgument(who + "the expression has no nodes");
   if (dag.root >= dag.nodes.size()) {
     throw InvalidArgument(who + "root " + std::to_string(dag.root) + " is not a node (" +
                           std::to_string(dag.nodes.size()) + " nodes)");
   }
-  if (dtypes.size() != dag.input_used.size()) {
-    throw InvalidArgument(who + "the expression has " + std::to_string(dag.input_used.size()) + " inputs, " +
+  const std::size_t declared = declared_inputs.value_or(dag.input_used.size());
+  if (dtypes.size() != declared) {
+    throw InvalidArgument(who + "the expression has " + std::to_string(declared) + " inputs, " +
                           std::to_string(dtypes.size()) + " given");
   }
   for (std::size_t k = 0; k < dag.nodes.size(); ++k) {
