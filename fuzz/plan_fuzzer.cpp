@@ -301,10 +301,10 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   try {
     if (k.to_target) {
       BroadcastResult two = broadcast_to(k.mode, k.inputs[0].shape, k.target, k.axis, k.axes_mapping);
-      r = {two.out, {two.a_strides}};
+      r = {two.out, {two.a_aligned}, {two.a_strides}};
     } else if (!fused) {
       BroadcastResult two = broadcast_shapes(k.rule, k.inputs[0].shape, k.inputs[1].shape, k.axis);
-      r = {two.out, {two.a_strides, two.b_strides}};
+      r = {two.out, {two.a_aligned, two.b_aligned}, {two.a_strides, two.b_strides}};
     } else {
       std::vector<Shape> shapes;
       std::vector<std::string> names;

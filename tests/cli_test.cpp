@@ -346,6 +346,28 @@ TEST(CliExplain, PaddleTable) {
   EXPECT_EQ(cells(table_row(r.out, "B stride"), "B stride"), (Cells{"0", "1", "0"}));
 }
 
+// explain --expr: a dim row and a stride row per input, in the order given.
+TEST(CliExplain, ExprTableHasRowsPerInput) {
+  const CliRun r =
+      bcastgen({"explain", "--expr", "max(x * scale + shift, 0)", "x=2,64,5,7", "scale=1,64,1,1", "shift=64,1,1"});
+  ASSERT_EQ(r.code, 0) << show(r);
+  EXPECT_EQ(cells(table_row(r.out, "scale dim"), "scale dim"), (Cells{"1", "64", "1", "1"}));
+  EXPECT_EQ(cells(table_row(r.out, "shift dim"), "shift dim"), (Cells{"1", "64", "1", "1"}));
+  EXPECT_EQ(cells(table_row(r.out, "result"), "result"), (Cells{"2", "64", "5", "7"}));
+  EXPECT_EQ(cells(table_row(r.out, "x stride"), "x stride"), (Cells{"2240", "35", "7", "1"}));
+  EXPECT_EQ(cells(table_row(r.out, "shift stride"), "shift stride"), (Cells{"0", "1", "0", "0"}));
+  expect_aligned(r.out, {"x dim", "scale dim", "shift dim", "result", "x stride", "scale stride", "shift stride"});
+}
+
+// pdpd places the second input at the axis, and the table shows it there.
+TEST(CliExplain, ExprPdpdPlacesTheSecondInputAtTheAxis) {
+  const CliRun r = bcastgen({"explain", "--rule", "pdpd", "--axis", "1", "--expr", "a * b", "a=2,3,4,5", "b=3,1"});
+  ASSERT_EQ(r.code, 0) << show(r);
+  EXPECT_EQ(cells(table_row(r.out, "b dim"), "b dim"), (Cells{"1", "3", "1", "1"}));
+  EXPECT_EQ(cells(table_row(r.out, "b stride"), "b stride"), (Cells{"0", "1", "0", "0"}));
+  expect_aligned(r.out, {"a dim", "b dim", "result", "a stride", "b stride"});
+}
+
 TEST(CliExplain, ScalarResult) {
   const CliRun r = bcastgen({"explain", "[]", "[]"});
   EXPECT_EQ(r.code, 0) << show(r);

@@ -159,17 +159,13 @@ std::string explain_inputs_text(const KernelPlan& p) {
   for (std::size_t i = 0; i < out.size(); ++i) axis_cells.push_back(std::to_string(i));
   s += row("axis", axis_cells, width, lw);
   for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
-    // Right-aligned dims (the rule numpy places every input so).
-    const Shape& own = p.spec.inputs[k].shape;
-    Shape aligned(out.size() - std::min(out.size(), own.size()), 1);
-    aligned.insert(aligned.end(), own.begin(), own.end());
-    s += row(p.spec.inputs[k].name + " dim", cells(aligned), width, lw);
+    s += row(p.spec.inputs[k].name + " dim", cells(p.shapes.aligned[k]), width, lw);
   }
   s += row("result", cells(out), width, lw);
   for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
     s += row(p.spec.inputs[k].name + " stride", cells(p.shapes.strides[k]), width, lw);
   }
-  s += "\n(dims right-aligned on the result's axes; a stride of 0 marks an axis the input broadcasts on)\n";
+  s += "\n(dims as the rule places them on the result's axes; a stride of 0 marks an axis the input broadcasts on)\n";
   return s;
 }
 

@@ -599,7 +599,7 @@ BroadcastInputs broadcast_kernel_inputs(const KernelSpec& k) {
   if (k.to_target) {
     if (k.inputs.size() != 1) throw InvalidArgument("the broadcast op takes exactly one input");
     BroadcastResult r = broadcast_to(k.mode, k.inputs[0].shape, k.target, k.axis, k.axes_mapping);
-    return {std::move(r.out), {std::move(r.a_strides)}};
+    return {std::move(r.out), {std::move(r.a_aligned)}, {std::move(r.a_strides)}};
   }
   std::vector<Shape> shapes;
   std::vector<std::string> names;

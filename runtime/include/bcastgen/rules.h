@@ -276,7 +276,8 @@ inline BroadcastResult broadcast_shapes(Rule rule, const Shape& a, const Shape& 
 // aligned to it (one per output axis, 0 where the input broadcasts).
 struct BroadcastInputs {
   Shape out;
-  std::vector<Shape> strides;
+  std::vector<Shape> aligned;  // per input: its dims as the rule places them on out's axes
+  std::vector<Shape> strides;  // per input: element strides on out's axes (0 where it broadcasts)
 };
 
 // Broadcasts the inputs of a kernel under an elementwise rule. Two inputs
@@ -293,6 +294,7 @@ inline BroadcastInputs broadcast_inputs(Rule rule, const std::vector<Shape>& sha
   if (shapes.size() == 2 && rule != Rule::Numpy) {
     BroadcastResult two = broadcast_shapes(rule, shapes[0], shapes[1], axis);
     r.out = std::move(two.out);
+    r.aligned = {std::move(two.a_aligned), std::move(two.b_aligned)};
     r.strides = {std::move(two.a_strides), std::move(two.b_strides)};
     return r;
   }
@@ -319,7 +321,8 @@ inline BroadcastInputs broadcast_inputs(Rule rule, const std::vector<Shape>& sha
   }
   checked_numel(r.out);
   for (const Shape& s : shapes) {
-    r.strides.push_back(detail::aligned_strides(detail::right_align(s, r.out.size()), r.out));
+    r.aligned.push_back(detail::right_align(s, r.out.size()));
+    r.strides.push_back(detail::aligned_strides(r.aligned.back(), r.out));
   }
   return r;
 }
