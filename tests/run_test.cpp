@@ -191,6 +191,90 @@ TEST_F(RunTest, ScalarIsaWithNansAndCheck) {
 }
 
 // ---------------------------------------------------------------------------
+// Fused expressions: --expr over NAME=FILE.npy inputs, which are the kernel's
+// parameters in the order given, each with its file's dtype.
+
+// Issue 14's acceptance example: batch-norm then ReLU in one f32 kernel
+// equals NumPy's f32 chain, every node rounded on its own.
+TEST_F(RunTest, ExprBatchNormReluMatchesNumpyExactly) {
+  python(
+      "np.save('x.npy', rng.standard_normal((1, 64, 112, 112)).astype(np.float32))\n"
+      "np.save('s.npy', rng.standard_normal((1, 64, 1, 1)).astype(np.float32))\n"
+      "np.save('t.npy', rng.standard_normal((1, 64, 1, 1)).astype(np.float32))\n");
+  const Proc r = bcastgen({"--expr", "max(x * scale + shift, 0)", "x=x.npy", "scale=s.npy", "shift=t.npy", "-o",
+                           "o.npy", "--check"});
+  expect_ok(r);
+  EXPECT_TRUE(contains(r.out, "mismatches=0")) << show(r);
+  python(
+      "x, s, t, o = np.load('x.npy'), np.load('s.npy'), np.load('t.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.float32 and o.shape == (1, 64, 112, 112), (o.dtype, o.shape)\n"
+      "want = np.maximum(x * s + t, np.float32(0))\n"
+      "assert want.dtype == np.float32\n"
+      "assert np.array_equal(o, want)\n"
+      "# The data tells a kernel that rounds x * s once (an FMA) apart.\n"
+      "fused = np.maximum((x.astype(np.float64) * s + t).astype(np.float32), np.float32(0))\n"
+      "assert not np.array_equal(want, fused)\n");
+}
+
+// A bool input selects, literals take the other branch's type.
+TEST_F(RunTest, ExprWhereWithBoolInputMatchesNumpy) {
+  python(
+      "np.save('s.npy', rng.standard_normal((2, 3, 8, 9)).astype(np.float32))\n"
+      "np.save('keep.npy', np.tril(np.ones((8, 9), np.bool_)).reshape(1, 1, 8, 9))\n");
+  expect_ok(bcastgen({"--expr", "where(keep, s * 0.125, -10000.0)", "s=s.npy", "keep=keep.npy", "-o", "o.npy",
+                      "--check"}));
+  python(
+      "s, keep, o = np.load('s.npy'), np.load('keep.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.float32 and o.shape == (2, 3, 8, 9), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o, np.where(keep, s * np.float32(0.125), np.float32(-10000.0)))\n");
+}
+
+// Inputs of different dtypes meet through cast; the names given on the
+// command line, not the files' order, name the parameters.
+TEST_F(RunTest, ExprCastMixesDtypes) {
+  python(
+      "np.save('w.npy', rng.standard_normal((5, 1)))\n"
+      "np.save('i.npy', rng.integers(-1000, 1000, (7,)).astype(np.int32))\n");
+  expect_ok(bcastgen({"--expr", "cast(i, f64) * w - w", "w=w.npy", "i=i.npy", "-o", "o.npy", "--isa", "scalar"}));
+  python(
+      "w, i, o = np.load('w.npy'), np.load('i.npy'), np.load('o.npy')\n"
+      "assert o.dtype == np.float64 and o.shape == (5, 7), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o, i.astype(np.float64) * w - w)\n");
+}
+
+TEST_F(RunTest, ExprSyntaxErrorShowsTheColumn) {
+  python(
+      "np.save('x.npy', np.zeros((3,), np.float32))\n"
+      "np.save('y.npy', np.zeros((3,), np.float32))\n");
+  const Proc r = bcastgen({"--expr", "x * * y", "x=x.npy", "y=y.npy", "-o", "o.npy"});
+  EXPECT_EQ(r.code, 2) << show(r);
+  EXPECT_TRUE(contains(r.err, "column 5: expected an operand, found '*'")) << show(r);
+  EXPECT_TRUE(contains(r.err, "\n  x * * y\n      ^\n")) << show(r);  // the caret under column 5
+  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+}
+
+TEST_F(RunTest, ExprInputsThatDoNotBroadcastNameTheInput) {
+  python(
+      "np.save('x.npy', np.zeros((4, 3), np.float32))\n"
+      "np.save('y.npy', np.zeros((3,), np.float32))\n"
+      "np.save('z.npy', np.zeros((2, 1), np.float32))\n");
+  const Proc r = bcastgen({"--expr", "x + y * z", "x=x.npy", "y=y.npy", "z=z.npy", "-o", "o.npy"});
+  EXPECT_EQ(r.code, 1) << show(r);
+  for (const char* word : {"z", "[2,1]", "axis 0"}) EXPECT_TRUE(contains(r.err, word)) << word << show(r);
+  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+}
+
+TEST_F(RunTest, ExprUnusedInputIsAnError) {
+  python(
+      "np.save('x.npy', np.zeros((3,), np.float32))\n"
+      "np.save('y.npy', np.zeros((3,), np.float32))\n");
+  const Proc r = bcastgen({"--expr", "x + 1", "x=x.npy", "y=y.npy", "-o", "o.npy"});
+  EXPECT_EQ(r.code, 2) << show(r);
+  EXPECT_TRUE(contains(r.err, "'y'")) << show(r);
+  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+}
+
+// ---------------------------------------------------------------------------
 // Errors: reported before anything is compiled, and no output written.
 
 TEST_F(RunTest, MismatchedDtypesExitTwo) {
