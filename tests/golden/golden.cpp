@@ -16,8 +16,9 @@
 #endif
 
 // Every node of an expression is rounded on its own, as NumPy rounds it:
-// no multiply-add contraction, whatever -ffp-contract the user compiles with
-// (GCC contracts by default, even in ISO mode).
+// no multiply-add contraction under the compilers' defaults or any GCC
+// -ffp-contract (GCC contracts by default, even in ISO mode). Clang's
+// -ffp-contract=fast and -ffast-math disregard the pragma, by design.
 #if defined(__clang__)
 #pragma clang fp contract(off)
 #elif defined(__GNUC__)
