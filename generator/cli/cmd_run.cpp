@@ -306,8 +306,7 @@ std::string call_args(const gen::KernelSpec& k, bool checked) {
 std::string kernel_call(const gen::KernelSpec& k, std::optional<Isa> isa, bool checked) {
   const std::string fn = std::string(kNamespace) + "::" + k.name;
   if (isa) {
-    static const char* const kEnum[] = {"Scalar", "Avx2", "Avx512"};
-    return fn + "_isa(bcastgen::Isa::" + kEnum[static_cast<int>(*isa)] + ", " + call_args(k, false) + ");";
+    return fn + "_isa(bcastgen::Isa::" + isa_enumerator(*isa) + ", " + call_args(k, false) + ");";
   }
   return fn + (checked ? "_checked(" : "(") + call_args(k, checked) + ");";
 }

@@ -62,15 +62,6 @@ std::string camel(const std::string& name) {
   return s;
 }
 
-const char* isa_enum(Isa isa) {
-  switch (isa) {
-    case Isa::Scalar: return "Scalar";
-    case Isa::Avx2: return "Avx2";
-    case Isa::Avx512: return "Avx512";
-  }
-  return "Scalar";
-}
-
 // A C++ string literal of `s`.
 std::string quoted(const std::string& s) {
   std::string q = "\"";
@@ -203,7 +194,7 @@ std::string dispatch_code(const KernelPlan& p, const Vocabulary& voc, const Valu
       select_range = fmt::format("return {} ? {} : {};", aligned, nt.range, plain.range);
     }
     dispatch.push_back(
-        Values().set("isa_enum", isa_enum(ip.isa)).set("select", select).set("select_range", select_range));
+        Values().set("isa_enum", isa_enumerator(ip.isa)).set("select", select).set("select_range", select_range));
   }
   Values v = common;
   v.list("dispatch", dispatch).flag("has_stream", has_stream);

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -22,14 +24,30 @@ enum class Isa { Scalar, Avx2, Avx512 };
 
 inline constexpr Isa kAllIsas[] = {Isa::Scalar, Isa::Avx2, Isa::Avx512};
 
-inline const char* isa_name(Isa isa) {
-  switch (isa) {
-    case Isa::Scalar: return "scalar";
-    case Isa::Avx2: return "avx2";
-    case Isa::Avx512: return "avx512";
+// One row per ISA, in enum order: its names everywhere they are spelled.
+struct IsaInfo {
+  Isa isa;
+  const char* name;        // "avx512": the CLI, specs, BCASTGEN_ISA, variant symbols
+  const char* enumerator;  // "Avx512": how generated code names it (bcastgen::Isa::Avx512)
+};
+inline constexpr IsaInfo kIsaInfo[] = {
+    {Isa::Scalar, "scalar", "Scalar"},
+    {Isa::Avx2, "avx2", "Avx2"},
+    {Isa::Avx512, "avx512", "Avx512"},
+};
+
+namespace detail {
+inline constexpr bool isa_rows_in_enum_order() {
+  for (std::size_t i = 0; i < std::size(kIsaInfo); ++i) {
+    if (kIsaInfo[i].isa != kAllIsas[i] || static_cast<std::size_t>(kAllIsas[i]) != i) return false;
   }
-  return "?";
+  return std::size(kIsaInfo) == std::size(kAllIsas);
 }
+}  // namespace detail
+static_assert(detail::isa_rows_in_enum_order(), "kIsaInfo and kAllIsas must list every Isa once, in enum order");
+
+inline const char* isa_name(Isa isa) { return kIsaInfo[static_cast<std::size_t>(isa)].name; }
+inline const char* isa_enumerator(Isa isa) { return kIsaInfo[static_cast<std::size_t>(isa)].enumerator; }
 
 // Exact lowercase names: "scalar", "avx2", "avx512".
 inline bool parse_isa(std::string_view s, Isa* out) {
