@@ -20,23 +20,29 @@ mkdir -p "$work"
 include=(-I"$src/runtime/include" -I"$src/tests" -I"$work")
 fma_pattern='vf(n)?m(add|sub)'
 
-# compile_and_check CXX NAME KERNEL_SOURCE FLAGS...: builds NAME from the kernel
-# source (FLAGS) and the check (never contracted); prints the FMA count.
-compile_and_check() {
+compilers=(g++ clang++-14)
+# The check, once per compiler, never contracted.
+for cxx in "${compilers[@]}"; do
+  "$cxx" -std=c++17 -march=native -O2 -ffp-contract=off "${include[@]}" \
+    -c "$src/tests/contraction/contraction_check.cpp" -o "$work/check_$cxx.o"
+done
+
+# build CXX NAME KERNEL_SOURCE FLAGS...: the kernels compiled with FLAGS and
+# linked with CXX's check into $work/NAME; sets fmas to the number of FMA
+# instructions in the kernels' object.
+build() {
   local cxx=$1 name=$2 source=$3
   shift 3
   "$cxx" -std=c++17 -march=native "$@" -Wall -Wextra -Werror "${include[@]}" -c "$source" -o "$work/$name.o"
-  "$cxx" -std=c++17 -march=native -O2 -ffp-contract=off "${include[@]}" \
-    -c "$src/tests/contraction/contraction_check.cpp" -o "$work/check_$name.o"
-  "$cxx" "$work/$name.o" "$work/check_$name.o" -o "$work/$name"
+  "$cxx" "$work/$name.o" "$work/check_$cxx.o" -o "$work/$name"
   fmas=$(objdump -d "$work/$name.o" | grep -c -E "$fma_pattern" || true)
 }
 
 failed=0
-for cxx in g++ clang++-14; do
+for cxx in "${compilers[@]}"; do
   for opt in -O2 -O3; do
     name="${cxx}${opt}"
-    compile_and_check "$cxx" "$name" "$work/contraction.cpp" "$opt"
+    build "$cxx" "$name" "$work/contraction.cpp" "$opt"
     status=ok
     if [ "$fmas" -ne 0 ]; then
       objdump -d "$work/$name.o" | grep -E "$fma_pattern" | head -5
@@ -50,7 +56,7 @@ done
 
 # The control: without the pragmas g++ contracts, and the check sees it.
 sed -e '/fp-contract=off/d' -e '/fp contract(off)/d' "$work/contraction.cpp" >"$work/contracted.cpp"
-compile_and_check g++ control "$work/contracted.cpp" -O3
+build g++ control "$work/contracted.cpp" -O3
 if [ "$fmas" -eq 0 ]; then
   echo "FAIL control: g++ -O3 without the pragmas emitted no FMA; this test cannot see contraction"
   failed=1
