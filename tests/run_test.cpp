@@ -94,6 +94,13 @@ class RunTest : public ::testing::Test {
     }
   }
 
+  // A refused run: exit `code`, every word in stderr, and no output written.
+  void expect_refused(const Proc& r, int code, std::initializer_list<const char*> words) {
+    EXPECT_EQ(r.code, code) << show(r);
+    for (const char* word : words) EXPECT_TRUE(contains(r.err, word)) << word << "\n" << show(r);
+    EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+  }
+
   fs::path dir_;
 };
 
@@ -242,38 +249,6 @@ TEST_F(RunTest, ExprCastMixesDtypes) {
       "assert np.array_equal(o, i.astype(np.float64) * w - w)\n");
 }
 
-TEST_F(RunTest, ExprSyntaxErrorShowsTheColumn) {
-  python(
-      "np.save('x.npy', np.zeros((3,), np.float32))\n"
-      "np.save('y.npy', np.zeros((3,), np.float32))\n");
-  const Proc r = bcastgen({"--expr", "x * * y", "x=x.npy", "y=y.npy", "-o", "o.npy"});
-  EXPECT_EQ(r.code, 2) << show(r);
-  EXPECT_TRUE(contains(r.err, "column 5: expected an operand, found '*'")) << show(r);
-  EXPECT_TRUE(contains(r.err, "\n  x * * y\n      ^\n")) << show(r);  // the caret under column 5
-  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
-}
-
-TEST_F(RunTest, ExprInputsThatDoNotBroadcastNameTheInput) {
-  python(
-      "np.save('x.npy', np.zeros((4, 3), np.float32))\n"
-      "np.save('y.npy', np.zeros((3,), np.float32))\n"
-      "np.save('z.npy', np.zeros((2, 1), np.float32))\n");
-  const Proc r = bcastgen({"--expr", "x + y * z", "x=x.npy", "y=y.npy", "z=z.npy", "-o", "o.npy"});
-  EXPECT_EQ(r.code, 1) << show(r);
-  for (const char* word : {"z", "[2,1]", "axis 0"}) EXPECT_TRUE(contains(r.err, word)) << word << show(r);
-  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
-}
-
-TEST_F(RunTest, ExprUnusedInputIsAnError) {
-  python(
-      "np.save('x.npy', np.zeros((3,), np.float32))\n"
-      "np.save('y.npy', np.zeros((3,), np.float32))\n");
-  const Proc r = bcastgen({"--expr", "x + 1", "x=x.npy", "y=y.npy", "-o", "o.npy"});
-  EXPECT_EQ(r.code, 2) << show(r);
-  EXPECT_TRUE(contains(r.err, "'y'")) << show(r);
-  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
-}
-
 // ---------------------------------------------------------------------------
 // Errors: reported before anything is compiled, and no output written.
 
@@ -282,9 +257,7 @@ TEST_F(RunTest, MismatchedDtypesExitTwo) {
       "np.save('a.npy', np.zeros((2, 3), np.float32))\n"
       "np.save('b.npy', np.zeros((3,), np.int32))\n");
   const Proc r = bcastgen({"--op", "add", "a.npy", "b.npy", "-o", "o.npy"});
-  EXPECT_EQ(r.code, 2) << show(r);
-  for (const char* word : {"a.npy", "b.npy", "f32", "i32"}) EXPECT_TRUE(contains(r.err, word)) << word << show(r);
-  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+  expect_refused(r, 2, {"a.npy", "b.npy", "f32", "i32"});
 }
 
 TEST_F(RunTest, ShapesThatDoNotBroadcastExitOne) {
@@ -292,17 +265,39 @@ TEST_F(RunTest, ShapesThatDoNotBroadcastExitOne) {
       "np.save('a.npy', np.zeros((3, 1, 5), np.float32))\n"
       "np.save('b.npy', np.zeros((4, 4, 5), np.float32))\n");
   const Proc r = bcastgen({"--op", "add", "a.npy", "b.npy", "-o", "o.npy"});
-  EXPECT_EQ(r.code, 1) << show(r);
-  EXPECT_TRUE(contains(r.err, "numpy: a [3,1,5] and b [4,4,5] do not broadcast: axis 0 has 3 vs 4")) << show(r);
-  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+  expect_refused(r, 1, {"numpy: a [3,1,5] and b [4,4,5] do not broadcast: axis 0 has 3 vs 4"});
 }
 
 TEST_F(RunTest, MissingFileExitsThree) {
   python("np.save('a.npy', np.zeros((3,), np.float32))\n");
   const Proc r = bcastgen({"--op", "add", "a.npy", "missing.npy", "-o", "o.npy"});
-  EXPECT_EQ(r.code, 3) << show(r);
-  EXPECT_TRUE(contains(r.err, "missing.npy")) << show(r);
-  EXPECT_FALSE(fs::exists(dir_ / "o.npy"));
+  expect_refused(r, 3, {"missing.npy"});
+}
+
+TEST_F(RunTest, ExprSyntaxErrorShowsTheColumn) {
+  python(
+      "np.save('x.npy', np.zeros((3,), np.float32))\n"
+      "np.save('y.npy', np.zeros((3,), np.float32))\n");
+  const Proc r = bcastgen({"--expr", "x * * y", "x=x.npy", "y=y.npy", "-o", "o.npy"});
+  // The caret stands under column 5.
+  expect_refused(r, 2, {"column 5: expected an operand, found '*'", "\n  x * * y\n      ^\n"});
+}
+
+TEST_F(RunTest, ExprInputsThatDoNotBroadcastNameTheInput) {
+  python(
+      "np.save('x.npy', np.zeros((4, 3), np.float32))\n"
+      "np.save('y.npy', np.zeros((3,), np.float32))\n"
+      "np.save('z.npy', np.zeros((2, 1), np.float32))\n");
+  const Proc r = bcastgen({"--expr", "x + y * z", "x=x.npy", "y=y.npy", "z=z.npy", "-o", "o.npy"});
+  expect_refused(r, 1, {"z", "[2,1]", "axis 0"});
+}
+
+TEST_F(RunTest, ExprUnusedInputIsAnError) {
+  python(
+      "np.save('x.npy', np.zeros((3,), np.float32))\n"
+      "np.save('y.npy', np.zeros((3,), np.float32))\n");
+  const Proc r = bcastgen({"--expr", "x + 1", "x=x.npy", "y=y.npy", "-o", "o.npy"});
+  expect_refused(r, 2, {"input 'y' is declared but the expression does not use it"});
 }
 
 }  // namespace
