@@ -60,6 +60,7 @@ namespace demo {
 namespace bias_add_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -94,7 +95,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -129,6 +132,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bia
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:scalar")
@@ -153,24 +158,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const 
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
+
+
 using Fn = void (*)(const float*, const float*, float*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const float*, float*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'bias_add': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'bias_add': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace
@@ -255,6 +267,7 @@ void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 namespace pdpd_add_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -287,7 +300,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -324,6 +339,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:pdp
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:scalar")
@@ -352,24 +369,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const 
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
+
+
 using Fn = void (*)(const float*, const float*, float*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const float*, float*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'pdpd_add': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'pdpd_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'pdpd_add': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'pdpd_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace
@@ -454,6 +478,7 @@ void pdpd_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 namespace mean_sub_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -489,7 +514,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -525,6 +552,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mea
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:scalar")
@@ -551,24 +580,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const 
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
+
+
 using Fn = void (*)(const float*, const float*, float*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const float*, float*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'mean_sub': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'mean_sub': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace
@@ -654,6 +690,7 @@ void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 namespace mask_gt_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
@@ -685,7 +722,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
@@ -718,6 +757,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mas
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:scalar")
@@ -749,24 +790,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const 
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
+
+
 using Fn = void (*)(const float*, const float*, bool*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const float*, bool*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'mask_gt': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'mask_gt': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace
@@ -849,6 +897,7 @@ void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<c
 namespace expand_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, float* out) {
@@ -878,7 +927,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
@@ -914,6 +965,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:exp
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:expand:scalar")
@@ -942,24 +995,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, float*
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, out);
 }
 
+
+
 using Fn = void (*)(const float*, float*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, float*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'expand': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'expand': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'expand': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'expand': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace

@@ -161,7 +161,7 @@ TEST_P(GuardPages, NoAccessOutsideAnyOperand) {
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (const auto& [spec, table] : kAllTables) {
-    for (Isa isa : {Isa::Scalar, Isa::Avx2, Isa::Avx512}) cases.push_back({spec, table(), isa});
+    for (Isa isa : bcastgen::kAllIsas) cases.push_back({spec, table(), isa});
   }
   return cases;
 }

@@ -333,16 +333,20 @@ TEST(Plan, ShortRowIsAllTail) {
   EXPECT_EQ(hz.tail_lanes, 4);
 }
 
-TEST(Plan, OpWithoutVocabularyEntryIsScalar) {
+TEST(Plan, OpWithoutVocabularyEntryRunsLaneByLane) {
+  // i32 divide has no vector form: the node runs lane by lane inside the vector loop.
   const KernelPlan p = plan_kernel(binary(Op::Divide, DType::I32, {64, 64}, {64}), options());
   const IsaPlan& z = isa_plan(p, Isa::Avx512);
-  EXPECT_FALSE(z.vector);
-  EXPECT_EQ(z.lanes, 1);
-  EXPECT_EQ(z.why, "scalar loop compiled for avx512: node t2 = divide(t0, t1) : i32 has no avx512 vector form");
+  EXPECT_TRUE(z.vector);
+  EXPECT_EQ(z.lanes, 16);
+  EXPECT_EQ(z.lane_nodes, (std::vector<std::size_t>{2}));
+  EXPECT_EQ(z.why,
+            "16 lanes x unroll 4 = 64 elements per step; row 64 = 1 x 64 + 0 vectors + no partial vector; "
+            "lane by lane (no avx512 vector form): node t2 = divide(t0, t1) : i32");
   const IsaPlan& y = isa_plan(p, Isa::Avx2);
-  EXPECT_FALSE(y.vector);
-  EXPECT_NE(y.why.find("divide(t0, t1) : i32 has no avx2 vector form"), std::string::npos) << y.why;
-  EXPECT_NE(y.why.find("avx2"), std::string::npos) << y.why;
+  EXPECT_TRUE(y.vector);
+  EXPECT_NE(y.why.find("lane by lane (no avx2 vector form): node t2 = divide(t0, t1) : i32"), std::string::npos)
+      << y.why;
   // The f32 divide has one.
   EXPECT_TRUE(isa_plan(plan_kernel(binary(Op::Divide, DType::F32, {64}, {64}), options()), Isa::Avx512).vector);
 }
@@ -501,11 +505,13 @@ TEST(Plan, ThreeInputsCoalesceAndClassifyEachOnItsOwn) {
 }
 
 TEST(Plan, NodesWithoutAVectorFormRunScalarAndAreNamed) {
-  // atan2 has no vector form; a cast mixes lane types.
+  // atan2 has no vector form: it runs lane by lane, the add stays a vector; a cast mixes lane types.
   const KernelPlan a = plan_kernel(fused("atan2(x, y) + x", {{"x", {64}, DType::F32, {}}, {"y", {64}, DType::F32, {}}}),
                                    options());
-  EXPECT_FALSE(isa_plan(a, Isa::Avx512).vector);
-  EXPECT_NE(isa_plan(a, Isa::Avx512).why.find("t2 = atan2(t0, t1) : f32"), std::string::npos)
+  EXPECT_TRUE(isa_plan(a, Isa::Avx512).vector);
+  EXPECT_EQ(isa_plan(a, Isa::Avx512).lane_nodes, (std::vector<std::size_t>{2}));
+  EXPECT_NE(isa_plan(a, Isa::Avx512).why.find("lane by lane (no avx512 vector form): node t2 = atan2(t0, t1) : f32"),
+            std::string::npos)
       << isa_plan(a, Isa::Avx512).why;
   const KernelPlan c = plan_kernel(fused("cast(x, f32) * y", {{"x", {64}, DType::I32, {}}, {"y", {64}, DType::F32, {}}}),
                                    options());

@@ -186,7 +186,7 @@ bool expected_isa(bg::Isa* out) {
   auto has = [&](const char* x) { return f.count(x) != 0; };
   if (has("avx512f") && has("avx512bw") && has("avx512dq") && has("avx512vl")) {
     *out = bg::Isa::Avx512;
-  } else if (has("avx2") && has("fma") && has("bmi2")) {
+  } else if (has("avx2") && has("fma") && has("bmi1") && has("bmi2")) {
     *out = bg::Isa::Avx2;
   } else {
     *out = bg::Isa::Scalar;

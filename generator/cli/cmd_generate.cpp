@@ -28,7 +28,7 @@ std::vector<Isa> parse_isa_list(const std::string& text) {
     const std::string name = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
     Isa isa;
     if (!parse_isa(name, &isa)) {
-      throw InvalidArgument("--isa: unknown isa '" + name + "' (valid: avx512, avx2, scalar)");
+      throw InvalidArgument("--isa: unknown isa '" + name + "' (valid: " + isa_names() + ")");
     }
     if (std::find(isas.begin(), isas.end(), isa) != isas.end()) {
       throw InvalidArgument("--isa: isa '" + name + "' is listed twice");
@@ -37,7 +37,7 @@ std::vector<Isa> parse_isa_list(const std::string& text) {
     if (end == std::string::npos) break;
     start = end + 1;
   }
-  std::sort(isas.begin(), isas.end(), [](Isa x, Isa y) { return static_cast<int>(x) > static_cast<int>(y); });
+  gen::sort_most_specific_first(&isas);
   return isas;
 }
 

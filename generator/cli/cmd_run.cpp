@@ -39,6 +39,7 @@
 #include "bcastgen/gen/shape_parse.h"
 #include "bcastgen/ops.h"
 #include "bcastgen/reference.h"
+#include "render.h"
 #include "commands.h"
 
 extern char** environ;
@@ -282,13 +283,6 @@ std::vector<std::string> compiler_command() {
 // ---------------------------------------------------------------------------
 // The driver
 
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) {
-    s.replace(p, from.size(), to);
-  }
-  return s;
-}
-
 // Arguments of the kernel entry points: each input cast from in[k], then out.
 std::string call_args(const gen::KernelSpec& k, bool checked) {
   const std::string shape = std::string(kNamespace) + "::" + k.name + "_shape::";
@@ -311,135 +305,29 @@ std::string kernel_call(const gen::KernelSpec& k, std::optional<Isa> isa, bool c
   return fn + (checked ? "_checked(" : "(") + call_args(k, checked) + ");";
 }
 
-// The driver's source. Inputs and output are raw bytes in files, so it
-// needs no .npy code; its only job is to call the generated kernel.
-constexpr const char* kDriverTemplate = R"(// Written by `bcastgen run`: reads the raw input bytes, runs the kernel,
-// writes the raw output bytes; when asked, also times the kernel.
-// Usage: driver IN0 ... IN@LAST@ OUT TIME (TIME is 0 or 1)
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <exception>
-#include <string>
-#include <vector>
-
-#include "@HEADER@"
-
-namespace {
-
-using Out = @OUT@;
-constexpr int kInputs = @INPUTS@;
-constexpr std::size_t kInBytes[kInputs] = {@IN_BYTES@};
-constexpr std::size_t kOutBytes = @OUT_BYTES@;
-
-[[noreturn]] void fail(const std::string& message) {
-  std::fprintf(stderr, "driver: %s\n", message.c_str());
-  std::exit(1);
-}
-
-// 64-byte aligned (vector loads, streaming stores) and never null, even
-// for an empty array.
-void* alloc_bytes(std::size_t bytes) {
-  const std::size_t size = (bytes + 63) / 64 * 64 + 64;
-  void* p = std::aligned_alloc(64, size);
-  if (p == nullptr) fail("out of memory");
-  std::memset(p, 0, size);
-  return p;
-}
-
-const void* read_input(const char* path, std::size_t bytes) {
-  void* p = alloc_bytes(bytes);
-  if (bytes == 0) return p;
-  std::FILE* f = std::fopen(path, "rb");
-  if (f == nullptr) fail(std::string("cannot open ") + path);
-  const std::size_t got = std::fread(p, 1, bytes, f);
-  const bool extra = std::fgetc(f) != EOF;
-  std::fclose(f);
-  if (got != bytes || extra) fail(std::string(path) + " does not hold " + std::to_string(bytes) + " bytes");
-  return p;
-}
-
-void write_output(const char* path, const void* data, std::size_t bytes) {
-  std::FILE* f = std::fopen(path, "wb");
-  if (f == nullptr) fail(std::string("cannot create ") + path);
-  const bool ok = std::fwrite(data, 1, bytes, f) == bytes;
-  if (std::fclose(f) != 0 || !ok) fail(std::string("cannot write ") + path);
-}
-
-void run_first(const void* const* in, Out* out) {
-  @FIRST_CALL@
-}
-
-void run_timed(const void* const* in, Out* out) {
-  @TIMED_CALL@
-}
-
-// Nanoseconds per call: the batch size doubles until a batch takes 1 ms,
-// then batches run until 0.2 s in total; the median batch shrugs off
-// interruptions by other processes.
-double time_per_call_ns(const void* const* in, Out* out) {
-  using Clock = std::chrono::steady_clock;
-  auto batch = [&](long reps) {
-    const auto t0 = Clock::now();
-    for (long i = 0; i < reps; ++i) run_timed(in, out);
-    return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
-  };
-  long reps = 1;
-  double t = batch(reps);
-  while (t < 1e6 && reps < (1L << 30)) {
-    reps *= 2;
-    t = batch(reps);
-  }
-  std::vector<double> per_call{t / static_cast<double>(reps)};
-  for (double total = t; total < 2e8; total += t) {
-    t = batch(reps);
-    per_call.push_back(t / static_cast<double>(reps));
-  }
-  std::nth_element(per_call.begin(), per_call.begin() + per_call.size() / 2, per_call.end());
-  return per_call[per_call.size() / 2];
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != kInputs + 3) fail("usage: driver IN0 ... OUT TIME");
-  try {
-    const void* in[kInputs];
-    for (int k = 0; k < kInputs; ++k) in[k] = read_input(argv[1 + k], kInBytes[k]);
-    Out* out = static_cast<Out*>(alloc_bytes(kOutBytes));
-    run_first(in, out);
-    write_output(argv[kInputs + 1], out, kOutBytes);
-    if (std::strcmp(argv[kInputs + 2], "1") == 0) std::printf("time_per_call_ns=%.3f\n", time_per_call_ns(in, out));
-  } catch (const std::exception& e) {
-    fail(e.what());
-  }
-  return 0;
-}
-)";
 
 std::size_t byte_count(const Shape& shape, DType dtype) {
   return static_cast<std::size_t>(checked_numel(shape)) * static_cast<std::size_t>(dtype_size(dtype));
 }
 
+// The driver's source (templates/run_driver.cpp.mustache). Inputs and
+// output are raw bytes in files, so it needs no .npy code; its only job is
+// to call the generated kernel.
 std::string driver_source(const gen::KernelPlan& plan, std::optional<Isa> isa) {
   const gen::KernelSpec& k = plan.spec;
-  std::string s = kDriverTemplate, bytes;
+  std::string bytes;
   for (const gen::InputSpec& in : k.inputs) {
     bytes += (bytes.empty() ? "" : ", ") + std::to_string(byte_count(in.shape, in.dtype));
   }
-  s = replace_all(s, "@HEADER@", std::string(kStem) + ".h");
-  s = replace_all(s, "@OUT@", dtype_info(plan.out_dtype).cpp_type);
-  s = replace_all(s, "@INPUTS@", std::to_string(k.inputs.size()));
-  s = replace_all(s, "@LAST@", std::to_string(k.inputs.size() - 1));
-  s = replace_all(s, "@IN_BYTES@", bytes);
-  s = replace_all(s, "@OUT_BYTES@", std::to_string(byte_count(plan.shapes.out, plan.out_dtype)));
+  gen::Values v;
+  v.set("header", std::string(kStem) + ".h").set("out_type", dtype_info(plan.out_dtype).cpp_type);
+  v.set("inputs", static_cast<std::int64_t>(k.inputs.size()));
+  v.set("last", static_cast<std::int64_t>(k.inputs.size() - 1)).set("in_bytes", "{" + bytes + "}");
+  v.set("out_bytes", std::to_string(byte_count(plan.shapes.out, plan.out_dtype)));
   // The checked entry validates the shapes once, so a driver bug shows as
   // an error rather than as a wrong result; timing uses the unchecked one.
-  s = replace_all(s, "@FIRST_CALL@", kernel_call(k, isa, true));
-  s = replace_all(s, "@TIMED_CALL@", kernel_call(k, isa, false));
-  return s;
+  v.set("first_call", kernel_call(k, isa, true)).set("timed_call", kernel_call(k, isa, false));
+  return gen::render("run_driver.cpp.mustache", v);
 }
 
 void compile_driver(const TempDir& dir) {
@@ -615,7 +503,7 @@ Action register_run(CLI::App& app) {
   cmd->add_option("-o,--output", args->out, "the output .npy file")->required();
   cmd->add_flag("--check", args->check, "compare with the reference, time the kernel, exit 4 on a mismatch");
   cmd->add_option("--isa", args->isa, "run this variant instead of the best for this CPU")
-      ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
+      ->check(CLI::IsMember(isa_name_list()));
   cmd->add_flag("--keep-temp", args->keep_temp, "keep the temporary build directory and print its path");
   return [args] {
     try {

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "bcastgen/gen/embedded.h"
 #include "bcastgen/gen/manifest.h"
@@ -39,7 +42,7 @@ std::string c_identifier(const std::string& name) {
 }  // namespace
 
 GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
-  validate_spec(spec, options.source_name);
+  const std::vector<BroadcastInputs> shapes = validate_spec(spec, options.source_name);
   const Vocabulary& voc = Vocabulary::builtin();
   PlanOptions popt;
   popt.isas = spec.isas.empty() ? default_isas() : spec.isas;
@@ -49,10 +52,17 @@ GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
   const KernelFileNames names{spec.ns, c_identifier(spec.ns) + "_", table_fn};
   GeneratedFiles out;
   std::vector<Values> declarations, definitions;
-  bool x86 = false;
-  for (Isa isa : popt.isas) x86 = x86 || isa != Isa::Scalar;
-  for (const KernelSpec& k : spec.kernels) {
-    out.plans.push_back(plan_kernel(k, popt, voc));
+  // The intrinsics headers of the ISAs, each under its architecture's guard.
+  std::vector<Values> intrinsics;
+  std::set<std::pair<std::string, std::string>> included;
+  for (Isa isa : popt.isas) {
+    const IsaInfo& r = isa_info(isa);
+    const std::string condition = arch_info(r.arch).guard;
+    if (*r.header == '\0' || !included.insert({condition, r.header}).second) continue;
+    intrinsics.push_back(Values().set("condition", condition).set("intrinsics_header", r.header));
+  }
+  for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+    out.plans.push_back(plan_kernel(spec.kernels[i], shapes[i], popt, voc));
     const KernelCode code = emit_kernel(out.plans.back(), voc, names);
     declarations.push_back(code.declarations);
     definitions.push_back(
@@ -65,7 +75,7 @@ GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
   hv.set("table_fn", table_fn);
   out.files[header] = render("header.h.mustache", hv);
   Values sv;
-  sv.set("banner", banner(options)).set("namespace", spec.ns).set("header", header).flag("x86", x86);
+  sv.set("banner", banner(options)).set("namespace", spec.ns).set("header", header).list("intrinsics", intrinsics).declare("condition").declare("intrinsics_header");
   sv.set("table_fn", table_fn).set("c_header", c_header).set("c_prefix", names.c_prefix);
   sv.list("kernels", definitions);
   out.files[source] = render("source.cpp.mustache", sv);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -177,7 +178,6 @@ class BodyEmitter {
   std::string scalar_value(std::size_t i, const std::string& j, std::int64_t jv, const std::set<std::size_t>& named) const {
     if (named.count(i)) return fmt::format("s{}", i);
     const ExprNode& n = node(i);
-    auto arg = [&](std::size_t a) { return scalar_value(n.args[a], j, jv, named); };
     switch (n.kind) {
       case ExprKind::Input: {
         const Input& in = inputs_[n.input];
@@ -186,12 +186,22 @@ class BodyEmitter {
         return fmt::format("{}[{}]", in.ptr, j);
       }
       case ExprKind::Literal: return literal_cpp(n.literal, n.dtype);
-      case ExprKind::Binary: return fmt::format("bcastgen::ops::{}({}, {})", op_name(n.op), arg(0), arg(1));
-      case ExprKind::Unary: return fmt::format("bcastgen::ops::{}({})", unary_name(n.unary), arg(0));
-      case ExprKind::Where: return fmt::format("bcastgen::ops::where({}, {}, {})", arg(0), arg(1), arg(2));
-      case ExprKind::Cast: return fmt::format("bcastgen::ops::cast<{}>({})", dtype_info(n.dtype).cpp_type, arg(0));
+      default: break;
     }
-    return "?";
+    std::vector<std::string> args;
+    for (std::size_t a : n.args) args.push_back(scalar_value(a, j, jv, named));
+    return scalar_call(n, args);
+  }
+
+  // The scalar op of a computed node over its operands' expressions.
+  static std::string scalar_call(const ExprNode& n, const std::vector<std::string>& a) {
+    switch (n.kind) {
+      case ExprKind::Binary: return fmt::format("bcastgen::ops::{}({}, {})", op_name(n.op), a[0], a[1]);
+      case ExprKind::Unary: return fmt::format("bcastgen::ops::{}({})", unary_name(n.unary), a[0]);
+      case ExprKind::Where: return fmt::format("bcastgen::ops::where({}, {}, {})", a[0], a[1], a[2]);
+      case ExprKind::Cast: return fmt::format("bcastgen::ops::cast<{}>({})", dtype_info(n.dtype).cpp_type, a[0]);
+      default: return "?";
+    }
   }
 
   // Nodes computed once per element into a temporary: those used twice or more.
@@ -281,13 +291,46 @@ class BodyEmitter {
 
   std::string reg_type(std::size_t i) const { return is_cmp(i) ? tv_->cmp : tv_->vec; }
 
-  // The computed nodes of one vector, in DAG order.
-  void emit_nodes(const std::string& suffix, std::int64_t off) {
+  // The computed nodes of one vector, in DAG order; `active` lanes hold
+  // elements of the row (fewer than all in a masked vector).
+  void emit_nodes(const std::string& suffix, std::int64_t off, int active) {
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
       const ExprKind k = node(i).kind;
       if (k == ExprKind::Input || k == ExprKind::Literal) continue;
+      if (by_lanes(i)) {
+        emit_lane_node(i, suffix, off, active);
+        continue;
+      }
       pr_.line(fmt::format("const {} {} = {};", reg_type(i), vector_name(i, suffix, off), vector_expr(i, suffix, off)));
     }
+  }
+
+  bool by_lanes(std::size_t i) const {
+    return std::find(ip_.lane_nodes.begin(), ip_.lane_nodes.end(), i) != ip_.lane_nodes.end();
+  }
+
+  // A node without a vector form (IsaPlan::lane_nodes): its operands are
+  // stored to arrays, the scalar op runs on each active lane, and the
+  // result is loaded back, so that the other nodes stay in vectors. Lanes
+  // past the row are not computed (an integer divide must not see them).
+  void emit_lane_node(std::size_t i, const std::string& suffix, std::int64_t off, int active) {
+    const ExprNode& n = node(i);
+    const int W = ip_.lanes;
+    const std::string name = vector_name(i, suffix, off);
+    const int align = isa_info(ip_.isa).vector_bytes;
+    std::vector<std::string> lane_args;
+    for (std::size_t a = 0; a < n.args.size(); ++a) {
+      const std::string buf = fmt::format("{}_arg{}", name, a);
+      pr_.line(fmt::format("alignas({}) {} {}[{}];", align, dtype_info(node(n.args[a]).dtype).cpp_type, buf, W));
+      pr_.line(expand(tv_->store, {{"p", buf}, {"v", vector_name(n.args[a], suffix, off)}}) + ";");
+      lane_args.push_back(buf + "[l]");
+    }
+    // A partial vector zeroes the lanes it does not compute.
+    pr_.line(fmt::format("alignas({}) {} {}_lanes[{}]{};", align, dtype_info(n.dtype).cpp_type, name, W,
+                         active < W ? " = {}" : ""));
+    pr_.line(fmt::format("for (int l = 0; l < {}; ++l) {}_lanes[l] = {};  // no {} vector form", active, name,
+                         scalar_call(n, lane_args), isa_name(ip_.isa)));
+    pr_.line(fmt::format("const {} {} = {};", tv_->vec, name, expand(tv_->load, {{"p", name + "_lanes"}})));
   }
 
   // The store of the root's register `v` at `ptr`.
@@ -296,6 +339,8 @@ class BodyEmitter {
     if (is_cmp(dag_.root)) pattern = masked ? tv_->store_bool_tail : tv_->store_bool;
     else if (masked) pattern = tv_->store_tail;
     else pattern = streaming_ ? tv_->stream : tv_->store;
+    // The planner only picks forms the vocabulary has; an empty one here is a planner bug.
+    if (pattern.empty()) throw Error(fmt::format("internal: no {} store form planned on {}", masked ? "masked" : "vector", isa_name(ip_.isa)));
     std::string stmt = expand(pattern, {{"p", ptr}, {"v", v}, {"m", v}, {"t", mask}});
     return stmt.back() == '}' ? stmt : stmt + ";";
   }
@@ -312,7 +357,9 @@ class BodyEmitter {
                              load(in, offset_expr(in.ptr, base, offs[u]), masked ? "tail" : "")));
       }
     }
-    for (std::size_t u = 0; u < offs.size(); ++u) emit_nodes(fmt::format("{}{}", tag, u), offs[u]);
+    for (std::size_t u = 0; u < offs.size(); ++u) {
+      emit_nodes(fmt::format("{}{}", tag, u), offs[u], masked ? ip_.tail_lanes : ip_.lanes);
+    }
     for (std::size_t u = 0; u < offs.size(); ++u) {
       pr_.line(store(offset_expr(out_ptr, base, offs[u]), vector_name(dag_.root, fmt::format("{}{}", tag, u), offs[u]),
                      masked, "tail"));
@@ -323,7 +370,7 @@ class BodyEmitter {
   // is the scalar tail).
   std::int64_t vector_extent() const {
     const std::int64_t whole = ip_.main_trips * ip_.step + static_cast<std::int64_t>(ip_.tail_vectors) * ip_.lanes;
-    return iv_->mask_tail ? ip_.row : whole;
+    return isa_info(ip_.isa).mask_tail ? ip_.row : whole;
   }
 
   void emit_vector_row(const std::string& out_ptr) {
@@ -352,7 +399,7 @@ class BodyEmitter {
     }
     if (ip_.tail_lanes > 0) {
       const std::int64_t start = main_end + static_cast<std::int64_t>(ip_.tail_vectors) * W;
-      if (iv_->mask_tail) {
+      if (isa_info(ip_.isa).mask_tail) {
         const std::uint64_t mask = ip_.tail_lanes >= 64 ? ~0ull : (1ull << ip_.tail_lanes) - 1;
         pr_.line(fmt::format("// tail: the last {} elements, lanes 0..{} of one masked vector", ip_.tail_lanes,
                              ip_.tail_lanes - 1));
@@ -503,7 +550,7 @@ class BodyEmitter {
         pr_.line(fmt::format("const {} {} = {};", tv_->vec, vector_name(in.node, suffix, off),
                              load(in, offset_expr(in.ptr, "", off), part ? "tail" : "")));
       }
-      emit_nodes(suffix, off);
+      emit_nodes(suffix, off, part ? ip_.tail_lanes : W);
       pr_.line(store(offset_expr(out_ptr, "", off), vector_name(dag_.root, suffix, off), part, "tail"));
     }
   }

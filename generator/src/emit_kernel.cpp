@@ -131,11 +131,18 @@ Values declaration_values(const KernelPlan& p, Values v) {
   return v;
 }
 
+// The `#if` around code for one architecture: none for code that compiles everywhere.
+std::vector<Values> arch_guard(Arch arch) {
+  if (arch == Arch::Any) return {};
+  return {Values().set("condition", arch_info(arch).guard)};
+}
+
 // One ISA variant (or its streaming twin): the block, the full and the range driver.
 std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, const Signature& sig,
                          bool streaming) {
   const VariantSymbols vs = variant_symbols(isa_name(ip.isa), streaming);
-  const std::string target = ip.isa == Isa::Scalar ? "" : voc.isa(ip.isa)->target;
+  const IsaInfo& row = isa_info(ip.isa);
+  const std::string target = row.target;
   // The driver carries the kernel mark for `bcastgen inspect`; the block
   // holds the nest and is inlined into the full and the range drivers.
   auto attributes = [&](const std::string& kind, bool inline_always) {
@@ -156,6 +163,9 @@ std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const Vocabular
                                                    .set("args", sig.internal_args)
                                                    .set("outer_extent", p.outer_extent)
                                                    .flag("streaming", streaming)
+                                                   .set("fence", row.nt_fence)
+                                                   .list("guard", arch_guard(row.arch))
+                                                   .declare("condition")
                                                    .set("body", emit_variant_body(p, ip, voc, streaming)));
 }
 
@@ -168,7 +178,7 @@ std::vector<Values> variants(const KernelPlan& p, const Vocabulary& voc, const S
         Values().set("variant", base).set("why", ip.why).set("code", variant_code(p, ip, voc, sig, false)));
     if (ip.stream) {
       const std::string why = "as " + base + ", with streaming stores; used when out is " +
-                              std::to_string(voc.isa(ip.isa)->bytes) + "-byte aligned";
+                              std::to_string(isa_info(ip.isa).vector_bytes) + "-byte aligned";
       out.push_back(Values()
                         .set("variant", variant_symbols(base, true).function)
                         .set("why", why)
@@ -178,9 +188,16 @@ std::vector<Values> variants(const KernelPlan& p, const Vocabulary& voc, const S
   return out;
 }
 
-// select() and select_range(): the best variant not above an ISA level.
-std::string dispatch_code(const KernelPlan& p, const Vocabulary& voc, const Values& common) {
-  std::vector<Values> dispatch;
+// select() and select_range(): the first variant, in the plan's order
+// (most specific first), that the CPU's ISA includes; consecutive variants
+// of one architecture share its `#if`.
+std::string dispatch_code(const KernelPlan& p, const Values& common) {
+  std::vector<Values> groups, branches;
+  Arch group_arch = Arch::Any;
+  auto close_group = [&] {
+    if (!branches.empty()) groups.push_back(Values().list("guard", arch_guard(group_arch)).list("branches", branches));
+    branches.clear();
+  };
   bool has_stream = false;
   for (const IsaPlan& ip : p.isas) {
     const VariantSymbols plain = variant_symbols(isa_name(ip.isa), false);
@@ -189,15 +206,18 @@ std::string dispatch_code(const KernelPlan& p, const Vocabulary& voc, const Valu
       has_stream = true;
       const VariantSymbols nt = variant_symbols(isa_name(ip.isa), true);
       const std::string aligned =
-          fmt::format("reinterpret_cast<std::uintptr_t>(out) % {} == 0", voc.isa(ip.isa)->bytes);
+          fmt::format("reinterpret_cast<std::uintptr_t>(out) % {} == 0", isa_info(ip.isa).vector_bytes);
       select = fmt::format("return {} ? {} : {};", aligned, nt.function, plain.function);
       select_range = fmt::format("return {} ? {} : {};", aligned, nt.range, plain.range);
     }
-    dispatch.push_back(
+    if (isa_info(ip.isa).arch != group_arch) close_group();
+    group_arch = isa_info(ip.isa).arch;
+    branches.push_back(
         Values().set("isa_enum", isa_enumerator(ip.isa)).set("select", select).set("select_range", select_range));
   }
+  close_group();
   Values v = common;
-  v.list("dispatch", dispatch).flag("has_stream", has_stream);
+  v.list("groups", groups).declare("condition").flag("has_stream", has_stream);
   return render_entity("dispatch.cpp.mustache", v);
 }
 
@@ -294,7 +314,7 @@ KernelCode emit_kernel(const KernelPlan& p, const Vocabulary& voc, const KernelF
   v.set("expr_table", describe_expr(p, "//   ")).set("input_names", input_names);
   v.set("loop_table", describe_loops(p, "//   ")).set("split_why", p.split_why);
   v.list("variants", variants(p, voc, sig));
-  v.set("dispatch", dispatch_code(p, voc, common));
+  v.set("dispatch", dispatch_code(p, common));
   v.set("entries", render_entity("entries.cpp.mustache", common));
   v.set("table_entry", table_entry_code(p, sig, common));
   v.set("checked_entry", checked_entry_code(p, common));

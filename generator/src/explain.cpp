@@ -191,7 +191,7 @@ std::string explain_plan_text(const KernelPlan& p) {
       }
       s += fmt::format("          {} lanes; reads {}; outer loops {}, row {}, tail {}, stores {}\n",
                        dtype_name(ip.lane_dtype), access, ip.outer.size(), ip.row,
-                       ip.tail_lanes == 0 ? "none" : ip.isa == Isa::Avx512 ? "constant mask" : "unrolled scalars",
+                       ip.tail_lanes == 0 ? "none" : isa_info(ip.isa).mask_tail ? "constant mask" : "unrolled scalars",
                        ip.stream ? "streaming (when out is aligned)" : "normal");
     }
   }

@@ -89,7 +89,8 @@ std::string node_text(const KernelPlan& p, std::size_t i) {
 // Whether every node of the DAG has a vector form on `isa`, with all
 // numbers in lanes of one dtype (*lane) and bools as that dtype's compare
 // results; else why not, naming the node.
-std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, DType* lane) {
+std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, DType* lane,
+                           std::vector<std::size_t>* lane_nodes) {
   const ExprDag& d = p.spec.expr;
   std::set<DType> numbers;
   for (const ExprNode& n : d.nodes) {
@@ -121,9 +122,20 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
     const ExprNode& n = d.nodes[i];
     const bool is_cmp = cmp_bools && n.dtype == DType::Bool;
     auto none = [&] { return fmt::format("node {} has no {} vector form", node_text(p, i), isa_name(isa)); };
+    // A number node over numbers without a vector form runs lane by lane
+    // inside the vector loop; the rest of the kernel stays in vectors.
+    auto by_lanes = [&] {
+      for (std::size_t a : n.args) {
+        if (d.nodes[a].dtype == DType::Bool) return false;
+      }
+      if (n.dtype == DType::Bool) return false;
+      lane_nodes->push_back(i);
+      return true;
+    };
     switch (n.kind) {
       case ExprKind::Input:
-        if (is_cmp && (tv->load_cmp.empty() || tv->splat_cmp.empty() || (iv->mask_tail && tv->load_cmp_tail.empty()))) {
+        if (is_cmp && (tv->load_cmp.empty() || tv->splat_cmp.empty() ||
+                       (isa_info(isa).mask_tail && tv->load_cmp_tail.empty()))) {
           return none();
         }
         break;
@@ -132,11 +144,13 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
         break;
       case ExprKind::Binary: {
         const DType t = d.nodes[n.args[0]].dtype;
-        if ((cmp_bools && t == DType::Bool) || !voc.op(isa, t, n.op)) return none();
+        if (cmp_bools && t == DType::Bool) return none();
+        if (!voc.op(isa, t, n.op) && !by_lanes()) return none();
         break;
       }
       case ExprKind::Unary:
-        if (is_cmp || !voc.unary(isa, n.dtype, n.unary)) return none();
+        if (is_cmp) return none();
+        if (!voc.unary(isa, n.dtype, n.unary) && !by_lanes()) return none();
         break;
       case ExprKind::Where:
         if (!cmp_bools || tv->select.empty()) return none();
@@ -145,6 +159,14 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
     }
   }
   return "";
+}
+
+// "; lane by lane (no avx512 vector form): node t2 = atan2(t0, t1) : f32", or "".
+std::string lane_nodes_note(const KernelPlan& p, const IsaPlan& ip) {
+  std::string s;
+  for (std::size_t i : ip.lane_nodes) s += (s.empty() ? "" : ", ") + std::string("node ") + node_text(p, i);
+  if (s.empty()) return "";
+  return fmt::format("; lane by lane (no {} vector form): {}", isa_name(ip.isa), s);
 }
 
 // All inputs and the output hold lane elements (no bools beside numbers).
@@ -245,16 +267,18 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     ip.why = "the output has no elements: nothing to do";
     return ip;
   }
-  const IsaVocabulary* iv = voc.isa(isa);
-  const std::string blocker = isa == Isa::Scalar || !iv ? "" : vector_blocker(p, isa, voc, &ip.lane_dtype);
-  if (isa == Isa::Scalar || !iv || !blocker.empty()) {
-    ip.why = isa == Isa::Scalar ? "portable scalar loop"
-                                : fmt::format("scalar loop compiled for {}: {}", isa_name(isa),
-                                              iv ? blocker : "the vocabulary has no such ISA");
+  const IsaInfo& row = isa_info(isa);
+  const bool has_vectors = row.vector_bytes > 0 && voc.isa(isa) != nullptr;
+  const std::string blocker = has_vectors ? vector_blocker(p, isa, voc, &ip.lane_dtype, &ip.lane_nodes) : "";
+  if (!has_vectors || !blocker.empty()) {
+    ip.lane_nodes.clear();
+    ip.why = row.vector_bytes == 0 ? "portable scalar loop"
+                                   : fmt::format("scalar loop compiled for {}: {}", isa_name(isa),
+                                                 has_vectors ? blocker : "the vocabulary has no such ISA");
     return ip;
   }
   ip.vector = true;
-  ip.lanes = iv->bytes / dtype_size(ip.lane_dtype);
+  ip.lanes = row.vector_bytes / dtype_size(ip.lane_dtype);
   ip.unroll = opt.unroll;
 
   // A short row whose small inputs repeat: fuse the last two loops and
@@ -281,7 +305,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   }
   if (!ip.period && plan_gather(p, ip, voc)) {
     // No streaming stores: blocks this short end in a masked store every few vectors.
-    ip.why = describe_gather(p, ip);
+    ip.why = describe_gather(p, ip) + lane_nodes_note(p, ip);
     return ip;
   }
   settle_tail(ip);
@@ -291,11 +315,14 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   // rows must start at multiples of the vector width.
   const int out_size = dtype_size(p.out_dtype);
   bool rows_aligned = true;
-  for (const Loop& l : ip.outer) rows_aligned = rows_aligned && (l.out * out_size) % iv->bytes == 0;
-  ip.stream = p.footprint_bytes >= opt.stream_threshold_bytes && rows_aligned && p.out_dtype == ip.lane_dtype;
+  for (const Loop& l : ip.outer) rows_aligned = rows_aligned && (l.out * out_size) % row.vector_bytes == 0;
+  // ... and the ISA must have a non-temporal store for the output's lanes, and a fence.
+  const bool can_stream = *row.nt_fence != '\0' && !voc.type(isa, ip.lane_dtype)->stream.empty();
+  ip.stream = can_stream && p.footprint_bytes >= opt.stream_threshold_bytes && rows_aligned &&
+              p.out_dtype == ip.lane_dtype;
 
   std::string tail = ip.tail_lanes == 0 ? "no partial vector"
-                     : iv->mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
+                     : row.mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
                                        : fmt::format("{} unrolled scalar elements", ip.tail_lanes);
   ip.why = fmt::format("{} lanes x unroll {} = {} elements per step; row {} = {} x {} + {} vectors + {}", ip.lanes,
                        ip.unroll, ip.step, ip.row, ip.main_trips, ip.step, ip.tail_vectors, tail);
@@ -307,6 +334,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     ip.why += fmt::format("; {} repeat{} every {} elements, held in {} registers", names,
                           names.find(',') == std::string::npos ? "s" : "", ip.period, ip.pattern_vectors);
   }
+  ip.why += lane_nodes_note(p, ip);
   if (ip.stream) ip.why += fmt::format("; streaming stores (footprint {} bytes >= threshold)", p.footprint_bytes);
   return ip;
 }
@@ -360,9 +388,13 @@ std::int64_t footprint_bytes(const KernelPlan& p) {
 }  // namespace
 
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {
+  return plan_kernel(k, broadcast_kernel_inputs(k), opt, voc);
+}
+
+KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOptions& opt, const Vocabulary& voc) {
   KernelPlan p;
   p.spec = k;
-  p.shapes = broadcast_kernel_inputs(k);
+  p.shapes = std::move(shapes);
   p.out_dtype = k.out_dtype();
   p.out_numel = checked_numel(p.shapes.out);
   p.out_bytes = checked_mul(p.out_numel, dtype_size(p.out_dtype), "output bytes");

@@ -3,12 +3,17 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "bcastgen/gen/expr.h"
 #include "bcastgen/reference.h"
 
 namespace bcastgen::gen {
+
+// Kernel index -> the rule engine's result for it.
+using KnownShapes = std::map<std::size_t, BroadcastInputs>;
 namespace {
 
 const std::set<std::string_view>& cpp_keywords() {
@@ -123,8 +128,10 @@ class SpecReader {
     } else {
       for (const auto& k : kernels) {
         const std::size_t before = diags_.size();
+        last_shapes_.reset();
         spec.kernels.push_back(read_kernel(k));
         if (diags_.size() != before) reported_.insert(spec.kernels.size() - 1);
+        else if (last_shapes_) shapes_[spec.kernels.size() - 1] = std::move(*last_shapes_);
       }
     }
     return spec;
@@ -133,6 +140,8 @@ class SpecReader {
   std::vector<Diagnostic>& diagnostics() { return diags_; }
   // Indices of kernels that already have a diagnostic.
   const std::set<std::size_t>& reported() const { return reported_; }
+  // The rule engine's result for each kernel whose shapes it checked.
+  const KnownShapes& shapes() const { return shapes_; }
 
  private:
   void add(const YAML::Node& at, const std::string& kernel, std::string message, bool rule_failure = false) {
@@ -231,20 +240,20 @@ class SpecReader {
 
   void read_isas(const YAML::Node& n, std::vector<Isa>* out) {
     if (!n.IsSequence() || n.size() == 0) {
-      add(n, "", "'isa' must be a non-empty list such as [avx512, avx2, scalar]");
+      add(n, "", "'isa' must be a non-empty list such as [" + isa_names() + "]");
       return;
     }
     for (const auto& item : n) {
       Isa isa;
       if (!item.IsScalar() || !parse_isa(item.Scalar(), &isa)) {
-        add(item, "", "unknown isa " + describe(item) + " (valid: avx512, avx2, scalar)");
+        add(item, "", "unknown isa " + describe(item) + " (valid: " + isa_names() + ")");
       } else if (std::find(out->begin(), out->end(), isa) != out->end()) {
         add(item, "", std::string("isa '") + isa_name(isa) + "' is listed twice");
       } else {
         out->push_back(isa);
       }
     }
-    std::sort(out->begin(), out->end(), [](Isa x, Isa y) { return static_cast<int>(x) > static_cast<int>(y); });
+    sort_most_specific_first(out);
   }
 
   KernelSpec read_kernel(const YAML::Node& n) {
@@ -488,7 +497,7 @@ class SpecReader {
   // Applies the rule engine to the kernel's inputs; reports at `at`.
   void check_shapes(const YAML::Node& n, const KernelSpec& k, const YAML::Node& at) {
     try {
-      broadcast_kernel_inputs(k);
+      last_shapes_ = broadcast_kernel_inputs(k);
     } catch (const BroadcastError& e) {
       add(at, k.name, e.what(), /*rule_failure=*/true);
     } catch (const OverflowError& e) {
@@ -512,6 +521,8 @@ class SpecReader {
   std::string file_;
   std::vector<Diagnostic> diags_;
   std::set<std::size_t> reported_;
+  std::optional<BroadcastInputs> last_shapes_;  // of the kernel being read
+  KnownShapes shapes_;
 };
 
 }  // namespace
@@ -536,12 +547,15 @@ bool SpecError::only_rule_failures() const {
   return std::all_of(diags_.begin(), diags_.end(), [](const Diagnostic& d) { return d.rule_failure; });
 }
 
+void sort_most_specific_first(std::vector<Isa>* isas) {
+  std::stable_sort(isas->begin(), isas->end(), [](Isa x, Isa y) { return isa_rank(x) > isa_rank(y); });
+}
+
 std::vector<Isa> default_isas() {
-#if defined(__x86_64__) || defined(_M_X64)
-  return {Isa::Avx512, Isa::Avx2, Isa::Scalar};
-#else
-  return {Isa::Scalar};
-#endif
+  // Every ISA of the table: each variant compiles only for its architecture.
+  std::vector<Isa> all(kAllIsas.begin(), kAllIsas.end());
+  sort_most_specific_first(&all);
+  return all;
 }
 
 bool is_cpp_identifier(std::string_view s) {
@@ -651,8 +665,11 @@ static std::string dag_problems(const KernelSpec& k) {
 
 // The checks shared by parsed and in-memory specs. Kernels in `skip` were
 // already diagnosed while parsing; only name clashes are checked for them.
+// The rule engine runs once per kernel: `known` holds the results the
+// parser already has, and `shapes` (when not null) receives every kernel's.
 static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string& file,
-                                             const std::set<std::size_t>& skip) {
+                                             const std::set<std::size_t>& skip, const KnownShapes& known = {},
+                                             std::vector<BroadcastInputs>* shapes = nullptr) {
   std::vector<Diagnostic> diags;
   auto add = [&](const KernelSpec* k, std::string msg, bool rule_failure = false) {
     Diagnostic d;
@@ -682,7 +699,9 @@ static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string
       continue;
     }
     try {
-      const BroadcastInputs r = broadcast_kernel_inputs(k);
+      const auto found = known.find(i);
+      const BroadcastInputs r = found != known.end() ? found->second : broadcast_kernel_inputs(k);
+      if (shapes) shapes->push_back(r);
       bool too_big = false;
       std::vector<const Shape*> shapes = {&r.out};
       for (const InputSpec& in : k.inputs) shapes.push_back(&in.shape);
@@ -711,9 +730,11 @@ static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string
   return diags;
 }
 
-void validate_spec(const Spec& spec, const std::string& file) {
-  auto diags = spec_problems(spec, file, {});
+std::vector<BroadcastInputs> validate_spec(const Spec& spec, const std::string& file) {
+  std::vector<BroadcastInputs> shapes;
+  auto diags = spec_problems(spec, file, {}, {}, &shapes);
   if (!diags.empty()) throw SpecError(std::move(diags));
+  return shapes;
 }
 
 Spec parse_spec(std::string_view text, const std::string& file) {
@@ -731,7 +752,7 @@ Spec parse_spec(std::string_view text, const std::string& file) {
   Spec spec = reader.read(root);
   auto& diags = reader.diagnostics();
   if (!spec.kernels.empty() || diags.empty()) {  // an empty spec was reported by the reader
-    for (auto& d : spec_problems(spec, file, reader.reported())) diags.push_back(std::move(d));
+    for (auto& d : spec_problems(spec, file, reader.reported(), reader.shapes())) diags.push_back(std::move(d));
   }
   std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& x, const Diagnostic& y) {
     return x.pos.line < y.pos.line;

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <tuple>
@@ -22,6 +24,69 @@ const Vocabulary& Vocabulary::builtin() {
   return v;
 }
 
+namespace {
+
+// The placeholders each form may use (the emitter supplies exactly these).
+using Placeholders = std::map<std::string, std::string>;
+Placeholders placeholders(std::initializer_list<const char*> names) {
+  Placeholders p;
+  for (const char* n : names) p[n] = "";
+  return p;
+}
+
+struct TypeField {
+  const char* key;
+  std::string TypeVocabulary::*field;
+  Placeholders allowed;  // none: a C++ type
+  bool required;         // every vector type has it (else: where the ISA or a feature needs it)
+};
+
+const std::vector<TypeField>& type_fields() {
+  static const std::vector<TypeField> fields = {
+      {"vec", &TypeVocabulary::vec, {}, true},
+      {"cmp", &TypeVocabulary::cmp, {}, true},
+      {"mask", &TypeVocabulary::mask, {}, false},
+      {"load", &TypeVocabulary::load, placeholders({"p"}), true},
+      {"store", &TypeVocabulary::store, placeholders({"p", "v"}), true},
+      {"stream", &TypeVocabulary::stream, placeholders({"p", "v"}), false},
+      {"splat", &TypeVocabulary::splat, placeholders({"x"}), true},
+      {"load_tail", &TypeVocabulary::load_tail, placeholders({"p", "t"}), false},
+      {"store_tail", &TypeVocabulary::store_tail, placeholders({"p", "t", "v"}), false},
+      {"store_bool", &TypeVocabulary::store_bool, placeholders({"p", "m"}), true},
+      {"store_bool_tail", &TypeVocabulary::store_bool_tail, placeholders({"p", "t", "m"}), false},
+      {"permute", &TypeVocabulary::permute, placeholders({"v", "i"}), false},
+      {"select", &TypeVocabulary::select, placeholders({"c", "x", "y"}), true},
+      {"load_cmp", &TypeVocabulary::load_cmp, placeholders({"p"}), true},
+      {"load_cmp_tail", &TypeVocabulary::load_cmp_tail, placeholders({"p", "t"}), false},
+      {"splat_cmp", &TypeVocabulary::splat_cmp, placeholders({"x"}), true},
+  };
+  return fields;
+}
+
+// A map node's value as a string; `where` names it in errors.
+std::string scalar_of(const YAML::Node& n, const std::string& where) {
+  if (!n.IsScalar()) throw InvalidArgument("vocabulary: " + where + " must be a string");
+  return n.Scalar();
+}
+
+// The form must be non-empty and use only its placeholders.
+void check_form(const std::string& form, const Placeholders& allowed, const std::string& where) {
+  if (form.empty()) throw InvalidArgument("vocabulary: " + where + " is empty");
+  try {
+    (void)expand(form, allowed);
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument("vocabulary: " + where + ": " + e.what());
+  }
+}
+
+// Iterates a mapping, rejecting anything else.
+const YAML::Node& mapping(const YAML::Node& n, const std::string& where) {
+  if (!n.IsMap()) throw InvalidArgument("vocabulary: " + where + " must be a mapping");
+  return n;
+}
+
+}  // namespace
+
 Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   Vocabulary v;
   YAML::Node root;
@@ -30,76 +95,117 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   } catch (const YAML::Exception& e) {
     throw InvalidArgument(std::string("vocabulary: ") + e.what());
   }
-  auto isa_of = [](const std::string& name) {
+  mapping(root, "the document");
+  for (const auto& kv : root) {
+    const std::string key = kv.first.as<std::string>();
+    if (key != "isas" && key != "types" && key != "ops" && key != "unary") {
+      throw InvalidArgument("vocabulary: unknown section '" + key + "' (valid: isas, types, ops, unary)");
+    }
+  }
+  for (const char* required : {"isas", "types"}) {
+    if (!root[required]) throw InvalidArgument(std::string("vocabulary: no '") + required + "' section");
+  }
+  // A vector ISA of the ISA table; `where` names the section for errors.
+  auto isa_of = [](const std::string& name, const std::string& where) {
     Isa isa;
-    if (!parse_isa(name, &isa)) throw InvalidArgument("vocabulary: unknown isa '" + name + "'");
+    if (!parse_isa(name, &isa)) {
+      throw InvalidArgument("vocabulary: " + where + ": unknown isa '" + name + "' (valid: " + isa_names() + ")");
+    }
+    if (isa_info(isa).vector_bytes == 0) {
+      throw InvalidArgument("vocabulary: " + where + ": isa '" + name + "' has no vectors (ISA table)");
+    }
     return isa;
   };
-  auto dtype_of = [](const std::string& name) {
+  auto dtype_of = [](const std::string& name, const std::string& where) {
     DType t;
-    if (!parse_dtype(name, &t)) throw InvalidArgument("vocabulary: unknown dtype '" + name + "'");
+    if (!parse_dtype(name, &t)) throw InvalidArgument("vocabulary: " + where + ": unknown dtype '" + name + "'");
     return t;
   };
-  for (const auto& kv : root["isas"]) {
+  for (const auto& kv : mapping(root["isas"], "isas")) {
+    const std::string name = kv.first.as<std::string>(), where = "isas." + name;
     IsaVocabulary iv;
-    iv.target = kv.second["target"].as<std::string>();
-    iv.bytes = kv.second["bytes"].as<int>();
-    iv.mask_tail = kv.second["tail"].as<std::string>() == "mask";
-    const std::pair<const char*, std::string*> optional[] = {
-        {"index", &iv.index}, {"index_const", &iv.index_const}, {"mask_const", &iv.mask_const}};
-    for (const auto& [key, field] : optional) {
-      if (kv.second[key]) *field = kv.second[key].as<std::string>();
+    const std::map<std::string, std::pair<std::string*, Placeholders>> fields = {
+        {"index", {&iv.index, {}}},
+        {"index_const", {&iv.index_const, placeholders({"words"})}},
+        {"mask_const", {&iv.mask_const, placeholders({"words", "bits"})}}};
+    for (const auto& f : mapping(kv.second, where)) {
+      const std::string key = f.first.as<std::string>();
+      auto field = fields.find(key);
+      if (field == fields.end()) {
+        throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key +
+                              "' (valid: index, index_const, mask_const; the rest is in the ISA table)");
+      }
+      *field->second.first = scalar_of(f.second, where + "." + key);
+      if (!field->second.second.empty()) check_form(*field->second.first, field->second.second, where + "." + key);
     }
-    v.isas_[isa_of(kv.first.as<std::string>())] = iv;
+    v.isas_[isa_of(name, where)] = iv;
   }
-  for (const auto& isa_kv : root["types"]) {
-    const Isa isa = isa_of(isa_kv.first.as<std::string>());
-    for (const auto& t_kv : isa_kv.second) {
+  for (const auto& isa_kv : mapping(root["types"], "types")) {
+    const std::string isa_text = isa_kv.first.as<std::string>();
+    const Isa isa = isa_of(isa_text, "types." + isa_text);
+    if (!v.isa(isa)) throw InvalidArgument("vocabulary: types." + isa_text + ": the isa has no entry in 'isas'");
+    for (const auto& t_kv : mapping(isa_kv.second, "types." + isa_text)) {
+      const std::string where = "types." + isa_text + "." + t_kv.first.as<std::string>();
       TypeVocabulary tv;
-      const std::map<std::string, std::string*> fields = {
-          {"vec", &tv.vec},           {"mask", &tv.mask},
-          {"cmp", &tv.cmp},           {"load", &tv.load},
-          {"store", &tv.store},       {"stream", &tv.stream},
-          {"splat", &tv.splat},       {"load_tail", &tv.load_tail},
-          {"store_tail", &tv.store_tail}, {"store_bool", &tv.store_bool},
-          {"store_bool_tail", &tv.store_bool_tail}, {"permute", &tv.permute},
-          {"select", &tv.select},     {"load_cmp", &tv.load_cmp},
-          {"load_cmp_tail", &tv.load_cmp_tail}, {"splat_cmp", &tv.splat_cmp}};
-      for (const auto& f : t_kv.second) {
+      std::set<std::string> seen;
+      for (const auto& f : mapping(t_kv.second, where)) {
         const std::string key = f.first.as<std::string>();
-        auto field = fields.find(key);
-        if (field == fields.end()) throw InvalidArgument("vocabulary: unknown type field '" + key + "'");
-        *field->second = f.second.as<std::string>();
+        auto field = std::find_if(type_fields().begin(), type_fields().end(),
+                                  [&](const TypeField& tf) { return key == tf.key; });
+        if (field == type_fields().end()) throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key + "'");
+        tv.*(field->field) = scalar_of(f.second, where + "." + key);
+        if (!field->allowed.empty()) check_form(tv.*(field->field), field->allowed, where + "." + key);
+        seen.insert(key);
       }
-      v.types_[{isa, dtype_of(t_kv.first.as<std::string>())}] = tv;
-    }
-  }
-  for (const auto& isa_kv : root["ops"]) {
-    const Isa isa = isa_of(isa_kv.first.as<std::string>());
-    for (const auto& t_kv : isa_kv.second) {
-      const DType t = dtype_of(t_kv.first.as<std::string>());
-      for (const auto& o : t_kv.second) {
-        Op op;
-        if (!parse_op(o.first.as<std::string>(), &op)) {
-          throw InvalidArgument("vocabulary: unknown op '" + o.first.as<std::string>() + "'");
+      for (const TypeField& tf : type_fields()) {
+        if (tf.required && !seen.count(tf.key)) {
+          throw InvalidArgument("vocabulary: " + where + ": missing field '" + tf.key + "'");
         }
-        v.ops_[{isa, t, op}] = o.second.as<std::string>();
       }
+      // Masked tails need the mask type and the masked forms (the partial gather block too).
+      if (isa_info(isa).mask_tail) {
+        for (const char* key : {"mask", "load_tail", "store_tail", "store_bool_tail", "load_cmp_tail"}) {
+          if (!seen.count(key)) {
+            throw InvalidArgument("vocabulary: " + where + ": missing field '" + key + "' (the isa's tails are masked)");
+          }
+        }
+      }
+      v.types_[{isa, dtype_of(t_kv.first.as<std::string>(), where)}] = tv;
     }
   }
-  for (const auto& isa_kv : root["unary"]) {
-    const Isa isa = isa_of(isa_kv.first.as<std::string>());
-    for (const auto& t_kv : isa_kv.second) {
-      const DType t = dtype_of(t_kv.first.as<std::string>());
-      for (const auto& o : t_kv.second) {
-        const std::string name = o.first.as<std::string>();
-        const UnaryInfo* found = nullptr;
-        for (const UnaryInfo& u : kUnaryInfo) found = name == u.name ? &u : found;
-        if (!found) throw InvalidArgument("vocabulary: unknown unary function '" + name + "'");
-        v.unary_[{isa, t, found->op}] = o.second.as<std::string>();
+  // ops.<isa>.<dtype>.<op> and unary.<isa>.<dtype>.<function>: forms over
+  // the operands, for a dtype that `types` has.
+  auto read_forms = [&](const char* section, const Placeholders& allowed, auto&& add) {
+    if (!root[section]) return;
+    for (const auto& isa_kv : mapping(root[section], section)) {
+      const std::string isa_where = std::string(section) + "." + isa_kv.first.as<std::string>();
+      const Isa isa = isa_of(isa_kv.first.as<std::string>(), isa_where);
+      for (const auto& t_kv : mapping(isa_kv.second, isa_where)) {
+        const std::string where = isa_where + "." + t_kv.first.as<std::string>();
+        const DType t = dtype_of(t_kv.first.as<std::string>(), where);
+        if (!v.type(isa, t)) throw InvalidArgument("vocabulary: " + where + ": the dtype has no entry in 'types'");
+        for (const auto& o : mapping(t_kv.second, where)) {
+          const std::string name = o.first.as<std::string>();
+          const std::string form = scalar_of(o.second, where + "." + name);
+          check_form(form, allowed, where + "." + name);
+          add(isa, t, name, form, where);
+        }
       }
     }
-  }
+  };
+  read_forms("ops", placeholders({"a", "b"}),
+             [&](Isa isa, DType t, const std::string& name, const std::string& form, const std::string& where) {
+               Op op;
+               if (!parse_op(name, &op)) throw InvalidArgument("vocabulary: " + where + ": unknown op '" + name + "'");
+               v.ops_[{isa, t, op}] = form;
+             });
+  read_forms("unary", placeholders({"x"}),
+             [&](Isa isa, DType t, const std::string& name, const std::string& form, const std::string& where) {
+               const UnaryInfo* found = nullptr;
+               for (const UnaryInfo& u : kUnaryInfo) found = name == u.name ? &u : found;
+               if (!found) throw InvalidArgument("vocabulary: " + where + ": unknown unary function '" + name + "'");
+               v.unary_[{isa, t, found->op}] = form;
+             });
   return v;
 }
 

@@ -60,6 +60,7 @@ namespace golden {
 namespace bias_add_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -94,7 +95,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -129,6 +132,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bia
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:scalar")
@@ -153,24 +158,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const 
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
+
+
 using Fn = void (*)(const float*, const float*, float*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const float*, float*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'bias_add': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'bias_add': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace
@@ -255,6 +267,7 @@ void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 namespace mean_sub_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -290,7 +303,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
@@ -326,6 +341,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mea
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:scalar")
@@ -352,24 +369,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const 
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
+
+
 using Fn = void (*)(const float*, const float*, float*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const float*, float*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'mean_sub': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'mean_sub': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace
@@ -455,6 +479,7 @@ void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 namespace mask_gt_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
@@ -486,7 +511,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
@@ -519,6 +546,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mas
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:scalar")
@@ -550,24 +579,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const 
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
+
+
 using Fn = void (*)(const float*, const float*, bool*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const float*, bool*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'mask_gt': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'mask_gt': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace
@@ -655,6 +691,7 @@ void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<c
 namespace bn_relu_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
@@ -706,7 +743,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, const float* in2, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, in2, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
@@ -763,6 +802,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bn_
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, const float* in2, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, in2, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bn_relu:scalar")
@@ -789,24 +830,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const 
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, in2, out);
 }
 
+
+
 using Fn = void (*)(const float*, const float*, const float*, float*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const float*, const float*, float*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'bn_relu': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'bn_relu': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'bn_relu': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'bn_relu': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace
@@ -901,6 +949,7 @@ void bn_relu_checked(bcastgen::TensorView<const float> x, bcastgen::TensorView<c
 namespace causal_mask_impl {
 namespace {
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
@@ -961,7 +1010,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const bool* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
@@ -1012,6 +1063,8 @@ __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:cau
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const bool* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
+#endif  // defined(__x86_64__) || defined(_M_X64)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:causal_mask:scalar")
@@ -1034,24 +1087,31 @@ void scalar_range(std::int64_t begin, std::int64_t end, const float* in0, const 
   for (std::int64_t i0 = begin; i0 < end; ++i0) scalar_block(i0, in0, in1, out);
 }
 
+
+
 using Fn = void (*)(const float*, const bool*, float*);
 using RangeFn = void (*)(std::int64_t, std::int64_t, const float*, const bool*, float*);
 
-// The best generated variant not above `isa`.
+// The first generated variant that a CPU with `isa` runs (its own, or one
+// it implies), most specific first.
 Fn select(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error("kernel 'causal_mask': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
+  throw bcastgen::Error(std::string("kernel 'causal_mask': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
   (void)out;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx512)) return avx512_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Avx2)) return avx2_range;
-  if (static_cast<int>(isa) >= static_cast<int>(bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error("kernel 'causal_mask': no generated variant runs at this ISA level");
+#if defined(__x86_64__) || defined(_M_X64)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
+  throw bcastgen::Error(std::string("kernel 'causal_mask': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 #include "analysis.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <clang/AST/Decl.h>
+
+#include "bcastgen/cpu.h"
 
 namespace bcastgen::clangtool {
 namespace {
@@ -20,15 +23,24 @@ std::optional<std::int64_t> times(std::optional<std::int64_t> a, std::optional<s
   return r;
 }
 
-// The families an ISA variant may use; null: a variant name we do not know.
+// The families an ISA variant ("avx512", or its streaming twin "avx512_nt")
+// may use, from its row of the ISA table; null: not a variant of the table.
 const std::set<std::string>* allowed_families(const std::string& variant) {
-  static const std::set<std::string> scalar, avx2{"avx2", "sse", "bmi"}, avx512{"avx512", "avx2", "sse", "bmi"},
-      neon{"neon"};
-  if (variant == "scalar") return &scalar;
-  if (variant == "avx2") return &avx2;
-  if (variant == "avx512") return &avx512;
-  if (variant == "neon") return &neon;
-  return nullptr;
+  static const std::map<Isa, std::set<std::string>> by_isa = [] {
+    std::map<Isa, std::set<std::string>> m;
+    for (const IsaInfo& r : kIsaInfo) {
+      const std::vector<std::string> families = isa_families(r.isa);
+      m[r.isa].insert(families.begin(), families.end());  // none for scalar
+    }
+    return m;
+  }();
+  const std::string suffix = "_nt";
+  std::string name = variant;
+  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    name.resize(name.size() - suffix.size());
+  }
+  Isa isa;
+  return parse_isa(name, &isa) ? &by_isa.at(isa) : nullptr;
 }
 
 // Whether a function's target attribute enables a family.

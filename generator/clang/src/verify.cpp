@@ -2,6 +2,8 @@
 // inspect checks on the baseline, diagnostics headed by their kernel.
 #include "bcastgen/clang/verify.h"
 
+#include "bcastgen/cpu.h"
+
 #include <chrono>
 #include <regex>
 #include <set>
@@ -56,13 +58,16 @@ struct Pass {
 }  // namespace
 
 std::vector<std::vector<std::string>> verify_flag_sets() {
-#if defined(__x86_64__) || defined(_M_X64)
-  return {{},
-          {"-mavx2", "-mfma", "-mbmi", "-mbmi2"},
-          {"-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl", "-mbmi", "-mbmi2"}};
-#else
-  return {{}};
-#endif
+  // No flags, then each ISA of this host's architecture with its target
+  // attribute's features as -m flags ("avx2,fma" -> -mavx2 -mfma).
+  std::vector<std::vector<std::string>> sets{{}};
+  for (const IsaInfo& r : kIsaInfo) {
+    if (r.arch != kHostArch || *r.target == '\0') continue;
+    std::vector<std::string> flags;
+    for (const std::string& feature : isa_target_features(r.isa)) flags.push_back("-m" + feature);
+    sets.push_back(flags);
+  }
+  return sets;
 }
 
 VerifyResult verify_generated(const std::map<std::string, std::string>& files, const std::string& main_file) {

@@ -59,6 +59,10 @@ struct IsaPlan {
   int tail_vectors = 0;          // whole vectors after the main loop, unrolled
   int tail_lanes = 0;            // then a partial vector (masked, or unrolled scalars)
   bool stream = false;           // non-temporal stores (when the output is aligned)
+  // vector: DAG nodes with no vector form on this ISA, computed lane by
+  // lane inside the vector loop (operands spilled, the scalar op per lane,
+  // the result reloaded), so that the other nodes stay in vectors.
+  std::vector<std::size_t> lane_nodes;
   std::string why;               // one line: why these choices
 };
 
@@ -94,6 +98,9 @@ struct PlanOptions {
 };
 
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& options,
+                       const Vocabulary& vocabulary = Vocabulary::builtin());
+// Same, with the kernel's shapes as validate_spec() returned them (the rules are not run again).
+KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOptions& options,
                        const Vocabulary& vocabulary = Vocabulary::builtin());
 
 // Human-readable plan, for `bcastgen explain` and generated comments.

@@ -95,13 +95,17 @@ class SpecError : public Error {
 
 // The ISAs generated when a spec names none: all bcastgen supports here.
 std::vector<Isa> default_isas();
+// Orders ISAs most specific first (isa_rank), keeping the order of equals:
+// the generated dispatch tries variants in this order.
+void sort_most_specific_first(std::vector<Isa>* isas);
 
 // Parses spec text; `file` names it in diagnostics. Throws SpecError with
 // every problem found, after checking each kernel's shapes with the rules.
 Spec parse_spec(std::string_view text, const std::string& file);
 
-// Checks an in-memory spec the same way (names, dtypes, shapes, limits).
-void validate_spec(const Spec& spec, const std::string& file = "<spec>");
+// Checks an in-memory spec the same way (names, dtypes, shapes, limits);
+// returns each kernel's broadcast shapes, from one run of the rules.
+std::vector<BroadcastInputs> validate_spec(const Spec& spec, const std::string& file = "<spec>");
 
 // True for a valid C++ identifier that is not a keyword.
 bool is_cpp_identifier(std::string_view s);

@@ -13,10 +13,9 @@
 
 namespace bcastgen::gen {
 
+// The intrinsics of one vector ISA that are not per dtype. (Its target
+// attribute, width and tail kind are facts of its row in kIsaInfo, cpu.h.)
 struct IsaVocabulary {
-  std::string target;  // __attribute__((target(...)))
-  int bytes = 0;       // vector width in bytes
-  bool mask_tail = false;  // partial vectors via constant lane masks
   // For gathered blocks (plan.h, Access::Gather); empty when the ISA has none.
   std::string index;        // register type of a permute's index vector
   std::string index_const;  // an index vector from {words}: 32-bit lane numbers
@@ -38,7 +37,9 @@ class Vocabulary {
  public:
   // The table compiled into the tool.
   static const Vocabulary& builtin();
-  // Parses a table (tests use their own); throws InvalidArgument.
+  // Parses a table (tests use their own); throws InvalidArgument naming the
+  // entry for an unknown section, ISA, dtype, op, function or field, a
+  // missing required field, or a form with a placeholder it may not use.
   static Vocabulary parse(const std::string& yaml_text);
 
   const IsaVocabulary* isa(Isa isa) const;

@@ -1,0 +1,208 @@
+// The ISA table (bcastgen/cpu.h): what ISAs imply, how names parse and
+// list, and that the generated dispatch is by inclusion, not by order; and
+// the vocabulary's load-time checks against it (templates/vocabulary.yaml).
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <string>
+
+#include "bcastgen/cpu.h"
+#include "bcastgen/gen/embedded.h"
+#include "bcastgen/gen/emit.h"
+#include "bcastgen/gen/expr.h"
+#include "bcastgen/gen/plan.h"
+#include "bcastgen/gen/spec.h"
+#include "bcastgen/gen/vocabulary.h"
+
+namespace {
+
+namespace bg = bcastgen;
+using bg::Isa;
+using bg::gen::Vocabulary;
+
+// --- The table -------------------------------------------------------------
+
+TEST(IsaTable, EveryRowNamesItselfAndParsesBack) {
+  std::set<std::string> names;
+  for (const bg::IsaInfo& r : bg::kIsaInfo) {
+    Isa parsed = Isa::Scalar;
+    ASSERT_TRUE(bg::parse_isa(r.name, &parsed)) << r.name;
+    EXPECT_EQ(parsed, r.isa);
+    EXPECT_TRUE(names.insert(r.name).second) << "two rows named " << r.name;
+    EXPECT_EQ(&bg::isa_info(r.isa), &r);
+    // A vector ISA compiles for one architecture, with a target and a header.
+    if (r.vector_bytes > 0) {
+      EXPECT_NE(r.arch, bg::Arch::Any) << r.name;
+      EXPECT_STRNE(r.target, "") << r.name;
+      EXPECT_STRNE(r.header, "") << r.name;
+      EXPECT_NE(r.features, 0u) << r.name;
+    }
+  }
+  EXPECT_EQ(bg::kAllIsas.size(), bg::kIsaCount);
+}
+
+TEST(IsaTable, InclusionIsWhatTheRowsImply) {
+  for (Isa have : bg::kAllIsas) {
+    EXPECT_TRUE(bg::isa_includes(have, have)) << bg::isa_name(have);
+    EXPECT_TRUE(bg::isa_includes(have, Isa::Scalar)) << bg::isa_name(have);
+  }
+  EXPECT_TRUE(bg::isa_includes(Isa::Avx512, Isa::Avx2));
+  EXPECT_FALSE(bg::isa_includes(Isa::Avx2, Isa::Avx512));
+  EXPECT_FALSE(bg::isa_includes(Isa::Scalar, Isa::Avx2));
+  // Most specific first: what messages and the default ISA list use.
+  EXPECT_EQ(bg::isa_names(), "avx512, avx2, scalar");
+  EXPECT_EQ(bg::gen::default_isas(), (std::vector<Isa>{Isa::Avx512, Isa::Avx2, Isa::Scalar}));
+  std::vector<Isa> isas{Isa::Scalar, Isa::Avx512, Isa::Avx2};
+  bg::gen::sort_most_specific_first(&isas);
+  EXPECT_EQ(isas, (std::vector<Isa>{Isa::Avx512, Isa::Avx2, Isa::Scalar}));
+}
+
+TEST(IsaTable, TargetAndFamiliesSplitIntoTheirParts) {
+  EXPECT_EQ(bg::isa_target_features(Isa::Avx2), (std::vector<std::string>{"avx2", "fma", "bmi", "bmi2"}));
+  EXPECT_TRUE(bg::isa_target_features(Isa::Scalar).empty());
+  EXPECT_EQ(bg::isa_families(Isa::Avx2), (std::vector<std::string>{"avx2", "sse", "bmi"}));
+}
+
+// Every ISA that the CPU supports has all the features of the ISAs it implies.
+TEST(IsaTable, SupportIsClosedUnderImplication) {
+  for (Isa have : bg::kAllIsas) {
+    if (!bg::cpu_supports(have)) continue;
+    for (Isa want : bg::kAllIsas) {
+      if (!bg::isa_includes(have, want)) continue;
+      EXPECT_TRUE(bg::cpu_supports(want)) << bg::isa_name(have) << " " << bg::isa_name(want);
+    }
+  }
+  EXPECT_TRUE(bg::cpu_supports(bg::detected_isa()));
+  for (Isa isa : bg::kAllIsas) {
+    if (!bg::cpu_supports(isa)) continue;
+    EXPECT_TRUE(bg::isa_includes(bg::detected_isa(), isa)) << bg::isa_name(isa);
+  }
+}
+
+// --- Generated code follows the table ----------------------------------------
+
+std::string generated_source(const std::string& yaml) {
+  const bg::gen::Spec spec = bg::gen::parse_spec(yaml, "t.yaml");
+  bg::gen::GenerateOptions o;
+  o.stem = "t";
+  o.source_name = "t.yaml";
+  return bg::gen::generate(spec, o).files.at("t.cpp");
+}
+
+TEST(IsaTable, DispatchIsByInclusionAndVariantsSitUnderTheirArchitecture) {
+  const std::string src = generated_source(R"(
+kernels:
+  - name: add
+    inputs: {a: [4, 64], b: [64]}
+    expr: a + b
+)");
+  // No comparison of ISA numbers: a variant runs where the CPU's ISA includes it.
+  EXPECT_EQ(src.find("static_cast<int>(isa)"), std::string::npos);
+  EXPECT_NE(src.find("if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;"), std::string::npos);
+  // Each x86 variant between its guard and the matching #endif; the scalar one outside any.
+  for (const char* v : {"avx2", "avx512"}) {
+    const std::regex guarded(std::string("#if defined\\(__x86_64__\\) \\|\\| defined\\(_M_X64\\)\\n// ") + v +
+                             ": iteration i0");
+    EXPECT_TRUE(std::regex_search(src, guarded)) << v;
+  }
+  const std::size_t scalar = src.find("// scalar: iteration i0");
+  ASSERT_NE(scalar, std::string::npos);
+  EXPECT_NE(src.rfind("#endif", scalar), std::string::npos);
+  EXPECT_LT(src.rfind("#if defined(__x86_64__)", scalar), src.rfind("#endif", scalar));
+  EXPECT_NE(src.find("#include <immintrin.h>"), std::string::npos);
+}
+
+TEST(IsaTable, ScalarOnlyOutputIncludesNoIntrinsicsHeader) {
+  const std::string src = generated_source(R"(
+isa: [scalar]
+kernels:
+  - name: add
+    inputs: {a: [4, 64], b: [64]}
+    expr: a + b
+)");
+  EXPECT_EQ(src.find("immintrin"), std::string::npos);
+  EXPECT_EQ(src.find("__x86_64__"), std::string::npos);
+}
+
+// --- The vocabulary is checked when loaded -----------------------------------
+
+const std::string& builtin_text() { return bg::gen::embedded_file("templates/vocabulary.yaml"); }
+
+// The builtin text with `from` replaced once by `to`.
+std::string edited(const std::string& from, const std::string& to) {
+  std::string s = builtin_text();
+  const std::size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+void expect_rejected(const std::string& text, const std::string& words) {
+  try {
+    (void)Vocabulary::parse(text);
+    ADD_FAILURE() << "accepted; expected an error with: " << words;
+  } catch (const bg::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+}
+
+TEST(VocabularyCheck, TheBuiltinTableLoads) {
+  const Vocabulary& v = Vocabulary::builtin();
+  for (const bg::IsaInfo& r : bg::kIsaInfo) EXPECT_EQ(v.isa(r.isa) != nullptr, r.vector_bytes > 0) << r.name;
+}
+
+TEST(VocabularyCheck, SectionsAreRequiredAndKnown) {
+  expect_rejected("ops: {}\n", "no 'isas' section");
+  expect_rejected("isas: {}\n", "no 'types' section");
+  expect_rejected("[1, 2]\n", "the document must be a mapping");
+  expect_rejected(builtin_text() + "\nfunctions: {}\n", "unknown section 'functions'");
+}
+
+TEST(VocabularyCheck, IsaFactsBelongToTheTable) {
+  expect_rejected(edited("  avx2:\n    index: __m256i", "  avx2:\n    bytes: 32\n    index: __m256i"),
+                  "isas.avx2: unknown field 'bytes'");
+  expect_rejected(edited("isas:\n  avx512:", "isas:\n  scalar: {}\n  avx512:"), "isa 'scalar' has no vectors");
+  expect_rejected(edited("isas:\n  avx512:", "isas:\n  sse9: {}\n  avx512:"), "unknown isa 'sse9'");
+}
+
+TEST(VocabularyCheck, TypeRowsAreComplete) {
+  // A required form missing.
+  expect_rejected(edited("      select: \"_mm512_mask_blend_ps({c}, {y}, {x})\"\n", ""),
+                  "types.avx512.f32: missing field 'select'");
+  // A masked-tail ISA needs the masked forms.
+  expect_rejected(edited("      load_tail: \"_mm512_maskz_loadu_ps({t}, {p})\"\n", ""),
+                  "types.avx512.f32: missing field 'load_tail' (the isa's tails are masked)");
+  expect_rejected(edited("      vec: __m512\n", "      vec: __m512\n      widen: x\n"),
+                  "types.avx512.f32: unknown field 'widen'");
+}
+
+TEST(VocabularyCheck, FormsUseOnlyTheirPlaceholders) {
+  expect_rejected(edited("load: \"_mm512_loadu_ps({p})\"", "load: \"_mm512_loadu_ps({q})\""),
+                  "types.avx512.f32.load: unknown placeholder {q}");
+  expect_rejected(edited("add: \"_mm512_add_ps({a}, {b})\"", "add: \"_mm512_add_ps({a}, {x})\""),
+                  "ops.avx512.f32.add: unknown placeholder {x}");
+  expect_rejected(edited("add: \"_mm512_add_ps({a}, {b})\"", "add: \"\""), "ops.avx512.f32.add is empty");
+  expect_rejected(edited("add: \"_mm512_add_ps({a}, {b})\"", "plus: \"_mm512_add_ps({a}, {b})\""),
+                  "ops.avx512.f32: unknown op 'plus'");
+}
+
+// A vocabulary without non-temporal stores: the planner must not plan them
+// (it used to, and the emitter then read past an empty form).
+TEST(VocabularyCheck, NoStreamFormMeansNoStreamingStores) {
+  std::string text = builtin_text();
+  text = std::regex_replace(text, std::regex("\\n *stream: [^\\n]*"), "");
+  const Vocabulary voc = Vocabulary::parse(text);
+  bg::gen::PlanOptions o;
+  o.isas = {Isa::Avx512, Isa::Avx2};
+  o.stream_threshold_bytes = 0;
+  const auto k = bg::gen::binary_kernel("k", bg::Op::Add, bg::DType::F32, bg::Rule::Numpy, {64, 256}, {256});
+  for (const auto& ip : bg::gen::plan_kernel(k, o, voc).isas) {
+    EXPECT_TRUE(ip.vector) << bg::isa_name(ip.isa);
+    EXPECT_FALSE(ip.stream) << bg::isa_name(ip.isa);
+  }
+  // With the builtin table the same kernel streams.
+  for (const auto& ip : bg::gen::plan_kernel(k, o).isas) EXPECT_TRUE(ip.stream) << bg::isa_name(ip.isa);
+}
+
+}  // namespace
