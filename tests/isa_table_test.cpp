@@ -187,6 +187,16 @@ TEST(VocabularyCheck, FormsUseOnlyTheirPlaceholders) {
                   "ops.avx512.f32: unknown op 'plus'");
 }
 
+TEST(VocabularyCheck, CastsStayWithinOneWidth) {
+  const Vocabulary& v = Vocabulary::builtin();
+  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::F32, bg::DType::F32), "{x}");
+  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::I32, bg::DType::F32), "_mm256_cvtepi32_ps({x})");
+  EXPECT_FALSE(v.cast(Isa::Avx2, bg::DType::U32, bg::DType::F32));  // no AVX2 form: lane by lane
+  EXPECT_FALSE(v.cast(Isa::Avx512, bg::DType::F32, bg::DType::F64));
+  expect_rejected(edited("      i32: \"_mm512_maskz_cvttps_epi32(0xFFFF, {x})\"", "      f64: \"_mm512_cvtps_pd({x})\""),
+                  "casts.avx512.f32.f64: a cast between widths");
+}
+
 // A vocabulary without non-temporal stores: the planner must not plan them
 // (it used to, and the emitter then read past an empty form).
 TEST(VocabularyCheck, NoStreamFormMeansNoStreamingStores) {

@@ -513,17 +513,37 @@ TEST(Plan, NodesWithoutAVectorFormRunScalarAndAreNamed) {
   EXPECT_NE(isa_plan(a, Isa::Avx512).why.find("lane by lane (no avx512 vector form): node t2 = atan2(t0, t1) : f32"),
             std::string::npos)
       << isa_plan(a, Isa::Avx512).why;
+  // A cast within one width is a vector cast (i32 -> f32: cvtdq2ps); one
+  // between widths makes a scalar loop that names it.
   const KernelPlan c = plan_kernel(fused("cast(x, f32) * y", {{"x", {64}, DType::I32, {}}, {"y", {64}, DType::F32, {}}}),
                                    options());
-  EXPECT_FALSE(isa_plan(c, Isa::Avx2).vector);
-  EXPECT_NE(isa_plan(c, Isa::Avx2).why.find("cast(t0, f32)"), std::string::npos) << isa_plan(c, Isa::Avx2).why;
+  EXPECT_TRUE(isa_plan(c, Isa::Avx2).vector);
+  EXPECT_TRUE(isa_plan(c, Isa::Avx2).lane_nodes.empty());
+  EXPECT_EQ(isa_plan(c, Isa::Avx2).lane_dtype, DType::F32);
+  const KernelPlan u = plan_kernel(fused("cast(x, f32) * y", {{"x", {64}, DType::U32, {}}, {"y", {64}, DType::F32, {}}}),
+                                   options());
+  EXPECT_EQ(isa_plan(u, Isa::Avx2).lane_nodes, (std::vector<std::size_t>{1}));  // no AVX2 u32 -> f32
+  EXPECT_TRUE(isa_plan(u, Isa::Avx512).lane_nodes.empty());
+  const KernelPlan w = plan_kernel(fused("cast(x, f64) * y", {{"x", {64}, DType::F32, {}}, {"y", {64}, DType::F64, {}}}),
+                                   options());
+  EXPECT_FALSE(isa_plan(w, Isa::Avx2).vector);
+  EXPECT_NE(isa_plan(w, Isa::Avx2).why.find("node t1 = cast(t0, f64) : f64 changes the element width"),
+            std::string::npos)
+      << isa_plan(w, Isa::Avx2).why;
   // A bool input selects: vectorized as a compare result of the f32 lanes.
-  const KernelPlan w = plan_kernel(
+  const KernelPlan m = plan_kernel(
       fused("where(keep, s * 0.125, -10000.0)", {{"s", {8, 12, 128, 128}, DType::F32, {}},
                                                   {"keep", {1, 1, 128, 128}, DType::Bool, {}}}),
       options());
-  EXPECT_TRUE(isa_plan(w, Isa::Avx512).vector);
-  EXPECT_TRUE(isa_plan(w, Isa::Avx2).vector);
+  EXPECT_TRUE(isa_plan(m, Isa::Avx512).vector);
+  EXPECT_TRUE(isa_plan(m, Isa::Avx2).vector);
+  // Bools between f32 and i32 lanes: one mask type on AVX-512, two register types on AVX2.
+  const KernelPlan b = plan_kernel(
+      fused("where(i > 5, y, 0.0)", {{"i", {64}, DType::I32, {}}, {"y", {64}, DType::F32, {}}}), options());
+  EXPECT_TRUE(isa_plan(b, Isa::Avx512).vector);
+  EXPECT_FALSE(isa_plan(b, Isa::Avx2).vector);
+  EXPECT_NE(isa_plan(b, Isa::Avx2).why.find("of different register types"), std::string::npos)
+      << isa_plan(b, Isa::Avx2).why;
 }
 
 }  // namespace

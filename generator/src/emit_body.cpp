@@ -246,8 +246,8 @@ class BodyEmitter {
   void hoist_literals() {
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
       if (node(i).kind != ExprKind::Literal) continue;
-      pr_.line(fmt::format("const {} t{} = {};  // literal {}", tv_->vec, i,
-                           expand(tv_->splat, {{"x", literal_cpp(node(i).literal, node(i).dtype)}}),
+      pr_.line(fmt::format("const {} t{} = {};  // literal {}", tv(i)->vec, i,
+                           expand(tv(i)->splat, {{"x", literal_cpp(node(i).literal, node(i).dtype)}}),
                            node(i).literal.text));
     }
   }
@@ -276,7 +276,8 @@ class BodyEmitter {
       case ExprKind::Binary:
         return expand(*voc_.op(ip_.isa, node(n.args[0]).dtype, n.op), {{"a", arg(0)}, {"b", arg(1)}});
       case ExprKind::Unary: return expand(*voc_.unary(ip_.isa, n.dtype, n.unary), {{"x", arg(0)}});
-      case ExprKind::Where: return expand(tv_->select, {{"c", arg(0)}, {"x", arg(1)}, {"y", arg(2)}});
+      case ExprKind::Where: return expand(tv(i)->select, {{"c", arg(0)}, {"x", arg(1)}, {"y", arg(2)}});
+      case ExprKind::Cast: return expand(*voc_.cast(ip_.isa, node(n.args[0]).dtype, n.dtype), {{"x", arg(0)}});
       default: return "?";
     }
   }
@@ -286,10 +287,18 @@ class BodyEmitter {
     if (is_cmp(in.node)) {
       return mask.empty() ? expand(tv_->load_cmp, {{"p", ptr}}) : expand(tv_->load_cmp_tail, {{"p", ptr}, {"t", mask}});
     }
-    return mask.empty() ? expand(tv_->load, {{"p", ptr}}) : expand(tv_->load_tail, {{"p", ptr}, {"t", mask}});
+    const TypeVocabulary* t = tv(in.node);
+    return mask.empty() ? expand(t->load, {{"p", ptr}}) : expand(t->load_tail, {{"p", ptr}, {"t", mask}});
   }
 
-  std::string reg_type(std::size_t i) const { return is_cmp(i) ? tv_->cmp : tv_->vec; }
+  std::string reg_type(std::size_t i) const { return is_cmp(i) ? tv_->cmp : tv(i)->vec; }
+
+  // The vocabulary of node i's registers: its own dtype's; a bool's is
+  // the lanes' (a compare result), as the planner checked they agree.
+  const TypeVocabulary* tv(std::size_t i) const {
+    const DType t = node(i).dtype;
+    return t == DType::Bool ? tv_ : voc_.type(ip_.isa, t);
+  }
 
   // The computed nodes of one vector, in DAG order; `active` lanes hold
   // elements of the row (fewer than all in a masked vector).
@@ -322,7 +331,7 @@ class BodyEmitter {
     for (std::size_t a = 0; a < n.args.size(); ++a) {
       const std::string buf = fmt::format("{}_arg{}", name, a);
       pr_.line(fmt::format("alignas({}) {} {}[{}];", align, dtype_info(node(n.args[a]).dtype).cpp_type, buf, W));
-      pr_.line(expand(tv_->store, {{"p", buf}, {"v", vector_name(n.args[a], suffix, off)}}) + ";");
+      pr_.line(expand(tv(n.args[a])->store, {{"p", buf}, {"v", vector_name(n.args[a], suffix, off)}}) + ";");
       lane_args.push_back(buf + "[l]");
     }
     // A partial vector zeroes the lanes it does not compute.
@@ -330,15 +339,16 @@ class BodyEmitter {
                          active < W ? " = {}" : ""));
     pr_.line(fmt::format("for (int l = 0; l < {}; ++l) {}_lanes[l] = {};  // no {} vector form", active, name,
                          scalar_call(n, lane_args), isa_name(ip_.isa)));
-    pr_.line(fmt::format("const {} {} = {};", tv_->vec, name, expand(tv_->load, {{"p", name + "_lanes"}})));
+    pr_.line(fmt::format("const {} {} = {};", tv(i)->vec, name, expand(tv(i)->load, {{"p", name + "_lanes"}})));
   }
 
   // The store of the root's register `v` at `ptr`.
   std::string store(const std::string& ptr, const std::string& v, bool masked, const std::string& mask) const {
     std::string pattern;
-    if (is_cmp(dag_.root)) pattern = masked ? tv_->store_bool_tail : tv_->store_bool;
-    else if (masked) pattern = tv_->store_tail;
-    else pattern = streaming_ ? tv_->stream : tv_->store;
+    const TypeVocabulary* t = tv(dag_.root);
+    if (is_cmp(dag_.root)) pattern = masked ? t->store_bool_tail : t->store_bool;
+    else if (masked) pattern = t->store_tail;
+    else pattern = streaming_ ? t->stream : t->store;
     // The planner only picks forms the vocabulary has; an empty one here is a planner bug.
     if (pattern.empty()) throw Error(fmt::format("internal: no {} store form planned on {}", masked ? "masked" : "vector", isa_name(ip_.isa)));
     std::string stmt = expand(pattern, {{"p", ptr}, {"v", v}, {"m", v}, {"t", mask}});
@@ -423,7 +433,7 @@ class BodyEmitter {
   void emit_splat(const Input& in) {
     const std::string x = fmt::format("{}[0]", in.ptr);
     pr_.line(fmt::format("const {} t{} = {};", reg_type(in.node), in.node,
-                         expand(is_cmp(in.node) ? tv_->splat_cmp : tv_->splat, {{"x", x}})));
+                         expand(is_cmp(in.node) ? tv_->splat_cmp : tv(in.node)->splat, {{"x", x}})));
   }
 
   // A repeating input: lcm(period, lanes) elements built once per row,
@@ -444,8 +454,8 @@ class BodyEmitter {
     pr_.line(fmt::format("alignas(64) {} {}[{}];", dtype_info(node(in.node).dtype).cpp_type, buf, n));
     pr_.line(fmt::format("for (int k = 0; k < {}; ++k) {}[k] = {}[k % {}];", n, buf, in.ptr, ip_.period));
     for (int r : used) {
-      pr_.line(fmt::format("const {} t{}_p{} = {};", tv_->vec, in.node, r,
-                           expand(tv_->load, {{"p", offset_expr(buf, "", static_cast<std::int64_t>(r) * W)}})));
+      pr_.line(fmt::format("const {} t{}_p{} = {};", tv(in.node)->vec, in.node, r,
+                           expand(tv(in.node)->load, {{"p", offset_expr(buf, "", static_cast<std::int64_t>(r) * W)}})));
     }
   }
 

@@ -86,27 +86,44 @@ std::string node_text(const KernelPlan& p, std::size_t i) {
   return node_to_string(p.spec.expr, i, names);
 }
 
-// Whether every node of the DAG has a vector form on `isa`, with all
-// numbers in lanes of one dtype (*lane) and bools as that dtype's compare
-// results; else why not, naming the node.
+// Whether every node of the DAG has a vector form on `isa` (or runs lane by
+// lane, *lane_nodes), with all numbers in lanes of one width (*lane: the
+// output's type, else one of them) and bools as compare results of the
+// lanes; else why not, naming the node.
 std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, DType* lane,
                            std::vector<std::size_t>* lane_nodes) {
   const ExprDag& d = p.spec.expr;
   std::set<DType> numbers;
+  bool has_bools = false;
   for (const ExprNode& n : d.nodes) {
     if (n.dtype != DType::Bool) numbers.insert(n.dtype);
+    has_bools = has_bools || n.dtype == DType::Bool;
   }
-  if (numbers.size() > 1) {
+  // One lane count for every node: every number type has one width.
+  for (DType t : numbers) {
+    if (dtype_size(t) == dtype_size(*numbers.begin())) continue;
     for (std::size_t i = 0; i < d.nodes.size(); ++i) {
       const ExprNode& n = d.nodes[i];
-      if (n.kind == ExprKind::Cast) return fmt::format("node {} mixes element types in one vector", node_text(p, i));
+      if (n.kind == ExprKind::Cast && d.nodes[n.args[0]].dtype != DType::Bool && n.dtype != DType::Bool &&
+          dtype_size(d.nodes[n.args[0]].dtype) != dtype_size(n.dtype)) {
+        return fmt::format("node {} changes the element width in one vector", node_text(p, i));
+      }
     }
-    return "the expression mixes element types";
+    return "the expression mixes element widths";
   }
-  *lane = numbers.empty() ? DType::Bool : *numbers.begin();
+  *lane = numbers.empty() ? DType::Bool : numbers.count(p.out_dtype) ? p.out_dtype : *numbers.begin();
   const TypeVocabulary* tv = voc.type(isa, *lane);
   const IsaVocabulary* iv = voc.isa(isa);
   if (!tv || !iv) return fmt::format("the vocabulary has no {} vectors", dtype_name(*lane));
+  for (DType t : numbers) {
+    const TypeVocabulary* other = voc.type(isa, t);
+    if (!other) return fmt::format("the vocabulary has no {} vectors", dtype_name(t));
+    // A bool is one compare result, whichever of these types produced or consumes it.
+    if (has_bools && other->cmp != tv->cmp) {
+      return fmt::format("bools would be compare results of {} and of {} lanes, of different register types",
+                         dtype_name(*lane), dtype_name(t));
+    }
+  }
   const bool cmp_bools = *lane != DType::Bool;  // bools live as compare results of the lanes
   // Under bool lanes bools are byte vectors, but a comparison yields a
   // compare result: it can only be stored, not fed to another node.
@@ -152,10 +169,17 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
         if (is_cmp) return none();
         if (!voc.unary(isa, n.dtype, n.unary) && !by_lanes()) return none();
         break;
-      case ExprKind::Where:
-        if (!cmp_bools || tv->select.empty()) return none();
+      case ExprKind::Where: {
+        const TypeVocabulary* tw = n.dtype == DType::Bool ? tv : voc.type(isa, n.dtype);
+        if (!cmp_bools || tw->select.empty()) return none();
         break;
-      case ExprKind::Cast: return none();
+      }
+      case ExprKind::Cast: {
+        // Between numbers of one width without a form: lane by lane (ops::cast).
+        const DType from = d.nodes[n.args[0]].dtype;
+        if (!voc.cast(isa, from, n.dtype) && !by_lanes()) return none();
+        break;
+      }
     }
   }
   return "";

@@ -98,8 +98,8 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   mapping(root, "the document");
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
-    if (key != "isas" && key != "types" && key != "ops" && key != "unary") {
-      throw InvalidArgument("vocabulary: unknown section '" + key + "' (valid: isas, types, ops, unary)");
+    if (key != "isas" && key != "types" && key != "ops" && key != "unary" && key != "casts") {
+      throw InvalidArgument("vocabulary: unknown section '" + key + "' (valid: isas, types, ops, unary, casts)");
     }
   }
   for (const char* required : {"isas", "types"}) {
@@ -206,6 +206,15 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
                if (!found) throw InvalidArgument("vocabulary: " + where + ": unknown unary function '" + name + "'");
                v.unary_[{isa, t, found->op}] = form;
              });
+  // casts.<isa>.<from>.<to>: between one width (bool, a compare result, with any).
+  read_forms("casts", placeholders({"x"}),
+             [&](Isa isa, DType from, const std::string& name, const std::string& form, const std::string& where) {
+               const DType to = dtype_of(name, where);
+               if (!v.type(isa, to)) throw InvalidArgument("vocabulary: " + where + "." + name + ": no such entry in 'types'");
+               const bool one_width = dtype_size(from) == dtype_size(to) || from == DType::Bool || to == DType::Bool;
+               if (!one_width) throw InvalidArgument("vocabulary: " + where + "." + name + ": a cast between widths");
+               v.casts_[{isa, from, to}] = form;
+             });
   return v;
 }
 
@@ -222,6 +231,13 @@ const TypeVocabulary* Vocabulary::type(Isa isa, DType t) const {
 std::optional<std::string> Vocabulary::op(Isa isa, DType t, Op op) const {
   auto it = ops_.find({isa, t, op});
   if (it == ops_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<std::string> Vocabulary::cast(Isa isa, DType from, DType to) const {
+  if (from == to) return std::string("{x}");
+  auto it = casts_.find({isa, from, to});
+  if (it == casts_.end()) return std::nullopt;
   return it->second;
 }
 

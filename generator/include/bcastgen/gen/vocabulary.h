@@ -48,12 +48,16 @@ class Vocabulary {
   std::optional<std::string> op(Isa isa, DType t, Op op) const;
   // The vector expression of a unary function ({x}), if there is one.
   std::optional<std::string> unary(Isa isa, DType t, UnaryOp u) const;
+  // The vector form of cast(x, to) for x of dtype `from` ({x}), if there is
+  // one: between types of one width, bool being a compare result ("{x}" for from == to).
+  std::optional<std::string> cast(Isa isa, DType from, DType to) const;
 
  private:
   std::map<Isa, IsaVocabulary> isas_;
   std::map<std::pair<Isa, DType>, TypeVocabulary> types_;
   std::map<std::tuple<Isa, DType, Op>, std::string> ops_;
   std::map<std::tuple<Isa, DType, UnaryOp>, std::string> unary_;
+  std::map<std::tuple<Isa, DType, DType>, std::string> casts_;
 };
 
 // Substitutes {name} placeholders (lower-case names); a placeholder that is
