@@ -93,6 +93,73 @@ inline std::string expr_input_label(std::size_t i, const std::vector<std::string
   return "input " + std::to_string(i);
 }
 
+// Checks node k of `dag`: its arity, that its operands precede it, and the
+// type rules of its kind (the one place they are written: the reference,
+// the generator's spec check and ExprBuilder all call it). `who` starts
+// every message; inputs are checked against `dtypes`.
+inline void check_expr_node(const ExprDag& dag, std::size_t k, const std::vector<DType>& dtypes,
+                            const std::vector<std::string>& names, const std::string& who) {
+  const ExprNode& n = dag.nodes[k];
+  const std::string at = who + "node " + std::to_string(k) + ": ";
+  std::size_t arity = 0;
+  switch (n.kind) {
+    case ExprKind::Input:
+    case ExprKind::Literal: arity = 0; break;
+    case ExprKind::Unary:
+    case ExprKind::Cast: arity = 1; break;
+    case ExprKind::Binary: arity = 2; break;
+    case ExprKind::Where: arity = 3; break;
+    default: throw InvalidArgument(at + "unknown kind " + std::to_string(static_cast<int>(n.kind)));
+  }
+  if (n.args.size() != arity) {
+    throw InvalidArgument(at + "has " + std::to_string(n.args.size()) + " operands, needs " +
+                          std::to_string(arity));
+  }
+  for (std::size_t a : n.args) {
+    if (a >= k) throw InvalidArgument(at + "operand " + std::to_string(a) + " does not precede it");
+  }
+  auto arg_dtype = [&](std::size_t j) { return dag.nodes[n.args[j]].dtype; };
+  auto mismatch = [&](const char* what, DType got, DType want) {
+    return InvalidArgument(at + what + " is " + dtype_name(got) + ", expected " + dtype_name(want));
+  };
+  switch (n.kind) {
+    case ExprKind::Input:
+      if (n.input >= dtypes.size()) {
+        throw InvalidArgument(at + "reads input " + std::to_string(n.input) + " of " +
+                              std::to_string(dtypes.size()));
+      }
+      if (dtypes[n.input] != n.dtype) {
+        throw InvalidArgument(who + expr_input_label(n.input, names) + " has dtype " +
+                              dtype_name(dtypes[n.input]) + " but the expression reads it as " +
+                              dtype_name(n.dtype));
+      }
+      break;
+    case ExprKind::Literal:
+    case ExprKind::Cast: break;
+    case ExprKind::Binary:
+      check_binary_op((who + "node " + std::to_string(k)).c_str(), n.op, arg_dtype(0));
+      if (arg_dtype(1) != arg_dtype(0)) throw mismatch("the second operand", arg_dtype(1), arg_dtype(0));
+      if (n.dtype != result_dtype(n.op, arg_dtype(0))) {
+        throw mismatch("the result", n.dtype, result_dtype(n.op, arg_dtype(0)));
+      }
+      break;
+    case ExprKind::Unary:
+      if (static_cast<std::size_t>(n.unary) >= std::size(kUnaryInfo)) {
+        throw InvalidArgument(at + "unknown unary op " + std::to_string(static_cast<int>(n.unary)));
+      }
+      if (!unary_supports(n.unary, n.dtype)) {
+        throw InvalidArgument(at + unary_name(n.unary) + " does not support dtype " + dtype_name(n.dtype));
+      }
+      if (arg_dtype(0) != n.dtype) throw mismatch("the operand", arg_dtype(0), n.dtype);
+      break;
+    case ExprKind::Where:
+      if (arg_dtype(0) != DType::Bool) throw mismatch("the condition", arg_dtype(0), DType::Bool);
+      if (arg_dtype(1) != n.dtype) throw mismatch("the first branch", arg_dtype(1), n.dtype);
+      if (arg_dtype(2) != n.dtype) throw mismatch("the second branch", arg_dtype(2), n.dtype);
+      break;
+  }
+}
+
 // Checks that `dag` is well formed and typed over inputs of `dtypes`.
 // `who` starts every message. The DAG declares dag.input_used.size()
 // inputs, or `declared_inputs` when given (the generator checks specs built
@@ -110,67 +177,7 @@ inline void check_expr_dag(const ExprDag& dag, const std::vector<DType>& dtypes,
     throw InvalidArgument(who + "the expression has " + std::to_string(declared) + " inputs, " +
                           std::to_string(dtypes.size()) + " given");
   }
-  for (std::size_t k = 0; k < dag.nodes.size(); ++k) {
-    const ExprNode& n = dag.nodes[k];
-    const std::string at = who + "node " + std::to_string(k) + ": ";
-    std::size_t arity = 0;
-    switch (n.kind) {
-      case ExprKind::Input:
-      case ExprKind::Literal: arity = 0; break;
-      case ExprKind::Unary:
-      case ExprKind::Cast: arity = 1; break;
-      case ExprKind::Binary: arity = 2; break;
-      case ExprKind::Where: arity = 3; break;
-      default: throw InvalidArgument(at + "unknown kind " + std::to_string(static_cast<int>(n.kind)));
-    }
-    if (n.args.size() != arity) {
-      throw InvalidArgument(at + "has " + std::to_string(n.args.size()) + " operands, needs " +
-                            std::to_string(arity));
-    }
-    for (std::size_t a : n.args) {
-      if (a >= k) throw InvalidArgument(at + "operand " + std::to_string(a) + " does not precede it");
-    }
-    auto arg_dtype = [&](std::size_t j) { return dag.nodes[n.args[j]].dtype; };
-    auto mismatch = [&](const char* what, DType got, DType want) {
-      return InvalidArgument(at + what + " is " + dtype_name(got) + ", expected " + dtype_name(want));
-    };
-    switch (n.kind) {
-      case ExprKind::Input:
-        if (n.input >= dtypes.size()) {
-          throw InvalidArgument(at + "reads input " + std::to_string(n.input) + " of " +
-                                std::to_string(dtypes.size()));
-        }
-        if (dtypes[n.input] != n.dtype) {
-          throw InvalidArgument(who + expr_input_label(n.input, names) + " has dtype " +
-                                dtype_name(dtypes[n.input]) + " but the expression reads it as " +
-                                dtype_name(n.dtype));
-        }
-        break;
-      case ExprKind::Literal:
-      case ExprKind::Cast: break;
-      case ExprKind::Binary:
-        check_binary_op((who + "node " + std::to_string(k)).c_str(), n.op, arg_dtype(0));
-        if (arg_dtype(1) != arg_dtype(0)) throw mismatch("the second operand", arg_dtype(1), arg_dtype(0));
-        if (n.dtype != result_dtype(n.op, arg_dtype(0))) {
-          throw mismatch("the result", n.dtype, result_dtype(n.op, arg_dtype(0)));
-        }
-        break;
-      case ExprKind::Unary:
-        if (static_cast<std::size_t>(n.unary) >= std::size(kUnaryInfo)) {
-          throw InvalidArgument(at + "unknown unary op " + std::to_string(static_cast<int>(n.unary)));
-        }
-        if (!unary_supports(n.unary, n.dtype)) {
-          throw InvalidArgument(at + unary_name(n.unary) + " does not support dtype " + dtype_name(n.dtype));
-        }
-        if (arg_dtype(0) != n.dtype) throw mismatch("the operand", arg_dtype(0), n.dtype);
-        break;
-      case ExprKind::Where:
-        if (arg_dtype(0) != DType::Bool) throw mismatch("the condition", arg_dtype(0), DType::Bool);
-        if (arg_dtype(1) != n.dtype) throw mismatch("the first branch", arg_dtype(1), n.dtype);
-        if (arg_dtype(2) != n.dtype) throw mismatch("the second branch", arg_dtype(2), n.dtype);
-        break;
-    }
-  }
+  for (std::size_t k = 0; k < dag.nodes.size(); ++k) check_expr_node(dag, k, dtypes, names, who);
 }
 
 // The value of a literal node in its dtype.

@@ -1,0 +1,86 @@
+// Building expression DAGs from code, and printing them back as text.
+//
+// ExprBuilder is the programmatic twin of parse_expr (expr.h): a frontend
+// (an ONNX graph, an AOT compiler's IR) adds typed nodes one by one and gets
+// the same DAG the parser would give for the same expression: equal nodes
+// are shared, every node is checked by the runtime's type rules
+// (check_expr_dag), and the limits are the parser's. Each node carries an
+// origin, a free-form label ("Add_3", "layer1/bn") that errors name.
+//
+//   ExprBuilder b({{"x", DType::F32}, {"scale", DType::F32}, {"shift", DType::F32}});
+//   auto y = b.binary(Op::Add, b.binary(Op::Multiply, b.input("x"), b.input("scale")), b.input("shift"), "bn");
+//   ExprDag dag = b.finish(b.binary(Op::Maximum, y, b.literal(0.0, DType::F32), "relu"));
+//
+// print_expr writes a DAG as expression text that parse_expr reads back to
+// the same DAG: every node as a call by its name, literals as
+// cast(value, dtype) wherever their context would not type them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bcastgen/gen/expr.h"
+
+namespace bcastgen::gen {
+
+// A node the builder refuses: `origin` is the label given to the node (or
+// to the operand) at fault, `message` what is wrong.
+class ExprBuildError : public InvalidArgument {
+ public:
+  ExprBuildError(const std::string& origin, const std::string& message);
+  const std::string& origin() const { return origin_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string origin_, message_;
+};
+
+class ExprBuilder {
+ public:
+  using Value = std::size_t;  // a node of the DAG being built
+
+  explicit ExprBuilder(std::vector<ExprInput> inputs);
+
+  Value input(const std::string& name, const std::string& origin = "");
+  // A literal of a float or integer dtype (an integer must hold the value
+  // exactly; a float literal must be finite and, for f32, in its range).
+  Value literal(double value, DType dtype, const std::string& origin = "");
+  Value literal_int(std::int64_t value, DType dtype, const std::string& origin = "");
+  Value literal_bool(bool value, const std::string& origin = "");
+  // Op::Broadcast is not an expression op.
+  Value binary(Op op, Value a, Value b, const std::string& origin = "");
+  Value unary(UnaryOp op, Value x, const std::string& origin = "");
+  Value where(Value condition, Value x, Value y, const std::string& origin = "");
+  // A cast to x's own dtype is x.
+  Value cast(Value x, DType dtype, const std::string& origin = "");
+
+  DType dtype(Value v) const;
+  // The origin of the node's first builder call (a shared node keeps it).
+  const std::string& origin(Value v) const;
+  std::size_t size() const { return dag_.nodes.size(); }
+
+  // The DAG with `root` as its result (nodes not reachable from it stay:
+  // they are harmless, and the plan never reads them).
+  ExprDag finish(Value root) const;
+
+ private:
+  Value add(ExprNode node, const std::string& origin);
+  const ExprNode& node(Value v, const std::string& origin) const;
+
+  using Key = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t>;
+  std::vector<ExprInput> inputs_;
+  ExprDag dag_;
+  std::vector<std::string> origins_;
+  std::map<Key, std::size_t> index_;
+};
+
+// The DAG as expression text that parse_expr(text, inputs) reads back to it.
+// Throws InvalidArgument when the text (shared nodes are written out at each
+// use) would exceed kMaxExprLength, or for a non-finite literal.
+std::string print_expr(const ExprDag& dag, const std::vector<ExprInput>& inputs);
+
+}  // namespace bcastgen::gen
