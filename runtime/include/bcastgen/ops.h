@@ -224,6 +224,14 @@ namespace detail {
 template <class T>
 inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
+// False, but only once instantiated: the last branch of an exhaustive
+// `if constexpr` chain, so that an op added without its branch fails to
+// compile instead of falling into another op's.
+template <Op>
+inline constexpr bool always_false_op = false;
+template <UnaryOp>
+inline constexpr bool always_false_unary = false;
+
 // Unsigned type used for wrapping arithmetic on T: T's unsigned twin, but at
 // least unsigned int so that the operands are not promoted to (signed) int.
 template <class T>
@@ -597,7 +605,8 @@ inline result_t<kOp, T> call(T a, T b) {
   else if constexpr (kOp == Op::BitwiseOr) return bitwise_or(a, b);
   else if constexpr (kOp == Op::BitwiseXor) return bitwise_xor(a, b);
   else if constexpr (kOp == Op::BitwiseLeftShift) return bitwise_left_shift(a, b);
-  else return bitwise_right_shift(a, b);
+  else if constexpr (kOp == Op::BitwiseRightShift) return bitwise_right_shift(a, b);
+  else static_assert(detail::always_false_op<kOp>, "bcastgen::ops::call: an op without a scalar function here");
 }
 
 // Run-time dispatch: computes op(a, b) and writes the result to `out`, which
@@ -788,7 +797,8 @@ inline T call_unary(T x) {
   else if constexpr (kU == UnaryOp::Square) return square(x);
   else if constexpr (kU == UnaryOp::Reciprocal) return reciprocal(x);
   else if constexpr (kU == UnaryOp::LogicalNot) return logical_not(x);
-  else return bitwise_not(x);
+  else if constexpr (kU == UnaryOp::BitwiseNot) return bitwise_not(x);
+  else static_assert(detail::always_false_unary<kU>, "bcastgen::ops::call_unary: a function without a scalar body here");
 }
 
 // Run-time dispatch: the unary function `u` on x. Throws InvalidArgument
