@@ -40,9 +40,15 @@ if(NOT "$ENV{BCASTGEN_DIFF_SEED}" STREQUAL "")
 else()
   set(bcastgen_diff_seed "${BCASTGEN_DIFF_SEED}")
 endif()
-message(STATUS "bcastgen differential test: seed ${bcastgen_diff_seed}, ${BCASTGEN_DIFF_COUNT} kernels")
+
 find_program(BCASTGEN_PYTHON3 NAMES python3 REQUIRED)
 set(BCASTGEN_DIFF_EXPR_COUNT 512 CACHE STRING "Number of random expression kernels in the differential test")
+set(bcastgen_diff_count ${BCASTGEN_DIFF_COUNT})
+set(bcastgen_diff_expr_count ${BCASTGEN_DIFF_EXPR_COUNT})
+if(BCASTGEN_TEST_SAMPLE)  # the sanitizer stage: a sample (tests/CMakeLists.txt)
+  set(bcastgen_diff_count 64)
+  set(bcastgen_diff_expr_count 64)
+endif()
 set(diff_dir ${CMAKE_CURRENT_BINARY_DIR}/diff)
 set(diff_stems diff_0 diff_1 diff_2 diff_3 expr_0 expr_1 expr_2 expr_3)
 list(LENGTH diff_stems diff_table_count)
@@ -56,9 +62,10 @@ endforeach()
 add_custom_command(
   OUTPUT ${diff_specs}
   COMMAND ${BCASTGEN_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/diff/make_diff_specs.py --seed ${bcastgen_diff_seed}
-          --count ${BCASTGEN_DIFF_COUNT} --expr-count ${BCASTGEN_DIFF_EXPR_COUNT} --files 4 --out ${diff_dir}/specs
+          --count ${bcastgen_diff_count} --expr-count ${bcastgen_diff_expr_count} --files 4 --out ${diff_dir}/specs
   DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/diff/make_diff_specs.py
   COMMENT "Random differential specs (seed ${bcastgen_diff_seed})")
+message(STATUS "bcastgen differential test: seed ${bcastgen_diff_seed}, ${bcastgen_diff_count} + ${bcastgen_diff_expr_count} kernels")
 foreach(stem IN LISTS diff_stems)
   add_custom_command(
     OUTPUT ${diff_dir}/${stem}.cpp ${diff_dir}/${stem}.h
