@@ -31,9 +31,10 @@ install(TARGETS bcastgen_core
   EXPORT bcastgenCoreTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+# (npy.h and output.h belong to the command line's bcastgen_io, which is not installed.)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/generator/include/bcastgen/gen"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/bcastgen"
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "npy.h" EXCLUDE PATTERN "output.h" EXCLUDE)
 install(FILES "${PROJECT_BINARY_DIR}/generator/include/bcastgen/gen/version.h"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/bcastgen/gen")
 install(EXPORT bcastgenCoreTargets

@@ -79,8 +79,9 @@ void check_form(const std::string& form, const Placeholders& allowed, const std:
   }
 }
 
-// Iterates a mapping, rejecting anything else.
-const YAML::Node& mapping(const YAML::Node& n, const std::string& where) {
+// A mapping node, rejecting anything else. By value: the callers pass
+// temporaries (root["isas"]) and iterate the result.
+YAML::Node mapping(const YAML::Node& n, const std::string& where) {
   if (!n.IsMap()) throw InvalidArgument("vocabulary: " + where + " must be a mapping");
   return n;
 }
