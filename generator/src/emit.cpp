@@ -75,7 +75,8 @@ GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
   hv.set("table_fn", table_fn);
   out.files[header] = render("header.h.mustache", hv);
   Values sv;
-  sv.set("banner", banner(options)).set("namespace", spec.ns).set("header", header).list("intrinsics", intrinsics).declare("condition").declare("intrinsics_header");
+  sv.set("banner", banner(options)).set("namespace", spec.ns).set("header", header);
+  sv.list("intrinsics", intrinsics).declare("condition").declare("intrinsics_header");
   sv.set("table_fn", table_fn).set("c_header", c_header).set("c_prefix", names.c_prefix);
   sv.list("kernels", definitions);
   out.files[source] = render("source.cpp.mustache", sv);

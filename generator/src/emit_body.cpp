@@ -350,7 +350,10 @@ class BodyEmitter {
     else if (masked) pattern = t->store_tail;
     else pattern = streaming_ ? t->stream : t->store;
     // The planner only picks forms the vocabulary has; an empty one here is a planner bug.
-    if (pattern.empty()) throw Error(fmt::format("internal: no {} store form planned on {}", masked ? "masked" : "vector", isa_name(ip_.isa)));
+    if (pattern.empty()) {
+      throw Error(fmt::format("internal: no {} store form planned on {}", masked ? "masked" : "vector",
+                              isa_name(ip_.isa)));
+    }
     std::string stmt = expand(pattern, {{"p", ptr}, {"v", v}, {"m", v}, {"t", mask}});
     return stmt.back() == '}' ? stmt : stmt + ";";
   }

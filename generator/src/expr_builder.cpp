@@ -122,7 +122,8 @@ ExprBuilder::Value ExprBuilder::literal(double value, DType dtype, const std::st
     return add(std::move(e), origin);
   }
   if (!std::isfinite(value)) {
-    throw ExprBuildError(origin, fmt::format("literal {} is not finite (expressions have no inf or nan literal)", value));
+    throw ExprBuildError(origin,
+                         fmt::format("literal {} is not finite (expressions have no inf or nan literal)", value));
   }
   ExprNode e;
   e.kind = ExprKind::Literal;
