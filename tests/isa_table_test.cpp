@@ -54,7 +54,7 @@ TEST(IsaTable, InclusionIsWhatTheRowsImply) {
   EXPECT_EQ(bg::isa_names(), "avx512, avx2, scalar");
   EXPECT_EQ(bg::gen::default_isas(), (std::vector<Isa>{Isa::Avx512, Isa::Avx2, Isa::Scalar}));
   std::vector<Isa> isas{Isa::Scalar, Isa::Avx512, Isa::Avx2};
-  bg::gen::sort_most_specific_first(&isas);
+  bg::sort_most_specific_first(&isas);
   EXPECT_EQ(isas, (std::vector<Isa>{Isa::Avx512, Isa::Avx2, Isa::Scalar}));
 }
 

@@ -37,7 +37,7 @@ std::vector<Isa> parse_isa_list(const std::string& text) {
     if (end == std::string::npos) break;
     start = end + 1;
   }
-  gen::sort_most_specific_first(&isas);
+  sort_most_specific_first(&isas);
   return isas;
 }
 

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "bcastgen/gen/expr.h"
@@ -22,6 +24,12 @@ struct Token {
 // Splits the text into tokens ending with one End (at column size + 1).
 // Throws ExprError on a character or number that no token starts with.
 std::vector<Token> lex(std::string_view text);
+
+// What makes two typed DAG nodes equal, so that they are shared: kind, op
+// or function, dtype, operands, and the input or the literal's bits in its
+// dtype (-0.0 is not 0.0). The parser and ExprBuilder both intern by it.
+using NodeKey = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t>;
+NodeKey node_key(const ExprNode& e);
 
 enum class AstKind { Input, Number, Bool, Binary, Unary, Where, Cast };
 

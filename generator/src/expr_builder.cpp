@@ -5,26 +5,16 @@
 
 #include <cfloat>
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <set>
+#include <type_traits>
 
 #include "bcastgen/reference.h"
+#include "expr_ast.h"
 
 namespace bcastgen::gen {
 namespace {
 
 std::string label(const std::string& origin) { return origin.empty() ? "(no origin)" : origin; }
-
-// The literal's bits in its dtype, for sharing (-0.0 is not 0.0).
-std::uint64_t literal_key(const ExprLiteral& lit, DType t) {
-  std::uint64_t bits = 0;
-  if (dtype_info(t).is_float) std::memcpy(&bits, &lit.f, sizeof bits);
-  else if (t == DType::Bool) bits = lit.b;
-  else if (dtype_info(t).is_signed) bits = static_cast<std::uint64_t>(lit.i);
-  else bits = lit.u;
-  return bits;
-}
 
 }  // namespace
 
@@ -35,9 +25,11 @@ ExprBuilder::ExprBuilder(std::vector<ExprInput> inputs) : inputs_(std::move(inpu
   if (inputs_.size() > kMaxExprInputs) {
     throw ExprBuildError("", fmt::format("at most {} inputs, got {}", kMaxExprInputs, inputs_.size()));
   }
-  std::set<std::string> names;
+  std::set<std::string> seen;
   for (const ExprInput& in : inputs_) {
-    if (!names.insert(in.name).second) throw ExprBuildError("", "input '" + in.name + "' is declared twice");
+    if (!seen.insert(in.name).second) throw ExprBuildError("", "input '" + in.name + "' is declared twice");
+    dtypes_.push_back(in.dtype);
+    names_.push_back(in.name);
   }
   dag_.input_used.assign(inputs_.size(), false);
 }
@@ -56,26 +48,15 @@ const std::string& ExprBuilder::origin(Value v) const {
 // An equal node already built is shared; a new one is checked by the
 // runtime's type rules (check_expr_node) before it is kept.
 ExprBuilder::Value ExprBuilder::add(ExprNode e, const std::string& origin) {
-  const std::uint64_t value = e.kind == ExprKind::Input     ? e.input
-                              : e.kind == ExprKind::Literal ? literal_key(e.literal, e.dtype)
-                                                            : 0;
-  const int code = e.kind == ExprKind::Binary ? static_cast<int>(e.op)
-                   : e.kind == ExprKind::Unary ? static_cast<int>(e.unary)
-                                               : 0;
-  Key key{e.kind, code, e.dtype, e.args, value};
+  static_assert(std::is_same_v<Key, expr_detail::NodeKey>, "ExprBuilder::Key is the parser's NodeKey");
+  expr_detail::NodeKey key = expr_detail::node_key(e);
   if (const auto found = index_.find(key); found != index_.end()) return found->second;
   if (dag_.nodes.size() == kMaxExprNodes) {
     throw ExprBuildError(origin, fmt::format("the expression has more than {} nodes", kMaxExprNodes));
   }
   dag_.nodes.push_back(std::move(e));
-  std::vector<DType> dtypes;
-  std::vector<std::string> names;
-  for (const ExprInput& in : inputs_) {
-    dtypes.push_back(in.dtype);
-    names.push_back(in.name);
-  }
   try {
-    bcastgen::detail::check_expr_node(dag_, dag_.nodes.size() - 1, dtypes, names, "");
+    bcastgen::detail::check_expr_node(dag_, dag_.nodes.size() - 1, dtypes_, names_, "");
   } catch (const InvalidArgument& err) {
     dag_.nodes.pop_back();
     std::string message = err.what();

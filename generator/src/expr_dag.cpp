@@ -28,16 +28,6 @@ std::string unary_types_text(UnaryOp u) {
   return s;
 }
 
-// The bits that tell two literals of one dtype apart (-0.0 is not 0.0).
-std::uint64_t literal_bits(const ExprLiteral& lit, DType t) {
-  std::uint64_t bits = 0;
-  if (dtype_info(t).is_float) std::memcpy(&bits, &lit.f, sizeof bits);
-  else if (t == DType::Bool) bits = lit.b;
-  else if (dtype_info(t).is_signed) bits = static_cast<std::uint64_t>(lit.i);
-  else bits = lit.u;
-  return bits;
-}
-
 class DagBuilder {
  public:
   DagBuilder(std::string_view text, const Ast& ast, const std::vector<ExprInput>& inputs)
@@ -185,13 +175,7 @@ class DagBuilder {
 
   // The node's index: an existing equal node, or a new one.
   std::size_t intern(ExprNode e, const AstNode& n) {
-    const std::uint64_t value = e.kind == ExprKind::Input     ? e.input
-                                : e.kind == ExprKind::Literal ? literal_bits(e.literal, e.dtype)
-                                                              : 0;
-    const int code = e.kind == ExprKind::Binary ? static_cast<int>(e.op)
-                     : e.kind == ExprKind::Unary ? static_cast<int>(e.unary)
-                                                 : 0;
-    Key key{e.kind, code, e.dtype, e.args, value};
+    NodeKey key = node_key(e);
     const auto found = index_.find(key);
     if (found != index_.end()) return found->second;
     if (dag_.nodes.size() == kMaxExprNodes) {
@@ -203,17 +187,32 @@ class DagBuilder {
     return dag_.nodes.size() - 1;
   }
 
-  using Key = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t>;
-
   std::string_view text_;
   const Ast& ast_;
   const std::vector<ExprInput>& inputs_;
   Types own_, type_;
   ExprDag dag_;
-  std::map<Key, std::size_t> index_;
+  std::map<NodeKey, std::size_t> index_;
 };
 
 }  // namespace
+
+NodeKey node_key(const ExprNode& e) {
+  std::uint64_t value = 0;
+  if (e.kind == ExprKind::Input) {
+    value = e.input;
+  } else if (e.kind == ExprKind::Literal) {
+    const ExprLiteral& lit = e.literal;
+    if (dtype_info(e.dtype).is_float) std::memcpy(&value, &lit.f, sizeof value);
+    else if (e.dtype == DType::Bool) value = lit.b;
+    else if (dtype_info(e.dtype).is_signed) value = static_cast<std::uint64_t>(lit.i);
+    else value = lit.u;
+  }
+  const int code = e.kind == ExprKind::Binary ? static_cast<int>(e.op)
+                   : e.kind == ExprKind::Unary ? static_cast<int>(e.unary)
+                                               : 0;
+  return {e.kind, code, e.dtype, e.args, value};
+}
 
 ExprDag build_dag(std::string_view text, const Ast& ast, const std::vector<ExprInput>& inputs) {
   return DagBuilder(text, ast, inputs).build();

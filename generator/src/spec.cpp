@@ -547,10 +547,6 @@ bool SpecError::only_rule_failures() const {
   return std::all_of(diags_.begin(), diags_.end(), [](const Diagnostic& d) { return d.rule_failure; });
 }
 
-void sort_most_specific_first(std::vector<Isa>* isas) {
-  std::stable_sort(isas->begin(), isas->end(), [](Isa x, Isa y) { return isa_rank(x) > isa_rank(y); });
-}
-
 std::vector<Isa> default_isas() {
   // Every ISA of the table: each variant compiles only for its architecture.
   std::vector<Isa> all(kAllIsas.begin(), kAllIsas.end());

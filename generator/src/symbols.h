@@ -37,10 +37,23 @@ struct VariantSymbols {
   std::string range;     // avx512_range: iterations [begin, end)
 };
 
-// `isa` is the ISA's name; the streaming-store twin of a variant is "<isa>_nt".
+// The suffix of a variant's streaming-store twin: "<isa>_nt".
+inline constexpr const char* kStreamingSuffix = "_nt";
+
+// `isa` is the ISA's name.
 inline VariantSymbols variant_symbols(const std::string& isa, bool streaming) {
-  const std::string f = streaming ? isa + "_nt" : isa;
+  const std::string f = streaming ? isa + kStreamingSuffix : isa;
   return {f, f + "_block", f + "_range"};
+}
+
+// The ISA name of a variant function: "avx512" for "avx512" and "avx512_nt".
+inline std::string variant_isa_name(std::string function) {
+  const std::string suffix = kStreamingSuffix;
+  if (function.size() > suffix.size() &&
+      function.compare(function.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    function.resize(function.size() - suffix.size());
+  }
+  return function;
 }
 
 // The function that lists every kernel of a file (its stem as a C identifier).

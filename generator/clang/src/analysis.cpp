@@ -7,6 +7,7 @@
 #include <clang/AST/Decl.h>
 
 #include "bcastgen/cpu.h"
+#include "symbols.h"
 
 namespace bcastgen::clangtool {
 namespace {
@@ -34,13 +35,8 @@ const std::set<std::string>* allowed_families(const std::string& variant) {
     }
     return m;
   }();
-  const std::string suffix = "_nt";
-  std::string name = variant;
-  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    name.resize(name.size() - suffix.size());
-  }
   Isa isa;
-  return parse_isa(name, &isa) ? &by_isa.at(isa) : nullptr;
+  return parse_isa(gen::variant_isa_name(variant), &isa) ? &by_isa.at(isa) : nullptr;
 }
 
 // Whether a function's target attribute enables a family.

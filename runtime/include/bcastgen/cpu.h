@@ -196,14 +196,18 @@ inline bool parse_isa(std::string_view s, Isa* out) {
   return false;
 }
 
+// Orders ISAs most specific first (isa_rank), keeping the order of equals:
+// the order generated dispatch tries variants in, and messages list names in.
+inline void sort_most_specific_first(std::vector<Isa>* isas) {
+  std::stable_sort(isas->begin(), isas->end(), [](Isa x, Isa y) { return isa_rank(x) > isa_rank(y); });
+}
+
 // "avx512, avx2, scalar": every ISA name, most specific first (for messages).
 inline std::string isa_names(const char* separator = ", ") {
+  std::vector<Isa> all(kAllIsas.begin(), kAllIsas.end());
+  sort_most_specific_first(&all);
   std::string s;
-  for (int rank = static_cast<int>(kIsaCount); rank >= 0; --rank) {
-    for (const IsaInfo& r : kIsaInfo) {
-      if (isa_rank(r.isa) == rank) s += (s.empty() ? "" : separator) + std::string(r.name);
-    }
-  }
+  for (Isa isa : all) s += (s.empty() ? "" : separator) + std::string(isa_name(isa));
   return s;
 }
 

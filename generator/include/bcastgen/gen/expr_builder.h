@@ -71,8 +71,11 @@ class ExprBuilder {
   Value add(ExprNode node, const std::string& origin);
   const ExprNode& node(Value v, const std::string& origin) const;
 
+  // An ExprNode's identity for sharing (expr_detail::node_key, as the parser's).
   using Key = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t>;
   std::vector<ExprInput> inputs_;
+  std::vector<DType> dtypes_;        // the inputs', for check_expr_node
+  std::vector<std::string> names_;   // the inputs', for its messages
   ExprDag dag_;
   std::vector<std::string> origins_;
   std::map<Key, std::size_t> index_;

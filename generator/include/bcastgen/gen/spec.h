@@ -93,11 +93,9 @@ class SpecError : public Error {
   std::vector<Diagnostic> diags_;
 };
 
-// The ISAs generated when a spec names none: all bcastgen supports here.
+// The ISAs generated when a spec names none: every row of the ISA table,
+// most specific first (sort_most_specific_first, cpu.h).
 std::vector<Isa> default_isas();
-// Orders ISAs most specific first (isa_rank), keeping the order of equals:
-// the generated dispatch tries variants in this order.
-void sort_most_specific_first(std::vector<Isa>* isas);
 
 // Parses spec text; `file` names it in diagnostics. Throws SpecError with
 // every problem found, after checking each kernel's shapes with the rules.
