@@ -12,7 +12,8 @@
 #include "bcastgen/view.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
-#include <immintrin.h>
+#include "bcastgen/simd/avx512.h"
+#include "bcastgen/simd/avx2.h"
 #endif
 
 // Every node of an expression is rounded on its own, as NumPy rounds it:
@@ -64,25 +65,26 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 64)
   const float* in0_1 = in0 + i0 * 3136;
   const float* in1_1 = in1 + i0;
   float* out_1 = out + i0 * 3136;
-  const __m512 t1 = _mm512_set1_ps(in1_1[0]);
+  const __m512 t1 = splat_f32(in1_1[0]);
   // 49 iterations of 64 elements (16 lanes x 4)
   for (std::int64_t j = 0; j < 3136; j += 64) {
-    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
-    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
-    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
-    const __m512 t0_3 = _mm512_loadu_ps(in0_1 + j + 48);
-    const __m512 t2_0 = _mm512_add_ps(t0_0, t1);
-    const __m512 t2_1 = _mm512_add_ps(t0_1, t1);
-    const __m512 t2_2 = _mm512_add_ps(t0_2, t1);
-    const __m512 t2_3 = _mm512_add_ps(t0_3, t1);
-    _mm512_storeu_ps(out_1 + j, t2_0);
-    _mm512_storeu_ps(out_1 + j + 16, t2_1);
-    _mm512_storeu_ps(out_1 + j + 32, t2_2);
-    _mm512_storeu_ps(out_1 + j + 48, t2_3);
+    const __m512 t0_0 = load_f32(in0_1 + j);
+    const __m512 t0_1 = load_f32(in0_1 + j + 16);
+    const __m512 t0_2 = load_f32(in0_1 + j + 32);
+    const __m512 t0_3 = load_f32(in0_1 + j + 48);
+    const __m512 t2_0 = add_f32(t0_0, t1);
+    const __m512 t2_1 = add_f32(t0_1, t1);
+    const __m512 t2_2 = add_f32(t0_2, t1);
+    const __m512 t2_3 = add_f32(t0_3, t1);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 16, t2_1);
+    store_f32(out_1 + j + 32, t2_2);
+    store_f32(out_1 + j + 48, t2_3);
   }  // for j
 }
 
@@ -101,25 +103,26 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 64)
   const float* in0_1 = in0 + i0 * 3136;
   const float* in1_1 = in1 + i0;
   float* out_1 = out + i0 * 3136;
-  const __m256 t1 = _mm256_set1_ps(in1_1[0]);
+  const __m256 t1 = splat_f32(in1_1[0]);
   // 98 iterations of 32 elements (8 lanes x 4)
   for (std::int64_t j = 0; j < 3136; j += 32) {
-    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
-    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
-    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
-    const __m256 t0_3 = _mm256_loadu_ps(in0_1 + j + 24);
-    const __m256 t2_0 = _mm256_add_ps(t0_0, t1);
-    const __m256 t2_1 = _mm256_add_ps(t0_1, t1);
-    const __m256 t2_2 = _mm256_add_ps(t0_2, t1);
-    const __m256 t2_3 = _mm256_add_ps(t0_3, t1);
-    _mm256_storeu_ps(out_1 + j, t2_0);
-    _mm256_storeu_ps(out_1 + j + 8, t2_1);
-    _mm256_storeu_ps(out_1 + j + 16, t2_2);
-    _mm256_storeu_ps(out_1 + j + 24, t2_3);
+    const __m256 t0_0 = load_f32(in0_1 + j);
+    const __m256 t0_1 = load_f32(in0_1 + j + 8);
+    const __m256 t0_2 = load_f32(in0_1 + j + 16);
+    const __m256 t0_3 = load_f32(in0_1 + j + 24);
+    const __m256 t2_0 = add_f32(t0_0, t1);
+    const __m256 t2_1 = add_f32(t0_1, t1);
+    const __m256 t2_2 = add_f32(t0_2, t1);
+    const __m256 t2_3 = add_f32(t0_3, t1);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 8, t2_1);
+    store_f32(out_1 + j + 16, t2_2);
+    store_f32(out_1 + j + 24, t2_3);
   }  // for j
 }
 
@@ -138,6 +141,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+
   // iteration i0 of the split loop (extent 64)
   const float* in0_1 = in0 + i0 * 3136;
   const float* in1_1 = in1 + i0;
@@ -271,6 +275,7 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 2)
   const float* in0_1 = in0 + i0 * 60;
   float* out_1 = out + i0 * 60;
@@ -278,16 +283,16 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, fl
     const float* in0_2 = in0_1 + i1 * 20;
     const float* in1_2 = in1 + i1;
     float* out_2 = out_1 + i1 * 20;
-    const __m512 t1 = _mm512_set1_ps(in1_2[0]);
+    const __m512 t1 = splat_f32(in1_2[0]);
     // tail: 1 whole vector at 0
-    const __m512 t0_t0 = _mm512_loadu_ps(in0_2);
-    const __m512 t2_t0 = _mm512_add_ps(t0_t0, t1);
-    _mm512_storeu_ps(out_2, t2_t0);
+    const __m512 t0_t0 = load_f32(in0_2);
+    const __m512 t2_t0 = add_f32(t0_t0, t1);
+    store_f32(out_2, t2_t0);
     // tail: the last 4 elements, lanes 0..3 of one masked vector
     const __mmask16 tail = 0xf;
-    const __m512 t0_m0 = _mm512_maskz_loadu_ps(tail, in0_2 + 16);
-    const __m512 t2_m0 = _mm512_add_ps(t0_m0, t1);
-    _mm512_mask_storeu_ps(out_2 + 16, tail, t2_m0);
+    const __m512 t0_m0 = load_tail_f32(in0_2 + 16, tail);
+    const __m512 t2_m0 = add_f32(t0_m0, t1);
+    store_tail_f32(out_2 + 16, tail, t2_m0);
   }  // for i1
 }
 
@@ -306,6 +311,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 2)
   const float* in0_1 = in0 + i0 * 60;
   float* out_1 = out + i0 * 60;
@@ -313,14 +319,14 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, floa
     const float* in0_2 = in0_1 + i1 * 20;
     const float* in1_2 = in1 + i1;
     float* out_2 = out_1 + i1 * 20;
-    const __m256 t1 = _mm256_set1_ps(in1_2[0]);
+    const __m256 t1 = splat_f32(in1_2[0]);
     // tail: 2 whole vectors at 0
-    const __m256 t0_t0 = _mm256_loadu_ps(in0_2);
-    const __m256 t0_t1 = _mm256_loadu_ps(in0_2 + 8);
-    const __m256 t2_t0 = _mm256_add_ps(t0_t0, t1);
-    const __m256 t2_t1 = _mm256_add_ps(t0_t1, t1);
-    _mm256_storeu_ps(out_2, t2_t0);
-    _mm256_storeu_ps(out_2 + 8, t2_t1);
+    const __m256 t0_t0 = load_f32(in0_2);
+    const __m256 t0_t1 = load_f32(in0_2 + 8);
+    const __m256 t2_t0 = add_f32(t0_t0, t1);
+    const __m256 t2_t1 = add_f32(t0_t1, t1);
+    store_f32(out_2, t2_t0);
+    store_f32(out_2 + 8, t2_t1);
     // tail: the last 4 elements, one by one
     const float s1 = in1_2[0];
     out_2[16] = bcastgen::ops::add(in0_2[16], s1);
@@ -345,6 +351,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+
   // iteration i0 of the split loop (extent 2)
   const float* in0_1 = in0 + i0 * 60;
   float* out_1 = out + i0 * 60;
@@ -482,26 +489,27 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 14)
   const float* in0_1 = in0 + i0 * 10752;
   float* out_1 = out + i0 * 10752;
   // in1 (b) repeats every 3 elements: 48 = lcm(3, 16) elements in 3 registers
   alignas(64) float pattern1[48];
   for (int k = 0; k < 48; ++k) pattern1[k] = in1[k % 3];
-  const __m512 t1_p0 = _mm512_loadu_ps(pattern1);
-  const __m512 t1_p1 = _mm512_loadu_ps(pattern1 + 16);
-  const __m512 t1_p2 = _mm512_loadu_ps(pattern1 + 32);
+  const __m512 t1_p0 = load_f32(pattern1);
+  const __m512 t1_p1 = load_f32(pattern1 + 16);
+  const __m512 t1_p2 = load_f32(pattern1 + 32);
   // 224 iterations of 48 elements (16 lanes x 3)
   for (std::int64_t j = 0; j < 10752; j += 48) {
-    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
-    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
-    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
-    const __m512 t2_0 = _mm512_sub_ps(t0_0, t1_p0);
-    const __m512 t2_1 = _mm512_sub_ps(t0_1, t1_p1);
-    const __m512 t2_2 = _mm512_sub_ps(t0_2, t1_p2);
-    _mm512_storeu_ps(out_1 + j, t2_0);
-    _mm512_storeu_ps(out_1 + j + 16, t2_1);
-    _mm512_storeu_ps(out_1 + j + 32, t2_2);
+    const __m512 t0_0 = load_f32(in0_1 + j);
+    const __m512 t0_1 = load_f32(in0_1 + j + 16);
+    const __m512 t0_2 = load_f32(in0_1 + j + 32);
+    const __m512 t2_0 = subtract_f32(t0_0, t1_p0);
+    const __m512 t2_1 = subtract_f32(t0_1, t1_p1);
+    const __m512 t2_2 = subtract_f32(t0_2, t1_p2);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 16, t2_1);
+    store_f32(out_1 + j + 32, t2_2);
   }  // for j
 }
 
@@ -520,26 +528,27 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 14)
   const float* in0_1 = in0 + i0 * 10752;
   float* out_1 = out + i0 * 10752;
   // in1 (b) repeats every 3 elements: 24 = lcm(3, 8) elements in 3 registers
   alignas(64) float pattern1[24];
   for (int k = 0; k < 24; ++k) pattern1[k] = in1[k % 3];
-  const __m256 t1_p0 = _mm256_loadu_ps(pattern1);
-  const __m256 t1_p1 = _mm256_loadu_ps(pattern1 + 8);
-  const __m256 t1_p2 = _mm256_loadu_ps(pattern1 + 16);
+  const __m256 t1_p0 = load_f32(pattern1);
+  const __m256 t1_p1 = load_f32(pattern1 + 8);
+  const __m256 t1_p2 = load_f32(pattern1 + 16);
   // 448 iterations of 24 elements (8 lanes x 3)
   for (std::int64_t j = 0; j < 10752; j += 24) {
-    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
-    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
-    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
-    const __m256 t2_0 = _mm256_sub_ps(t0_0, t1_p0);
-    const __m256 t2_1 = _mm256_sub_ps(t0_1, t1_p1);
-    const __m256 t2_2 = _mm256_sub_ps(t0_2, t1_p2);
-    _mm256_storeu_ps(out_1 + j, t2_0);
-    _mm256_storeu_ps(out_1 + j + 8, t2_1);
-    _mm256_storeu_ps(out_1 + j + 16, t2_2);
+    const __m256 t0_0 = load_f32(in0_1 + j);
+    const __m256 t0_1 = load_f32(in0_1 + j + 8);
+    const __m256 t0_2 = load_f32(in0_1 + j + 16);
+    const __m256 t2_0 = subtract_f32(t0_0, t1_p0);
+    const __m256 t2_1 = subtract_f32(t0_1, t1_p1);
+    const __m256 t2_2 = subtract_f32(t0_2, t1_p2);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 8, t2_1);
+    store_f32(out_1 + j + 16, t2_2);
   }  // for j
 }
 
@@ -558,6 +567,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+
   // iteration i0 of the split loop (extent 14)
   const float* in0_1 = in0 + i0 * 10752;
   float* out_1 = out + i0 * 10752;
@@ -694,6 +704,7 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 6;
   bool* out_1 = out + i0 * 210;
@@ -703,12 +714,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bo
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
       const float* in0_3 = in0_1 + i2;
       bool* out_3 = out_2 + i2 * 5;
-      const __m512 t0 = _mm512_set1_ps(in0_3[0]);
+      const __m512 t0 = splat_f32(in0_3[0]);
       // tail: the last 5 elements, lanes 0..4 of one masked vector
       const __mmask16 tail = 0x1f;
-      const __m512 t1_m0 = _mm512_maskz_loadu_ps(tail, in1_2);
-      const __mmask16 t2_m0 = _mm512_cmp_ps_mask(t0, t1_m0, _CMP_GT_OQ);
-      _mm_mask_storeu_epi8(out_3, tail, _mm_maskz_set1_epi8(t2_m0, 1));
+      const __m512 t1_m0 = load_tail_f32(in1_2, tail);
+      const __mmask16 t2_m0 = greater_f32(t0, t1_m0);
+      store_bool_tail_f32(out_3, tail, t2_m0);
     }  // for i2
   }  // for i1
 }
@@ -728,6 +739,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 6;
   bool* out_1 = out + i0 * 210;
@@ -763,6 +775,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
+
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 6;
   bool* out_1 = out + i0 * 210;
@@ -901,6 +914,7 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, float* out) {
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // in0: output element e of the block reads in0[index(e)]; lane l of vector v is e = v*16 + l
   const __m512i index_in0_0 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2);
   const __m512i index_in0_1 = _mm512_setr_epi32(2, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2);
@@ -908,14 +922,14 @@ inline void avx512_block(std::int64_t i0, const float* in0, float* out) {
   const __mmask16 span_mask_in0 = 0x7;  // 3 elements
   const __mmask16 tail = 0xf;  // the last 4 elements of the block
   (void)i0;  // one piece: no split loop
-  const __m512 span_in0 = _mm512_maskz_loadu_ps(span_mask_in0, in0);  // in0[0..2]
-  const __m512 t0_g0 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in0_0, span_in0);
-  const __m512 t0_g1 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in0_1, span_in0);
-  const __m512 t0_g2 = _mm512_maskz_permutexvar_ps(0xFFFF, index_in0_2, span_in0);
+  const __m512 span_in0 = load_tail_f32(in0, span_mask_in0);  // in0[0..2]
+  const __m512 t0_g0 = permute_f32(span_in0, index_in0_0);
+  const __m512 t0_g1 = permute_f32(span_in0, index_in0_1);
+  const __m512 t0_g2 = permute_f32(span_in0, index_in0_2);
   // the block: 36 elements = 2 vectors + 4 masked lanes
-  _mm512_storeu_ps(out, t0_g0);
-  _mm512_storeu_ps(out + 16, t0_g1);
-  _mm512_mask_storeu_ps(out + 32, tail, t0_g2);
+  store_f32(out, t0_g0);
+  store_f32(out + 16, t0_g1);
+  store_tail_f32(out + 32, tail, t0_g2);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx512")
@@ -933,6 +947,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, float*
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // in0: output element e of the block reads in0[index(e)]; lane l of vector v is e = v*8 + l
   const __m256i index_in0_0 = _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1);
   const __m256i index_in0_1 = _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2);
@@ -942,18 +957,18 @@ inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
   const __m256i span_mask_in0 = _mm256_setr_epi32(-1, -1, -1, 0, 0, 0, 0, 0);  // 3 elements
   const __m256i tail = _mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0);  // the last 4 elements of the block
   (void)i0;  // one piece: no split loop
-  const __m256 span_in0 = _mm256_maskload_ps(in0, span_mask_in0);  // in0[0..2]
-  const __m256 t0_g0 = _mm256_permutevar8x32_ps(span_in0, index_in0_0);
-  const __m256 t0_g1 = _mm256_permutevar8x32_ps(span_in0, index_in0_1);
-  const __m256 t0_g2 = _mm256_permutevar8x32_ps(span_in0, index_in0_2);
-  const __m256 t0_g3 = _mm256_permutevar8x32_ps(span_in0, index_in0_3);
-  const __m256 t0_g4 = _mm256_permutevar8x32_ps(span_in0, index_in0_4);
+  const __m256 span_in0 = load_tail_f32(in0, span_mask_in0);  // in0[0..2]
+  const __m256 t0_g0 = permute_f32(span_in0, index_in0_0);
+  const __m256 t0_g1 = permute_f32(span_in0, index_in0_1);
+  const __m256 t0_g2 = permute_f32(span_in0, index_in0_2);
+  const __m256 t0_g3 = permute_f32(span_in0, index_in0_3);
+  const __m256 t0_g4 = permute_f32(span_in0, index_in0_4);
   // the block: 36 elements = 4 vectors + 4 masked lanes
-  _mm256_storeu_ps(out, t0_g0);
-  _mm256_storeu_ps(out + 8, t0_g1);
-  _mm256_storeu_ps(out + 16, t0_g2);
-  _mm256_storeu_ps(out + 24, t0_g3);
-  _mm256_maskstore_ps(out + 32, tail, t0_g4);
+  store_f32(out, t0_g0);
+  store_f32(out + 8, t0_g1);
+  store_f32(out + 16, t0_g2);
+  store_f32(out + 24, t0_g3);
+  store_tail_f32(out + 32, tail, t0_g4);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx2")
@@ -971,6 +986,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, float* o
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:expand:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, float* out) {
+
   (void)i0;  // one piece: no split loop
   for (std::int64_t i0 = 0; i0 < 2; ++i0) {
     float* out_1 = out + i0 * 18;

@@ -248,18 +248,22 @@ TEST(Generate, BiasAddHasOnlyConstantLoops) {
 
   const std::string z = function_text(cpp, "inline void avx512_block(");
   ASSERT_FALSE(z.empty()) << cpp;
-  EXPECT_TRUE(contains(z, "_mm512_loadu_ps(")) << z;
-  EXPECT_TRUE(contains(z, "_mm512_add_ps(")) << z;
-  EXPECT_TRUE(contains(z, "_mm512_set1_ps(in1_1[0])")) << z;  // b splatted once per channel
-  EXPECT_TRUE(contains(z, "_mm512_storeu_ps(")) << z;
-  EXPECT_FALSE(contains(z, "_mm256_")) << z;
+  // The vector forms are the wrappers of the ISA's SIMD header.
+  EXPECT_TRUE(contains(z, "using namespace bcastgen::simd::avx512;")) << z;
+  EXPECT_TRUE(contains(z, "= load_f32(in0_1 + j);")) << z;
+  EXPECT_TRUE(contains(z, "= add_f32(")) << z;
+  EXPECT_TRUE(contains(z, "const __m512 t1 = splat_f32(in1_1[0]);")) << z;  // b splatted once per channel
+  EXPECT_TRUE(contains(z, "store_f32(out_1 + j, ")) << z;
+  EXPECT_FALSE(contains(z, "__m256")) << z;
   const std::string y = function_text(cpp, "inline void avx2_block(");
   ASSERT_FALSE(y.empty()) << cpp;
-  EXPECT_TRUE(contains(y, "_mm256_add_ps(")) << y;
-  EXPECT_FALSE(contains(y, "_mm512_")) << y;
+  EXPECT_TRUE(contains(y, "using namespace bcastgen::simd::avx2;")) << y;
+  EXPECT_TRUE(contains(y, "const __m256 t2_0 = add_f32(")) << y;
+  EXPECT_FALSE(contains(y, "__m512")) << y;
   const std::string s = function_text(cpp, "inline void scalar_block(");
   ASSERT_FALSE(s.empty()) << cpp;
   EXPECT_FALSE(contains(s, "_mm")) << s;
+  EXPECT_FALSE(contains(s, "simd")) << s;
   EXPECT_TRUE(contains(cpp, "target(\"avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2\")")) << cpp;
 }
 

@@ -27,6 +27,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <algorithm>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -186,10 +187,20 @@ std::vector<std::string> generate_args(const std::string& out) {
   return {"generate", kDemo, "-o", out, "--emit-runtime"};
 }
 
-// Hidden temporaries of a killed run: ".<name>.tmp<pid>" (or ".bak<pid>").
+// Hidden temporaries of a killed run: ".<name>.tmp<pid>" (or ".bak<pid>"),
+// and the directories created to hold them ("bcastgen/simd/" when the
+// output had no such directory yet).
 bool only_hidden_temporaries(const Snapshot& extra) {
   static const std::regex kTemp(R"((.*/)?\.[^/]+\.(tmp|bak)[0-9]+)");
   for (const auto& [k, v] : extra) {
+    if (v.content == "<dir>") {
+      const std::string prefix = k + "/";
+      const bool holds_temporary = std::any_of(extra.begin(), extra.end(), [&](const auto& e) {
+        return e.first.compare(0, prefix.size(), prefix) == 0 && std::regex_match(e.first, kTemp);
+      });
+      if (!holds_temporary) return false;
+      continue;
+    }
     if (!std::regex_match(k, kTemp)) return false;
   }
   return true;

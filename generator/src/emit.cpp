@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -52,14 +52,20 @@ GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
   const KernelFileNames names{spec.ns, c_identifier(spec.ns) + "_", table_fn};
   GeneratedFiles out;
   std::vector<Values> declarations, definitions;
-  // The intrinsics headers of the ISAs, each under its architecture's guard.
-  std::vector<Values> intrinsics;
-  std::set<std::pair<std::string, std::string>> included;
+  // The SIMD headers of the ISAs, under their architecture's guard (in the
+  // order of the spec's ISAs).
+  std::vector<std::pair<std::string, std::vector<Values>>> by_arch;
   for (Isa isa : popt.isas) {
     const IsaInfo& r = isa_info(isa);
+    if (*r.header == '\0') continue;
     const std::string condition = arch_info(r.arch).guard;
-    if (*r.header == '\0' || !included.insert({condition, r.header}).second) continue;
-    intrinsics.push_back(Values().set("condition", condition).set("intrinsics_header", r.header));
+    auto group = std::find_if(by_arch.begin(), by_arch.end(), [&](const auto& g) { return g.first == condition; });
+    if (group == by_arch.end()) group = by_arch.insert(by_arch.end(), {condition, {}});
+    group->second.push_back(Values().set("simd_header", r.header));
+  }
+  std::vector<Values> simd_headers;
+  for (auto& [condition, headers] : by_arch) {
+    simd_headers.push_back(Values().set("condition", condition).list("headers", headers));
   }
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
     out.plans.push_back(plan_kernel(spec.kernels[i], shapes[i], popt, voc));
@@ -76,7 +82,7 @@ GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
   out.files[header] = render("header.h.mustache", hv);
   Values sv;
   sv.set("banner", banner(options)).set("namespace", spec.ns).set("header", header);
-  sv.list("intrinsics", intrinsics).declare("condition").declare("intrinsics_header");
+  sv.list("simd_headers", simd_headers).declare("condition").declare("headers").declare("simd_header");
   sv.set("table_fn", table_fn).set("c_header", c_header).set("c_prefix", names.c_prefix);
   sv.list("kernels", definitions);
   out.files[source] = render("source.cpp.mustache", sv);

@@ -137,6 +137,14 @@ std::vector<Values> arch_guard(Arch arch) {
   return {Values().set("condition", arch_info(arch).guard)};
 }
 
+// The namespace of the SIMD wrappers a vector variant calls unqualified; none
+// for a scalar loop.
+std::vector<Values> simd_wrappers(const IsaPlan& ip) {
+  const IsaInfo& row = isa_info(ip.isa);
+  if (!ip.vector || *row.header == '\0') return {};
+  return {Values().set("namespace", std::string("bcastgen::simd::") + row.name).set("header", row.header)};
+}
+
 // One ISA variant (or its streaming twin): the block, the full and the range driver.
 std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, const Signature& sig,
                          bool streaming) {
@@ -165,6 +173,9 @@ std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const Vocabular
                                                    .flag("streaming", streaming)
                                                    .set("fence", row.nt_fence)
                                                    .list("guard", arch_guard(row.arch))
+                                                   .list("simd", simd_wrappers(ip))
+                                                   .declare("namespace")
+                                                   .declare("header")
                                                    .declare("condition")
                                                    .set("body", emit_variant_body(p, ip, voc, streaming)));
 }

@@ -34,39 +34,76 @@ Placeholders placeholders(std::initializer_list<const char*> names) {
   return p;
 }
 
-struct TypeField {
+// A call of the wrapper `name` with the form's arguments, in order:
+// "add_f32({a}, {b})".
+std::string call(const std::string& name, const std::vector<const char*>& args) {
+  std::string s = name + "(";
+  for (std::size_t i = 0; i < args.size(); ++i) s += std::string(i ? ", " : "") + "{" + args[i] + "}";
+  return s + ")";
+}
+
+// A register type of a dtype: a C++ type name.
+struct TypeName {
   const char* key;
   std::string TypeVocabulary::*field;
-  Placeholders allowed;  // none: a C++ type
-  bool required;         // every vector type has it (else: where the ISA or a feature needs it)
+  bool required;
 };
-
-const std::vector<TypeField>& type_fields() {
-  static const std::vector<TypeField> fields = {
-      {"vec", &TypeVocabulary::vec, {}, true},
-      {"cmp", &TypeVocabulary::cmp, {}, true},
-      {"mask", &TypeVocabulary::mask, {}, false},
-      {"load", &TypeVocabulary::load, placeholders({"p"}), true},
-      {"store", &TypeVocabulary::store, placeholders({"p", "v"}), true},
-      {"stream", &TypeVocabulary::stream, placeholders({"p", "v"}), false},
-      {"splat", &TypeVocabulary::splat, placeholders({"x"}), true},
-      {"load_tail", &TypeVocabulary::load_tail, placeholders({"p", "t"}), false},
-      {"store_tail", &TypeVocabulary::store_tail, placeholders({"p", "t", "v"}), false},
-      {"store_bool", &TypeVocabulary::store_bool, placeholders({"p", "m"}), true},
-      {"store_bool_tail", &TypeVocabulary::store_bool_tail, placeholders({"p", "t", "m"}), false},
-      {"permute", &TypeVocabulary::permute, placeholders({"v", "i"}), false},
-      {"select", &TypeVocabulary::select, placeholders({"c", "x", "y"}), true},
-      {"load_cmp", &TypeVocabulary::load_cmp, placeholders({"p"}), true},
-      {"load_cmp_tail", &TypeVocabulary::load_cmp_tail, placeholders({"p", "t"}), false},
-      {"splat_cmp", &TypeVocabulary::splat_cmp, placeholders({"x"}), true},
+const std::vector<TypeName>& type_names() {
+  static const std::vector<TypeName> names = {
+      {"vec", &TypeVocabulary::vec, true},
+      {"cmp", &TypeVocabulary::cmp, true},
+      {"mask", &TypeVocabulary::mask, false},
   };
-  return fields;
+  return names;
+}
+
+// A memory, splat or select form of a dtype: a wrapper with these arguments.
+struct TypeForm {
+  const char* key;
+  std::string TypeVocabulary::*field;
+  std::vector<const char*> args;
+  bool required;  // every vector type has it (else: where the ISA or a feature needs it)
+};
+const std::vector<TypeForm>& type_forms() {
+  static const std::vector<TypeForm> forms = {
+      {"load", &TypeVocabulary::load, {"p"}, true},
+      {"load_tail", &TypeVocabulary::load_tail, {"p", "t"}, false},
+      {"store", &TypeVocabulary::store, {"p", "v"}, true},
+      {"store_tail", &TypeVocabulary::store_tail, {"p", "t", "v"}, false},
+      {"stream", &TypeVocabulary::stream, {"p", "v"}, false},
+      {"splat", &TypeVocabulary::splat, {"x"}, true},
+      {"permute", &TypeVocabulary::permute, {"v", "i"}, false},
+      {"select", &TypeVocabulary::select, {"c", "x", "y"}, true},
+      {"load_cmp", &TypeVocabulary::load_cmp, {"p"}, true},
+      {"load_cmp_tail", &TypeVocabulary::load_cmp_tail, {"p", "t"}, false},
+      {"splat_cmp", &TypeVocabulary::splat_cmp, {"x"}, true},
+      {"store_bool", &TypeVocabulary::store_bool, {"p", "m"}, true},
+      {"store_bool_tail", &TypeVocabulary::store_bool_tail, {"p", "t", "m"}, false},
+  };
+  return forms;
 }
 
 // A map node's value as a string; `where` names it in errors.
 std::string scalar_of(const YAML::Node& n, const std::string& where) {
   if (!n.IsScalar()) throw InvalidArgument("vocabulary: " + where + " must be a string");
   return n.Scalar();
+}
+
+// A list of names: [add, subtract]; each a lower-case identifier.
+std::vector<std::string> names_of(const YAML::Node& n, const std::string& where) {
+  if (!n.IsSequence()) throw InvalidArgument("vocabulary: " + where + " must be a list of names");
+  std::vector<std::string> names;
+  for (const auto& item : n) {
+    const std::string name = scalar_of(item, where);
+    if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos) {
+      throw InvalidArgument("vocabulary: " + where + ": '" + name + "' is not a name");
+    }
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      throw InvalidArgument("vocabulary: " + where + ": '" + name + "' is listed twice");
+    }
+    names.push_back(name);
+  }
+  return names;
 }
 
 // The form must be non-empty and use only its placeholders.
@@ -149,34 +186,53 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
       const std::string where = "types." + isa_text + "." + t_kv.first.as<std::string>();
       TypeVocabulary tv;
       std::set<std::string> seen;
+      const std::string dtype_text = t_kv.first.as<std::string>();
       for (const auto& f : mapping(t_kv.second, where)) {
         const std::string key = f.first.as<std::string>();
-        auto field = std::find_if(type_fields().begin(), type_fields().end(),
-                                  [&](const TypeField& tf) { return key == tf.key; });
-        if (field == type_fields().end()) throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key + "'");
-        tv.*(field->field) = scalar_of(f.second, where + "." + key);
-        if (!field->allowed.empty()) check_form(tv.*(field->field), field->allowed, where + "." + key);
+        if (key == "forms") {
+          for (const std::string& form : names_of(f.second, where + ".forms")) {
+            auto tf = std::find_if(type_forms().begin(), type_forms().end(),
+                                   [&](const TypeForm& x) { return form == x.key; });
+            if (tf == type_forms().end()) throw InvalidArgument("vocabulary: " + where + ": unknown form '" + form + "'");
+            tv.*(tf->field) = call(form + "_" + dtype_text, tf->args);
+            seen.insert(form);
+          }
+          continue;
+        }
+        auto tn = std::find_if(type_names().begin(), type_names().end(),
+                               [&](const TypeName& x) { return key == x.key; });
+        if (tn == type_names().end()) {
+          throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key + "' (valid: vec, cmp, mask, forms)");
+        }
+        tv.*(tn->field) = scalar_of(f.second, where + "." + key);
+        if ((tv.*(tn->field)).empty()) throw InvalidArgument("vocabulary: " + where + "." + key + " is empty");
         seen.insert(key);
       }
-      for (const TypeField& tf : type_fields()) {
+      for (const TypeName& tn : type_names()) {
+        if (tn.required && !seen.count(tn.key)) {
+          throw InvalidArgument("vocabulary: " + where + ": missing field '" + tn.key + "'");
+        }
+      }
+      for (const TypeForm& tf : type_forms()) {
         if (tf.required && !seen.count(tf.key)) {
-          throw InvalidArgument("vocabulary: " + where + ": missing field '" + tf.key + "'");
+          throw InvalidArgument("vocabulary: " + where + ": missing form '" + tf.key + "'");
         }
       }
       // Masked tails need the mask type and the masked forms (the partial gather block too).
       if (isa_info(isa).mask_tail) {
         for (const char* key : {"mask", "load_tail", "store_tail", "store_bool_tail", "load_cmp_tail"}) {
           if (!seen.count(key)) {
-            throw InvalidArgument("vocabulary: " + where + ": missing field '" + key + "' (the isa's tails are masked)");
+            throw InvalidArgument("vocabulary: " + where + ": missing '" + key + "' (the isa's tails are masked)");
           }
         }
       }
-      v.types_[{isa, dtype_of(t_kv.first.as<std::string>(), where)}] = tv;
+      v.types_[{isa, dtype_of(dtype_text, where)}] = tv;
     }
   }
-  // ops.<isa>.<dtype>.<op> and unary.<isa>.<dtype>.<function>: forms over
-  // the operands, for a dtype that `types` has.
-  auto read_forms = [&](const char* section, const Placeholders& allowed, auto&& add) {
+  // ops.<isa>.<dtype>: [op, ...], unary.<isa>.<dtype>: [function, ...] and
+  // casts.<isa>.<from>: [to, ...], for a dtype that `types` has. The
+  // wrapper of a name is <name>_<dtype> (cast_<from>_<to>).
+  auto read_lists = [&](const char* section, auto&& add) {
     if (!root[section]) return;
     for (const auto& isa_kv : mapping(root[section], section)) {
       const std::string isa_where = std::string(section) + "." + isa_kv.first.as<std::string>();
@@ -185,37 +241,30 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
         const std::string where = isa_where + "." + t_kv.first.as<std::string>();
         const DType t = dtype_of(t_kv.first.as<std::string>(), where);
         if (!v.type(isa, t)) throw InvalidArgument("vocabulary: " + where + ": the dtype has no entry in 'types'");
-        for (const auto& o : mapping(t_kv.second, where)) {
-          const std::string name = o.first.as<std::string>();
-          const std::string form = scalar_of(o.second, where + "." + name);
-          check_form(form, allowed, where + "." + name);
-          add(isa, t, name, form, where);
-        }
+        for (const std::string& name : names_of(t_kv.second, where)) add(isa, t, name, where);
       }
     }
   };
-  read_forms("ops", placeholders({"a", "b"}),
-             [&](Isa isa, DType t, const std::string& name, const std::string& form, const std::string& where) {
-               Op op;
-               if (!parse_op(name, &op)) throw InvalidArgument("vocabulary: " + where + ": unknown op '" + name + "'");
-               v.ops_[{isa, t, op}] = form;
-             });
-  read_forms("unary", placeholders({"x"}),
-             [&](Isa isa, DType t, const std::string& name, const std::string& form, const std::string& where) {
-               const UnaryInfo* found = nullptr;
-               for (const UnaryInfo& u : kUnaryInfo) found = name == u.name ? &u : found;
-               if (!found) throw InvalidArgument("vocabulary: " + where + ": unknown unary function '" + name + "'");
-               v.unary_[{isa, t, found->op}] = form;
-             });
-  // casts.<isa>.<from>.<to>: between one width (bool, a compare result, with any).
-  read_forms("casts", placeholders({"x"}),
-             [&](Isa isa, DType from, const std::string& name, const std::string& form, const std::string& where) {
-               const DType to = dtype_of(name, where);
-               if (!v.type(isa, to)) throw InvalidArgument("vocabulary: " + where + "." + name + ": no such entry in 'types'");
-               const bool one_width = dtype_size(from) == dtype_size(to) || from == DType::Bool || to == DType::Bool;
-               if (!one_width) throw InvalidArgument("vocabulary: " + where + "." + name + ": a cast between widths");
-               v.casts_[{isa, from, to}] = form;
-             });
+  read_lists("ops", [&](Isa isa, DType t, const std::string& name, const std::string& where) {
+    Op op;
+    if (!parse_op(name, &op)) throw InvalidArgument("vocabulary: " + where + ": unknown op '" + name + "'");
+    v.ops_[{isa, t, op}] = call(name + "_" + dtype_name(t), {"a", "b"});
+  });
+  read_lists("unary", [&](Isa isa, DType t, const std::string& name, const std::string& where) {
+    const UnaryInfo* found = nullptr;
+    for (const UnaryInfo& u : kUnaryInfo) found = name == u.name ? &u : found;
+    if (!found) throw InvalidArgument("vocabulary: " + where + ": unknown unary function '" + name + "'");
+    v.unary_[{isa, t, found->op}] = call(name + "_" + dtype_name(t), {"x"});
+  });
+  // Between one width (bool, a compare result, with any); to itself is no cast.
+  read_lists("casts", [&](Isa isa, DType from, const std::string& name, const std::string& where) {
+    const DType to = dtype_of(name, where);
+    if (!v.type(isa, to)) throw InvalidArgument("vocabulary: " + where + "." + name + ": no such entry in 'types'");
+    if (to == from) throw InvalidArgument("vocabulary: " + where + "." + name + ": a cast to the same dtype");
+    const bool one_width = dtype_size(from) == dtype_size(to) || from == DType::Bool || to == DType::Bool;
+    if (!one_width) throw InvalidArgument("vocabulary: " + where + "." + name + ": a cast between widths");
+    v.casts_[{isa, from, to}] = call(std::string("cast_") + dtype_name(from) + "_" + name, {"x"});
+  });
   return v;
 }
 

@@ -12,7 +12,8 @@
 #include "bcastgen/view.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
-#include <immintrin.h>
+#include "bcastgen/simd/avx512.h"
+#include "bcastgen/simd/avx2.h"
 #endif
 
 // Every node of an expression is rounded on its own, as NumPy rounds it:
@@ -64,25 +65,26 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 64)
   const float* in0_1 = in0 + i0 * 3136;
   const float* in1_1 = in1 + i0;
   float* out_1 = out + i0 * 3136;
-  const __m512 t1 = _mm512_set1_ps(in1_1[0]);
+  const __m512 t1 = splat_f32(in1_1[0]);
   // 49 iterations of 64 elements (16 lanes x 4)
   for (std::int64_t j = 0; j < 3136; j += 64) {
-    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
-    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
-    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
-    const __m512 t0_3 = _mm512_loadu_ps(in0_1 + j + 48);
-    const __m512 t2_0 = _mm512_add_ps(t0_0, t1);
-    const __m512 t2_1 = _mm512_add_ps(t0_1, t1);
-    const __m512 t2_2 = _mm512_add_ps(t0_2, t1);
-    const __m512 t2_3 = _mm512_add_ps(t0_3, t1);
-    _mm512_storeu_ps(out_1 + j, t2_0);
-    _mm512_storeu_ps(out_1 + j + 16, t2_1);
-    _mm512_storeu_ps(out_1 + j + 32, t2_2);
-    _mm512_storeu_ps(out_1 + j + 48, t2_3);
+    const __m512 t0_0 = load_f32(in0_1 + j);
+    const __m512 t0_1 = load_f32(in0_1 + j + 16);
+    const __m512 t0_2 = load_f32(in0_1 + j + 32);
+    const __m512 t0_3 = load_f32(in0_1 + j + 48);
+    const __m512 t2_0 = add_f32(t0_0, t1);
+    const __m512 t2_1 = add_f32(t0_1, t1);
+    const __m512 t2_2 = add_f32(t0_2, t1);
+    const __m512 t2_3 = add_f32(t0_3, t1);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 16, t2_1);
+    store_f32(out_1 + j + 32, t2_2);
+    store_f32(out_1 + j + 48, t2_3);
   }  // for j
 }
 
@@ -101,25 +103,26 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 64)
   const float* in0_1 = in0 + i0 * 3136;
   const float* in1_1 = in1 + i0;
   float* out_1 = out + i0 * 3136;
-  const __m256 t1 = _mm256_set1_ps(in1_1[0]);
+  const __m256 t1 = splat_f32(in1_1[0]);
   // 98 iterations of 32 elements (8 lanes x 4)
   for (std::int64_t j = 0; j < 3136; j += 32) {
-    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
-    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
-    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
-    const __m256 t0_3 = _mm256_loadu_ps(in0_1 + j + 24);
-    const __m256 t2_0 = _mm256_add_ps(t0_0, t1);
-    const __m256 t2_1 = _mm256_add_ps(t0_1, t1);
-    const __m256 t2_2 = _mm256_add_ps(t0_2, t1);
-    const __m256 t2_3 = _mm256_add_ps(t0_3, t1);
-    _mm256_storeu_ps(out_1 + j, t2_0);
-    _mm256_storeu_ps(out_1 + j + 8, t2_1);
-    _mm256_storeu_ps(out_1 + j + 16, t2_2);
-    _mm256_storeu_ps(out_1 + j + 24, t2_3);
+    const __m256 t0_0 = load_f32(in0_1 + j);
+    const __m256 t0_1 = load_f32(in0_1 + j + 8);
+    const __m256 t0_2 = load_f32(in0_1 + j + 16);
+    const __m256 t0_3 = load_f32(in0_1 + j + 24);
+    const __m256 t2_0 = add_f32(t0_0, t1);
+    const __m256 t2_1 = add_f32(t0_1, t1);
+    const __m256 t2_2 = add_f32(t0_2, t1);
+    const __m256 t2_3 = add_f32(t0_3, t1);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 8, t2_1);
+    store_f32(out_1 + j + 16, t2_2);
+    store_f32(out_1 + j + 24, t2_3);
   }  // for j
 }
 
@@ -138,6 +141,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+
   // iteration i0 of the split loop (extent 64)
   const float* in0_1 = in0 + i0 * 3136;
   const float* in1_1 = in1 + i0;
@@ -271,26 +275,27 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 14)
   const float* in0_1 = in0 + i0 * 10752;
   float* out_1 = out + i0 * 10752;
   // in1 (b) repeats every 3 elements: 48 = lcm(3, 16) elements in 3 registers
   alignas(64) float pattern1[48];
   for (int k = 0; k < 48; ++k) pattern1[k] = in1[k % 3];
-  const __m512 t1_p0 = _mm512_loadu_ps(pattern1);
-  const __m512 t1_p1 = _mm512_loadu_ps(pattern1 + 16);
-  const __m512 t1_p2 = _mm512_loadu_ps(pattern1 + 32);
+  const __m512 t1_p0 = load_f32(pattern1);
+  const __m512 t1_p1 = load_f32(pattern1 + 16);
+  const __m512 t1_p2 = load_f32(pattern1 + 32);
   // 224 iterations of 48 elements (16 lanes x 3)
   for (std::int64_t j = 0; j < 10752; j += 48) {
-    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
-    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
-    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
-    const __m512 t2_0 = _mm512_sub_ps(t0_0, t1_p0);
-    const __m512 t2_1 = _mm512_sub_ps(t0_1, t1_p1);
-    const __m512 t2_2 = _mm512_sub_ps(t0_2, t1_p2);
-    _mm512_storeu_ps(out_1 + j, t2_0);
-    _mm512_storeu_ps(out_1 + j + 16, t2_1);
-    _mm512_storeu_ps(out_1 + j + 32, t2_2);
+    const __m512 t0_0 = load_f32(in0_1 + j);
+    const __m512 t0_1 = load_f32(in0_1 + j + 16);
+    const __m512 t0_2 = load_f32(in0_1 + j + 32);
+    const __m512 t2_0 = subtract_f32(t0_0, t1_p0);
+    const __m512 t2_1 = subtract_f32(t0_1, t1_p1);
+    const __m512 t2_2 = subtract_f32(t0_2, t1_p2);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 16, t2_1);
+    store_f32(out_1 + j + 32, t2_2);
   }  // for j
 }
 
@@ -309,26 +314,27 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 14)
   const float* in0_1 = in0 + i0 * 10752;
   float* out_1 = out + i0 * 10752;
   // in1 (b) repeats every 3 elements: 24 = lcm(3, 8) elements in 3 registers
   alignas(64) float pattern1[24];
   for (int k = 0; k < 24; ++k) pattern1[k] = in1[k % 3];
-  const __m256 t1_p0 = _mm256_loadu_ps(pattern1);
-  const __m256 t1_p1 = _mm256_loadu_ps(pattern1 + 8);
-  const __m256 t1_p2 = _mm256_loadu_ps(pattern1 + 16);
+  const __m256 t1_p0 = load_f32(pattern1);
+  const __m256 t1_p1 = load_f32(pattern1 + 8);
+  const __m256 t1_p2 = load_f32(pattern1 + 16);
   // 448 iterations of 24 elements (8 lanes x 3)
   for (std::int64_t j = 0; j < 10752; j += 24) {
-    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
-    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
-    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
-    const __m256 t2_0 = _mm256_sub_ps(t0_0, t1_p0);
-    const __m256 t2_1 = _mm256_sub_ps(t0_1, t1_p1);
-    const __m256 t2_2 = _mm256_sub_ps(t0_2, t1_p2);
-    _mm256_storeu_ps(out_1 + j, t2_0);
-    _mm256_storeu_ps(out_1 + j + 8, t2_1);
-    _mm256_storeu_ps(out_1 + j + 16, t2_2);
+    const __m256 t0_0 = load_f32(in0_1 + j);
+    const __m256 t0_1 = load_f32(in0_1 + j + 8);
+    const __m256 t0_2 = load_f32(in0_1 + j + 16);
+    const __m256 t2_0 = subtract_f32(t0_0, t1_p0);
+    const __m256 t2_1 = subtract_f32(t0_1, t1_p1);
+    const __m256 t2_2 = subtract_f32(t0_2, t1_p2);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 8, t2_1);
+    store_f32(out_1 + j + 16, t2_2);
   }  // for j
 }
 
@@ -347,6 +353,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+
   // iteration i0 of the split loop (extent 14)
   const float* in0_1 = in0 + i0 * 10752;
   float* out_1 = out + i0 * 10752;
@@ -483,6 +490,7 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 6;
   bool* out_1 = out + i0 * 210;
@@ -492,12 +500,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bo
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
       const float* in0_3 = in0_1 + i2;
       bool* out_3 = out_2 + i2 * 5;
-      const __m512 t0 = _mm512_set1_ps(in0_3[0]);
+      const __m512 t0 = splat_f32(in0_3[0]);
       // tail: the last 5 elements, lanes 0..4 of one masked vector
       const __mmask16 tail = 0x1f;
-      const __m512 t1_m0 = _mm512_maskz_loadu_ps(tail, in1_2);
-      const __mmask16 t2_m0 = _mm512_cmp_ps_mask(t0, t1_m0, _CMP_GT_OQ);
-      _mm_mask_storeu_epi8(out_3, tail, _mm_maskz_set1_epi8(t2_m0, 1));
+      const __m512 t1_m0 = load_tail_f32(in1_2, tail);
+      const __mmask16 t2_m0 = greater_f32(t0, t1_m0);
+      store_bool_tail_f32(out_3, tail, t2_m0);
     }  // for i2
   }  // for i1
 }
@@ -517,6 +525,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 6;
   bool* out_1 = out + i0 * 210;
@@ -552,6 +561,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
+
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 6;
   bool* out_1 = out + i0 * 210;
@@ -695,43 +705,44 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
-  const __m512 t5 = _mm512_set1_ps(0.0f);  // literal 0
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
+  const __m512 t5 = splat_f32(0.0f);  // literal 0
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 80;
   const float* in1_1 = in1 + i0;
   const float* in2_1 = in2 + i0;
   float* out_1 = out + i0 * 80;
-  const __m512 t1 = _mm512_set1_ps(in1_1[0]);
-  const __m512 t3 = _mm512_set1_ps(in2_1[0]);
+  const __m512 t1 = splat_f32(in1_1[0]);
+  const __m512 t3 = splat_f32(in2_1[0]);
   // 1 iterations of 64 elements (16 lanes x 4)
   for (std::int64_t j = 0; j < 64; j += 64) {
-    const __m512 t0_0 = _mm512_loadu_ps(in0_1 + j);
-    const __m512 t0_1 = _mm512_loadu_ps(in0_1 + j + 16);
-    const __m512 t0_2 = _mm512_loadu_ps(in0_1 + j + 32);
-    const __m512 t0_3 = _mm512_loadu_ps(in0_1 + j + 48);
-    const __m512 t2_0 = _mm512_mul_ps(t0_0, t1);
-    const __m512 t4_0 = _mm512_add_ps(t2_0, t3);
-    const __m512 t6_0 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_0, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_0, t5), _mm512_add_ps(t4_0, t5));
-    const __m512 t2_1 = _mm512_mul_ps(t0_1, t1);
-    const __m512 t4_1 = _mm512_add_ps(t2_1, t3);
-    const __m512 t6_1 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_1, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_1, t5), _mm512_add_ps(t4_1, t5));
-    const __m512 t2_2 = _mm512_mul_ps(t0_2, t1);
-    const __m512 t4_2 = _mm512_add_ps(t2_2, t3);
-    const __m512 t6_2 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_2, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_2, t5), _mm512_add_ps(t4_2, t5));
-    const __m512 t2_3 = _mm512_mul_ps(t0_3, t1);
-    const __m512 t4_3 = _mm512_add_ps(t2_3, t3);
-    const __m512 t6_3 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_3, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_3, t5), _mm512_add_ps(t4_3, t5));
-    _mm512_storeu_ps(out_1 + j, t6_0);
-    _mm512_storeu_ps(out_1 + j + 16, t6_1);
-    _mm512_storeu_ps(out_1 + j + 32, t6_2);
-    _mm512_storeu_ps(out_1 + j + 48, t6_3);
+    const __m512 t0_0 = load_f32(in0_1 + j);
+    const __m512 t0_1 = load_f32(in0_1 + j + 16);
+    const __m512 t0_2 = load_f32(in0_1 + j + 32);
+    const __m512 t0_3 = load_f32(in0_1 + j + 48);
+    const __m512 t2_0 = multiply_f32(t0_0, t1);
+    const __m512 t4_0 = add_f32(t2_0, t3);
+    const __m512 t6_0 = maximum_f32(t4_0, t5);
+    const __m512 t2_1 = multiply_f32(t0_1, t1);
+    const __m512 t4_1 = add_f32(t2_1, t3);
+    const __m512 t6_1 = maximum_f32(t4_1, t5);
+    const __m512 t2_2 = multiply_f32(t0_2, t1);
+    const __m512 t4_2 = add_f32(t2_2, t3);
+    const __m512 t6_2 = maximum_f32(t4_2, t5);
+    const __m512 t2_3 = multiply_f32(t0_3, t1);
+    const __m512 t4_3 = add_f32(t2_3, t3);
+    const __m512 t6_3 = maximum_f32(t4_3, t5);
+    store_f32(out_1 + j, t6_0);
+    store_f32(out_1 + j + 16, t6_1);
+    store_f32(out_1 + j + 32, t6_2);
+    store_f32(out_1 + j + 48, t6_3);
   }  // for j
   // tail: 1 whole vector at 64
-  const __m512 t0_t0 = _mm512_loadu_ps(in0_1 + 64);
-  const __m512 t2_t0 = _mm512_mul_ps(t0_t0, t1);
-  const __m512 t4_t0 = _mm512_add_ps(t2_t0, t3);
-  const __m512 t6_t0 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(t4_t0, t5, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, t4_t0, t5), _mm512_add_ps(t4_t0, t5));
-  _mm512_storeu_ps(out_1 + 64, t6_t0);
+  const __m512 t0_t0 = load_f32(in0_1 + 64);
+  const __m512 t2_t0 = multiply_f32(t0_t0, t1);
+  const __m512 t4_t0 = add_f32(t2_t0, t3);
+  const __m512 t6_t0 = maximum_f32(t4_t0, t5);
+  store_f32(out_1 + 64, t6_t0);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:avx512")
@@ -749,48 +760,49 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
-  const __m256 t5 = _mm256_set1_ps(0.0f);  // literal 0
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
+  const __m256 t5 = splat_f32(0.0f);  // literal 0
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 80;
   const float* in1_1 = in1 + i0;
   const float* in2_1 = in2 + i0;
   float* out_1 = out + i0 * 80;
-  const __m256 t1 = _mm256_set1_ps(in1_1[0]);
-  const __m256 t3 = _mm256_set1_ps(in2_1[0]);
+  const __m256 t1 = splat_f32(in1_1[0]);
+  const __m256 t3 = splat_f32(in2_1[0]);
   // 2 iterations of 32 elements (8 lanes x 4)
   for (std::int64_t j = 0; j < 64; j += 32) {
-    const __m256 t0_0 = _mm256_loadu_ps(in0_1 + j);
-    const __m256 t0_1 = _mm256_loadu_ps(in0_1 + j + 8);
-    const __m256 t0_2 = _mm256_loadu_ps(in0_1 + j + 16);
-    const __m256 t0_3 = _mm256_loadu_ps(in0_1 + j + 24);
-    const __m256 t2_0 = _mm256_mul_ps(t0_0, t1);
-    const __m256 t4_0 = _mm256_add_ps(t2_0, t3);
-    const __m256 t6_0 = _mm256_blendv_ps(_mm256_max_ps(t4_0, t5), _mm256_add_ps(t4_0, t5), _mm256_cmp_ps(t4_0, t5, _CMP_UNORD_Q));
-    const __m256 t2_1 = _mm256_mul_ps(t0_1, t1);
-    const __m256 t4_1 = _mm256_add_ps(t2_1, t3);
-    const __m256 t6_1 = _mm256_blendv_ps(_mm256_max_ps(t4_1, t5), _mm256_add_ps(t4_1, t5), _mm256_cmp_ps(t4_1, t5, _CMP_UNORD_Q));
-    const __m256 t2_2 = _mm256_mul_ps(t0_2, t1);
-    const __m256 t4_2 = _mm256_add_ps(t2_2, t3);
-    const __m256 t6_2 = _mm256_blendv_ps(_mm256_max_ps(t4_2, t5), _mm256_add_ps(t4_2, t5), _mm256_cmp_ps(t4_2, t5, _CMP_UNORD_Q));
-    const __m256 t2_3 = _mm256_mul_ps(t0_3, t1);
-    const __m256 t4_3 = _mm256_add_ps(t2_3, t3);
-    const __m256 t6_3 = _mm256_blendv_ps(_mm256_max_ps(t4_3, t5), _mm256_add_ps(t4_3, t5), _mm256_cmp_ps(t4_3, t5, _CMP_UNORD_Q));
-    _mm256_storeu_ps(out_1 + j, t6_0);
-    _mm256_storeu_ps(out_1 + j + 8, t6_1);
-    _mm256_storeu_ps(out_1 + j + 16, t6_2);
-    _mm256_storeu_ps(out_1 + j + 24, t6_3);
+    const __m256 t0_0 = load_f32(in0_1 + j);
+    const __m256 t0_1 = load_f32(in0_1 + j + 8);
+    const __m256 t0_2 = load_f32(in0_1 + j + 16);
+    const __m256 t0_3 = load_f32(in0_1 + j + 24);
+    const __m256 t2_0 = multiply_f32(t0_0, t1);
+    const __m256 t4_0 = add_f32(t2_0, t3);
+    const __m256 t6_0 = maximum_f32(t4_0, t5);
+    const __m256 t2_1 = multiply_f32(t0_1, t1);
+    const __m256 t4_1 = add_f32(t2_1, t3);
+    const __m256 t6_1 = maximum_f32(t4_1, t5);
+    const __m256 t2_2 = multiply_f32(t0_2, t1);
+    const __m256 t4_2 = add_f32(t2_2, t3);
+    const __m256 t6_2 = maximum_f32(t4_2, t5);
+    const __m256 t2_3 = multiply_f32(t0_3, t1);
+    const __m256 t4_3 = add_f32(t2_3, t3);
+    const __m256 t6_3 = maximum_f32(t4_3, t5);
+    store_f32(out_1 + j, t6_0);
+    store_f32(out_1 + j + 8, t6_1);
+    store_f32(out_1 + j + 16, t6_2);
+    store_f32(out_1 + j + 24, t6_3);
   }  // for j
   // tail: 2 whole vectors at 64
-  const __m256 t0_t0 = _mm256_loadu_ps(in0_1 + 64);
-  const __m256 t0_t1 = _mm256_loadu_ps(in0_1 + 72);
-  const __m256 t2_t0 = _mm256_mul_ps(t0_t0, t1);
-  const __m256 t4_t0 = _mm256_add_ps(t2_t0, t3);
-  const __m256 t6_t0 = _mm256_blendv_ps(_mm256_max_ps(t4_t0, t5), _mm256_add_ps(t4_t0, t5), _mm256_cmp_ps(t4_t0, t5, _CMP_UNORD_Q));
-  const __m256 t2_t1 = _mm256_mul_ps(t0_t1, t1);
-  const __m256 t4_t1 = _mm256_add_ps(t2_t1, t3);
-  const __m256 t6_t1 = _mm256_blendv_ps(_mm256_max_ps(t4_t1, t5), _mm256_add_ps(t4_t1, t5), _mm256_cmp_ps(t4_t1, t5, _CMP_UNORD_Q));
-  _mm256_storeu_ps(out_1 + 64, t6_t0);
-  _mm256_storeu_ps(out_1 + 72, t6_t1);
+  const __m256 t0_t0 = load_f32(in0_1 + 64);
+  const __m256 t0_t1 = load_f32(in0_1 + 72);
+  const __m256 t2_t0 = multiply_f32(t0_t0, t1);
+  const __m256 t4_t0 = add_f32(t2_t0, t3);
+  const __m256 t6_t0 = maximum_f32(t4_t0, t5);
+  const __m256 t2_t1 = multiply_f32(t0_t1, t1);
+  const __m256 t4_t1 = add_f32(t2_t1, t3);
+  const __m256 t6_t1 = maximum_f32(t4_t1, t5);
+  store_f32(out_1 + 64, t6_t0);
+  store_f32(out_1 + 72, t6_t1);
 }
 
 __attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:avx2")
@@ -808,6 +820,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bn_relu:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
+
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 80;
   const float* in1_1 = in1 + i0;
@@ -953,52 +966,53 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
-  const __m512 t2 = _mm512_set1_ps(0.125f);  // literal 0.125
-  const __m512 t4 = _mm512_set1_ps(-10000.0f);  // literal -10000.0
+  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
+  const __m512 t2 = splat_f32(0.125f);  // literal 0.125
+  const __m512 t4 = splat_f32(-10000.0f);  // literal -10000.0
   // iteration i0 of the split loop (extent 6)
   const float* in0_1 = in0 + i0 * 105;
   float* out_1 = out + i0 * 105;
   // 1 iterations of 64 elements (16 lanes x 4)
   for (std::int64_t j = 0; j < 64; j += 64) {
-    const __m512 t1_0 = _mm512_loadu_ps(in0_1 + j);
-    const __mmask16 t0_0 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + j)), _mm_set1_epi8(-1));
-    const __m512 t1_1 = _mm512_loadu_ps(in0_1 + j + 16);
-    const __mmask16 t0_1 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + j + 16)), _mm_set1_epi8(-1));
-    const __m512 t1_2 = _mm512_loadu_ps(in0_1 + j + 32);
-    const __mmask16 t0_2 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + j + 32)), _mm_set1_epi8(-1));
-    const __m512 t1_3 = _mm512_loadu_ps(in0_1 + j + 48);
-    const __mmask16 t0_3 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + j + 48)), _mm_set1_epi8(-1));
-    const __m512 t3_0 = _mm512_mul_ps(t1_0, t2);
-    const __m512 t5_0 = _mm512_mask_blend_ps(t0_0, t4, t3_0);
-    const __m512 t3_1 = _mm512_mul_ps(t1_1, t2);
-    const __m512 t5_1 = _mm512_mask_blend_ps(t0_1, t4, t3_1);
-    const __m512 t3_2 = _mm512_mul_ps(t1_2, t2);
-    const __m512 t5_2 = _mm512_mask_blend_ps(t0_2, t4, t3_2);
-    const __m512 t3_3 = _mm512_mul_ps(t1_3, t2);
-    const __m512 t5_3 = _mm512_mask_blend_ps(t0_3, t4, t3_3);
-    _mm512_storeu_ps(out_1 + j, t5_0);
-    _mm512_storeu_ps(out_1 + j + 16, t5_1);
-    _mm512_storeu_ps(out_1 + j + 32, t5_2);
-    _mm512_storeu_ps(out_1 + j + 48, t5_3);
+    const __m512 t1_0 = load_f32(in0_1 + j);
+    const __mmask16 t0_0 = load_cmp_f32(in1 + j);
+    const __m512 t1_1 = load_f32(in0_1 + j + 16);
+    const __mmask16 t0_1 = load_cmp_f32(in1 + j + 16);
+    const __m512 t1_2 = load_f32(in0_1 + j + 32);
+    const __mmask16 t0_2 = load_cmp_f32(in1 + j + 32);
+    const __m512 t1_3 = load_f32(in0_1 + j + 48);
+    const __mmask16 t0_3 = load_cmp_f32(in1 + j + 48);
+    const __m512 t3_0 = multiply_f32(t1_0, t2);
+    const __m512 t5_0 = select_f32(t0_0, t3_0, t4);
+    const __m512 t3_1 = multiply_f32(t1_1, t2);
+    const __m512 t5_1 = select_f32(t0_1, t3_1, t4);
+    const __m512 t3_2 = multiply_f32(t1_2, t2);
+    const __m512 t5_2 = select_f32(t0_2, t3_2, t4);
+    const __m512 t3_3 = multiply_f32(t1_3, t2);
+    const __m512 t5_3 = select_f32(t0_3, t3_3, t4);
+    store_f32(out_1 + j, t5_0);
+    store_f32(out_1 + j + 16, t5_1);
+    store_f32(out_1 + j + 32, t5_2);
+    store_f32(out_1 + j + 48, t5_3);
   }  // for j
   // tail: 2 whole vectors at 64
-  const __m512 t1_t0 = _mm512_loadu_ps(in0_1 + 64);
-  const __mmask16 t0_t0 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + 64)), _mm_set1_epi8(-1));
-  const __m512 t1_t1 = _mm512_loadu_ps(in0_1 + 80);
-  const __mmask16 t0_t1 = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in1 + 80)), _mm_set1_epi8(-1));
-  const __m512 t3_t0 = _mm512_mul_ps(t1_t0, t2);
-  const __m512 t5_t0 = _mm512_mask_blend_ps(t0_t0, t4, t3_t0);
-  const __m512 t3_t1 = _mm512_mul_ps(t1_t1, t2);
-  const __m512 t5_t1 = _mm512_mask_blend_ps(t0_t1, t4, t3_t1);
-  _mm512_storeu_ps(out_1 + 64, t5_t0);
-  _mm512_storeu_ps(out_1 + 80, t5_t1);
+  const __m512 t1_t0 = load_f32(in0_1 + 64);
+  const __mmask16 t0_t0 = load_cmp_f32(in1 + 64);
+  const __m512 t1_t1 = load_f32(in0_1 + 80);
+  const __mmask16 t0_t1 = load_cmp_f32(in1 + 80);
+  const __m512 t3_t0 = multiply_f32(t1_t0, t2);
+  const __m512 t5_t0 = select_f32(t0_t0, t3_t0, t4);
+  const __m512 t3_t1 = multiply_f32(t1_t1, t2);
+  const __m512 t5_t1 = select_f32(t0_t1, t3_t1, t4);
+  store_f32(out_1 + 64, t5_t0);
+  store_f32(out_1 + 80, t5_t1);
   // tail: the last 9 elements, lanes 0..8 of one masked vector
   const __mmask16 tail = 0x1ff;
-  const __m512 t1_m0 = _mm512_maskz_loadu_ps(tail, in0_1 + 96);
-  const __mmask16 t0_m0 = _mm_mask_test_epi8_mask(tail, _mm_maskz_loadu_epi8(tail, in1 + 96), _mm_set1_epi8(-1));
-  const __m512 t3_m0 = _mm512_mul_ps(t1_m0, t2);
-  const __m512 t5_m0 = _mm512_mask_blend_ps(t0_m0, t4, t3_m0);
-  _mm512_mask_storeu_ps(out_1 + 96, tail, t5_m0);
+  const __m512 t1_m0 = load_tail_f32(in0_1 + 96, tail);
+  const __mmask16 t0_m0 = load_cmp_tail_f32(in1 + 96, tail);
+  const __m512 t3_m0 = multiply_f32(t1_m0, t2);
+  const __m512 t5_m0 = select_f32(t0_m0, t3_m0, t4);
+  store_tail_f32(out_1 + 96, tail, t5_m0);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:causal_mask:avx512")
@@ -1016,40 +1030,41 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
-  const __m256 t2 = _mm256_set1_ps(0.125f);  // literal 0.125
-  const __m256 t4 = _mm256_set1_ps(-10000.0f);  // literal -10000.0
+  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
+  const __m256 t2 = splat_f32(0.125f);  // literal 0.125
+  const __m256 t4 = splat_f32(-10000.0f);  // literal -10000.0
   // iteration i0 of the split loop (extent 6)
   const float* in0_1 = in0 + i0 * 105;
   float* out_1 = out + i0 * 105;
   // 3 iterations of 32 elements (8 lanes x 4)
   for (std::int64_t j = 0; j < 96; j += 32) {
-    const __m256 t1_0 = _mm256_loadu_ps(in0_1 + j);
-    const __m256 t0_0 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + j))), _mm256_setzero_si256()));
-    const __m256 t1_1 = _mm256_loadu_ps(in0_1 + j + 8);
-    const __m256 t0_1 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + j + 8))), _mm256_setzero_si256()));
-    const __m256 t1_2 = _mm256_loadu_ps(in0_1 + j + 16);
-    const __m256 t0_2 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + j + 16))), _mm256_setzero_si256()));
-    const __m256 t1_3 = _mm256_loadu_ps(in0_1 + j + 24);
-    const __m256 t0_3 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + j + 24))), _mm256_setzero_si256()));
-    const __m256 t3_0 = _mm256_mul_ps(t1_0, t2);
-    const __m256 t5_0 = _mm256_blendv_ps(t4, t3_0, t0_0);
-    const __m256 t3_1 = _mm256_mul_ps(t1_1, t2);
-    const __m256 t5_1 = _mm256_blendv_ps(t4, t3_1, t0_1);
-    const __m256 t3_2 = _mm256_mul_ps(t1_2, t2);
-    const __m256 t5_2 = _mm256_blendv_ps(t4, t3_2, t0_2);
-    const __m256 t3_3 = _mm256_mul_ps(t1_3, t2);
-    const __m256 t5_3 = _mm256_blendv_ps(t4, t3_3, t0_3);
-    _mm256_storeu_ps(out_1 + j, t5_0);
-    _mm256_storeu_ps(out_1 + j + 8, t5_1);
-    _mm256_storeu_ps(out_1 + j + 16, t5_2);
-    _mm256_storeu_ps(out_1 + j + 24, t5_3);
+    const __m256 t1_0 = load_f32(in0_1 + j);
+    const __m256 t0_0 = load_cmp_f32(in1 + j);
+    const __m256 t1_1 = load_f32(in0_1 + j + 8);
+    const __m256 t0_1 = load_cmp_f32(in1 + j + 8);
+    const __m256 t1_2 = load_f32(in0_1 + j + 16);
+    const __m256 t0_2 = load_cmp_f32(in1 + j + 16);
+    const __m256 t1_3 = load_f32(in0_1 + j + 24);
+    const __m256 t0_3 = load_cmp_f32(in1 + j + 24);
+    const __m256 t3_0 = multiply_f32(t1_0, t2);
+    const __m256 t5_0 = select_f32(t0_0, t3_0, t4);
+    const __m256 t3_1 = multiply_f32(t1_1, t2);
+    const __m256 t5_1 = select_f32(t0_1, t3_1, t4);
+    const __m256 t3_2 = multiply_f32(t1_2, t2);
+    const __m256 t5_2 = select_f32(t0_2, t3_2, t4);
+    const __m256 t3_3 = multiply_f32(t1_3, t2);
+    const __m256 t5_3 = select_f32(t0_3, t3_3, t4);
+    store_f32(out_1 + j, t5_0);
+    store_f32(out_1 + j + 8, t5_1);
+    store_f32(out_1 + j + 16, t5_2);
+    store_f32(out_1 + j + 24, t5_3);
   }  // for j
   // tail: 1 whole vector at 96
-  const __m256 t1_t0 = _mm256_loadu_ps(in0_1 + 96);
-  const __m256 t0_t0 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in1 + 96))), _mm256_setzero_si256()));
-  const __m256 t3_t0 = _mm256_mul_ps(t1_t0, t2);
-  const __m256 t5_t0 = _mm256_blendv_ps(t4, t3_t0, t0_t0);
-  _mm256_storeu_ps(out_1 + 96, t5_t0);
+  const __m256 t1_t0 = load_f32(in0_1 + 96);
+  const __m256 t0_t0 = load_cmp_f32(in1 + 96);
+  const __m256 t3_t0 = multiply_f32(t1_t0, t2);
+  const __m256 t5_t0 = select_f32(t0_t0, t3_t0, t4);
+  store_f32(out_1 + 96, t5_t0);
   // tail: the last 1 elements, one by one
   out_1[104] = bcastgen::ops::where(in1[104], bcastgen::ops::multiply(in0_1[104], 0.125f), -10000.0f);
 }
@@ -1069,6 +1084,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const bo
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:causal_mask:scalar")
 inline void scalar_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
+
   // iteration i0 of the split loop (extent 6)
   const float* in0_1 = in0 + i0 * 105;
   float* out_1 = out + i0 * 105;

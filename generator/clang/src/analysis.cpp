@@ -6,6 +6,7 @@
 
 #include <clang/AST/Decl.h>
 
+#include "ast_util.h"
 #include "bcastgen/cpu.h"
 #include "symbols.h"
 
@@ -58,7 +59,7 @@ class VariantWalker {
     const auto it = facts_.functions.find(tag_.fn);
     if (it == facts_.functions.end()) return;
     out_.stored = 0;
-    walk(it->second, {}, true, 0, 1);
+    walk(it->second, {}, {}, {}, true, 0, 1);
     for (auto& [family, names] : out_.intrinsics) {
       std::sort(names.begin(), names.end());
       names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -113,8 +114,11 @@ class VariantWalker {
 
   std::string in(const FunctionFacts& f) const { return f.fn == tag_.fn ? "" : " (in " + f.name + ")"; }
 
-  void walk(const FunctionFacts& f, const std::vector<Staticness>& binding, bool top, int depth_base,
-            std::optional<std::int64_t> mult) {
+  // `binding` and `values`: the caller's arguments, by parameter; `outputs`:
+  // whether each parameter points into the variant's output (at the top,
+  // every pointer parameter to non-const data does).
+  void walk(const FunctionFacts& f, const std::vector<Staticness>& binding, const std::vector<ArgValue>& values,
+            const std::vector<bool>& outputs, bool top, int depth_base, std::optional<std::int64_t> mult) {
     if (!stack_.insert(f.fn).second) return;  // recursion: already being walked
     // Loops and calls in source order, so a callee's loops follow the loop that calls it.
     struct Event {
@@ -152,7 +156,12 @@ class VariantWalker {
       if (callee == facts_.functions.end()) continue;  // nothing recorded: no loops, stores or offsets
       std::vector<Staticness> args;
       for (const Staticness& a : c->args) args.push_back(resolve(a, f, binding, top));
-      walk(callee->second, args, false, depth_base + depth_in(f, c->loop), times(mult, trips_around(f, c->loop)));
+      std::vector<bool> callee_outputs;
+      for (int root : c->pointer_roots) {
+        callee_outputs.push_back(root >= 0 && (top || (static_cast<std::size_t>(root) < outputs.size() && outputs[root])));
+      }
+      walk(callee->second, args, c->values, callee_outputs, false, depth_base + depth_in(f, c->loop),
+           times(mult, trips_around(f, c->loop)));
     }
     for (const OffsetFact& o : f.offsets) {
       const Staticness s = resolve(o.index, f, binding, top);
@@ -173,14 +182,22 @@ class VariantWalker {
       }
     }
     for (const StoreFact& s : f.stores) {
+      const bool to_output =
+          top || (s.root_param >= 0 && static_cast<std::size_t>(s.root_param) < outputs.size() && outputs[s.root_param]);
+      if (!to_output) continue;  // through a parameter the caller points at its own data
       out_.streams |= s.stream;
-      const auto n = times(s.elements, times(mult, trips_around(f, s.loop)));
+      std::optional<std::int64_t> elements = s.elements;
+      if (s.mask_param >= 0 && static_cast<std::size_t>(s.mask_param) < values.size()) {
+        const auto bytes = masked_store_bytes(s.mask_words, s.lane_bytes, values[s.mask_param]);
+        if (bytes && *bytes % s.element_bytes == 0) elements = *bytes / s.element_bytes;
+      }
+      const auto n = times(elements, times(mult, trips_around(f, s.loop)));
       if (n && out_.stored) {
         out_.stored = *out_.stored + *n;
       } else if (out_.stored) {
         out_.stored.reset();
         out_.stored_note = "line " + std::to_string(s.where.line) + in(f) + ": " + s.what +
-                           (s.elements ? " runs a number of times that is not constant" : " writes an unknown width");
+                           (elements ? " runs a number of times that is not constant" : " writes an unknown width");
       }
     }
     stack_.erase(f.fn);

@@ -116,6 +116,64 @@ const clang::ParmVarDecl* output_root(const clang::Expr* p) {
   return nullptr;
 }
 
+bool in_analyzed_file(const clang::SourceManager& sm, clang::SourceLocation loc) {
+  const clang::SourceLocation at = sm.getExpansionLoc(loc);
+  if (sm.isInMainFile(at)) return true;
+  static const std::regex simd_header("bcastgen/simd/[a-z0-9_]+\\.h$");
+  const clang::FileEntry* file = sm.getFileEntryForID(sm.getFileID(at));
+  return file && std::regex_search(file->getName().str(), simd_header);
+}
+
+namespace {
+
+// The 32-bit words of a constant vector: _mm256_setr_epi32(w0, ..., w7) or
+// _mm_setr_epi32(...) with constant arguments. Empty when it is anything else.
+std::vector<std::int64_t> setr_epi32_words(const clang::ASTContext& context, const clang::Expr* e) {
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(e);
+  if (!call) return {};
+  const std::string name = written_callee(context, call);
+  if (name != "_mm256_setr_epi32" && name != "_mm_setr_epi32") return {};
+  std::vector<std::int64_t> words;
+  for (const clang::Expr* arg : call->arguments()) {
+    const auto w = arg->getIntegerConstantExpr(context);
+    if (!w) return {};
+    words.push_back(w->getExtValue());
+  }
+  return words;
+}
+
+}  // namespace
+
+ArgValue arg_value(clang::ASTContext& context, const clang::Expr* e) {
+  ArgValue v;
+  e = e->IgnoreParenImpCasts();
+  if (const auto i = e->getIntegerConstantExpr(context)) {
+    v.integer = i->getExtValue();
+    return v;
+  }
+  // A local constant, written as its initializer.
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (!var || !var->getType().isConstQualified() || !var->getInit()) return v;
+    e = var->getInit()->IgnoreParenImpCasts();
+  }
+  v.words = setr_epi32_words(context, e);
+  return v;
+}
+
+std::optional<std::int64_t> masked_store_bytes(bool words, int lane_bytes, const ArgValue& mask) {
+  if (lane_bytes <= 0) return std::nullopt;
+  if (!words) {
+    if (!mask.integer) return std::nullopt;
+    return static_cast<std::int64_t>(__builtin_popcountll(static_cast<unsigned long long>(*mask.integer))) * lane_bytes;
+  }
+  if (lane_bytes < 4 || mask.words.empty()) return std::nullopt;
+  const std::size_t per_lane = static_cast<std::size_t>(lane_bytes / 4);
+  std::int64_t stored = 0;
+  for (std::size_t top = per_lane - 1; top < mask.words.size(); top += per_lane) stored += mask.words[top] < 0 ? lane_bytes : 0;
+  return stored;
+}
+
 std::string written_callee(const clang::ASTContext& context, const clang::CallExpr* call) {
   const clang::SourceManager& sm = context.getSourceManager();
   const clang::SourceLocation begin = call->getBeginLoc();

@@ -50,12 +50,25 @@ struct OffsetFact {
   std::vector<std::string> param_names;  // of the function, for messages
 };
 
-// A call to a function defined in the main file (a block of a split kernel).
+// A constant argument, as far as a masked store needs it to count lanes.
+struct ArgValue {
+  std::optional<std::int64_t> integer;  // an integer constant: an AVX-512 lane mask
+  std::vector<std::int64_t> words;      // the 32-bit words of a constant vector: an AVX2 vmaskmov mask
+};
+
+// A call to a function defined in the main file (a block of a split kernel)
+// or in a SIMD header (bcastgen/simd/<isa>.h: a vector form).
 struct CallFact {
   const clang::FunctionDecl* callee = nullptr;
   const clang::Stmt* loop = nullptr;  // the enclosing loop in the caller
   Where where;
   std::vector<Staticness> args;  // integer arguments; pointers count as static
+  std::vector<ArgValue> values;  // every argument's constant value, where it has one
+  // Per argument: the caller's parameter it points into when it is an
+  // output pointer (output_root), else -1. A callee's store through its
+  // parameter i writes the output only where argument i does (a SIMD
+  // wrapper's store to a local spill array is no output store).
+  std::vector<int> pointer_roots;
 };
 
 struct IntrinsicFact {
@@ -66,10 +79,17 @@ struct IntrinsicFact {
 // A store to the output (a pointer parameter to non-const data).
 struct StoreFact {
   const clang::Stmt* loop = nullptr;
+  int root_param = -1;  // the function's parameter the store writes through
   Where where;
   std::string what;                     // the intrinsic, "memcpy" or "assignment"
   std::optional<std::int64_t> elements; // empty: width not known
   bool stream = false;
+  // A masked store whose mask is parameter `mask_param` of its function (a
+  // SIMD wrapper's store_tail): counted at each call, from the argument.
+  int mask_param = -1;
+  bool mask_words = false;        // the mask is vmaskmov's vector (else lane bits)
+  int lane_bytes = 0;             // bytes per lane of the store
+  std::int64_t element_bytes = 1; // bytes per output element
 };
 
 struct FunctionFacts {

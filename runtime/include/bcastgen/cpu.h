@@ -106,13 +106,18 @@ inline constexpr std::uint32_t isas(I... i) {
   return (0u | ... | isa_bit(i));
 }
 
+// Target attributes, as macros because the SIMD headers' wrappers need them
+// as string literals in their own attributes (bcastgen/simd/<isa>.h).
+#define BCASTGEN_TARGET_AVX2 "avx2,fma,bmi,bmi2"
+#define BCASTGEN_TARGET_AVX512 "avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"
+
 struct IsaInfo {
   Isa isa;
   const char* name;        // "avx512": the CLI, specs, BCASTGEN_ISA, variant symbols
   const char* enumerator;  // "Avx512": how generated code names it (bcastgen::Isa::Avx512)
   Arch arch;               // its variants compile only for this architecture
   const char* target;      // GNU target attribute of its variants ("" for none)
-  const char* header;      // the intrinsics header its variants include ("" for none)
+  const char* header;      // its SIMD wrappers (bcastgen/simd/<name>.h, namespace bcastgen::simd::<name>); "" for none
   std::uint32_t features;  // CpuFeature bits the CPU and OS must have
   std::uint32_t implies;   // Isa bits: the ISAs whose variants this one also runs (transitively closed)
   int vector_bytes;        // register width; 0: no vectors
@@ -122,10 +127,10 @@ struct IsaInfo {
 };
 inline constexpr IsaInfo kIsaInfo[] = {
     {Isa::Scalar, "scalar", "Scalar", Arch::Any, "", "", 0, 0, 0, false, "", ""},
-    {Isa::Avx2, "avx2", "Avx2", Arch::X86_64, "avx2,fma,bmi,bmi2", "immintrin.h",
+    {Isa::Avx2, "avx2", "Avx2", Arch::X86_64, BCASTGEN_TARGET_AVX2, "bcastgen/simd/avx2.h",
      features(CpuFeature::OsAvx, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::Bmi, CpuFeature::Bmi2),
      isas(Isa::Scalar), 32, false, "_mm_sfence()", "avx2,sse,bmi"},
-    {Isa::Avx512, "avx512", "Avx512", Arch::X86_64, "avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2", "immintrin.h",
+    {Isa::Avx512, "avx512", "Avx512", Arch::X86_64, BCASTGEN_TARGET_AVX512, "bcastgen/simd/avx512.h",
      features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::Bmi,
               CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
               CpuFeature::Avx512Vl),

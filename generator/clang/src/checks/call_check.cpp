@@ -8,7 +8,7 @@ namespace bcastgen::clangtool {
 using namespace clang::ast_matchers;
 
 void CallCheck::registerMatchers(MatchFinder& finder) {
-  finder.addMatcher(callExpr(isExpansionInMainFile(), forFunction(functionDecl().bind("fn")),
+  finder.addMatcher(callExpr(expansion_in_analyzed_file(), forFunction(functionDecl().bind("fn")),
                              callee(functionDecl().bind("callee")))
                         .bind("call"),
                     this);
@@ -20,7 +20,7 @@ void CallCheck::check(const MatchFinder::MatchResult& result) {
   const auto* call = result.Nodes.getNodeAs<clang::CallExpr>("call");
   const clang::FunctionDecl* callee = result.Nodes.getNodeAs<clang::FunctionDecl>("callee")->getDefinition();
   const clang::SourceManager& sm = context.getSourceManager();
-  if (!callee || callee == fn->getDefinition() || !sm.isInMainFile(sm.getExpansionLoc(callee->getLocation()))) return;
+  if (!callee || callee == fn->getDefinition() || !in_analyzed_file(sm, callee->getLocation())) return;
   CallFact f;
   f.callee = callee;
   f.loop = enclosing_loop(context, call);
@@ -28,6 +28,10 @@ void CallCheck::check(const MatchFinder::MatchResult& result) {
   for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
     const clang::Expr* arg = call->getArg(i);
     f.args.push_back(arg->getType()->isIntegralOrEnumerationType() ? classify(context, fn, arg) : Staticness{});
+    f.values.push_back(arg_value(context, arg));
+    const clang::ParmVarDecl* root = arg->getType()->isPointerType() ? output_root(arg) : nullptr;
+    f.pointer_roots.push_back(root && root->getDeclContext() == fn ? static_cast<int>(root->getFunctionScopeIndex())
+                                                                   : -1);
   }
   facts_of(fn, context).calls.push_back(f);
 }

@@ -7,7 +7,7 @@ namespace bcastgen::clangtool {
 using namespace clang::ast_matchers;
 
 void IntrinsicCheck::registerMatchers(MatchFinder& finder) {
-  finder.addMatcher(callExpr(isExpansionInMainFile(), forFunction(functionDecl().bind("fn"))).bind("call"), this);
+  finder.addMatcher(callExpr(expansion_in_analyzed_file(), forFunction(functionDecl().bind("fn"))).bind("call"), this);
 }
 
 void IntrinsicCheck::check(const MatchFinder::MatchResult& result) {

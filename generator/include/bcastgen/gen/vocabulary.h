@@ -1,4 +1,7 @@
-// The per-ISA intrinsic vocabulary (templates/vocabulary.yaml), loaded once.
+// The per-ISA vector vocabulary (templates/vocabulary.yaml), loaded once:
+// which vector forms exist, each a call of a wrapper of the ISA's SIMD
+// header (runtime/include/bcastgen/simd/<isa>.h) with {placeholder}
+// arguments, "add_f32({a}, {b})", that the emitter fills in.
 #pragma once
 
 #include <map>
@@ -13,7 +16,7 @@
 
 namespace bcastgen::gen {
 
-// The intrinsics of one vector ISA that are not per dtype. (Its target
+// The constants of one vector ISA that are not per dtype. (Its target
 // attribute, width and tail kind are facts of its row in kIsaInfo, cpu.h.)
 struct IsaVocabulary {
   // For gathered blocks (plan.h, Access::Gather); empty when the ISA has none.
@@ -22,7 +25,7 @@ struct IsaVocabulary {
   std::string mask_const;   // a lane mask from {words} (-1/0 per 32-bit word) or {bits} (one bit per lane)
 };
 
-// Register type and memory forms of one dtype on one ISA.
+// Register types and memory forms of one dtype on one ISA ("" where it has none).
 struct TypeVocabulary {
   std::string vec, mask, cmp;
   std::string load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
@@ -38,15 +41,16 @@ class Vocabulary {
   // The table compiled into the tool.
   static const Vocabulary& builtin();
   // Parses a table (tests use their own); throws InvalidArgument naming the
-  // entry for an unknown section, ISA, dtype, op, function or field, a
-  // missing required field, or a form with a placeholder it may not use.
+  // entry for an unknown section, ISA, dtype, op, function, form or field, a
+  // name listed twice or not an identifier, a missing required form, or a
+  // cast between widths.
   static Vocabulary parse(const std::string& yaml_text);
 
   const IsaVocabulary* isa(Isa isa) const;
   const TypeVocabulary* type(Isa isa, DType t) const;
-  // The vector expression of an op, if this ISA has one for the dtype.
+  // The vector form of an op ({a}, {b}), if this ISA has one for the dtype.
   std::optional<std::string> op(Isa isa, DType t, Op op) const;
-  // The vector expression of a unary function ({x}), if there is one.
+  // The vector form of a unary function ({x}), if there is one.
   std::optional<std::string> unary(Isa isa, DType t, UnaryOp u) const;
   // The vector form of cast(x, to) for x of dtype `from` ({x}), if there is
   // one: between types of one width, bool being a compare result ("{x}" for from == to).

@@ -1,0 +1,638 @@
+// The AVX2 vector forms that generated kernels call: one named wrapper per
+// (operation, dtype), always inlined into the kernel variant. The vocabulary
+// (templates/vocabulary.yaml) names them; tests and hand-written code may call
+// them too. Each gives the bits of bcastgen::ops (ops.h) on every lane.
+//
+// Registers: __m256 (f32), __m256d (f64), __m256i (integers; bool as 0/1
+// bytes). A comparison gives a lane mask in the operands' register type, all
+// ones where true. Loads and stores are unaligned; stream is the non-temporal
+// store (32-byte aligned); the tail forms are vmaskmov (32/64-bit lanes, a
+// lane is moved where the top bit of its mask word is set; masked-out lanes
+// never fault).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "bcastgen/cpu.h"
+
+// Compiled for the ISA's target attribute (its row of kIsaInfo, cpu.h), which
+// every variant of the ISA has: inlining into the variant is always allowed.
+// No contraction pragma here: after inlining, the caller's setting decides
+// (generated kernels turn it off).
+#define BCASTGEN_SIMD_AVX2 __attribute__((always_inline, target(BCASTGEN_TARGET_AVX2))) inline
+
+namespace bcastgen::simd::avx2 {
+
+// What the forms compute, as bcastgen::ops does:
+// - maximum/minimum of floats propagate NaN as NumPy's do: a lane where
+//   either operand is NaN gives a + b (a NaN), else the max/min instruction.
+// - neg flips the sign bit and abs clears it, as NumPy's negative and
+//   absolute do for floats (NaN keeps its payload); reciprocal is 1 / x,
+//   correctly rounded like the scalar division.
+// - Integers wrap: neg is 0 - x, abs of the minimum is the minimum, abs of
+//   an unsigned is x, square and multiply keep the low half.
+// - Shifts take their counts as unsigned: a count >= the width (or
+//   negative) gives 0, or the sign for an arithmetic right shift.
+// - bool lanes hold 0 or 1, so the logical ops are the bitwise ones.
+// - Casts: int -> float rounds to nearest even; float -> int truncates, and
+//   the "integer indefinite" minimum that cvtt* gives out of range is the
+//   rule bcastgen chose; signed <-> unsigned of one width keeps the bits;
+//   to bool is x != 0 (NaN gives true: an unordered compare), from bool 0 or 1.
+
+// --- f32: __m256, 8 lanes ---
+BCASTGEN_SIMD_AVX2 __m256 load_f32(const float* p) { return _mm256_loadu_ps(p); }
+BCASTGEN_SIMD_AVX2 __m256 load_tail_f32(const float* p, __m256i t) { return _mm256_maskload_ps(p, t); }
+BCASTGEN_SIMD_AVX2 void store_f32(float* p, __m256 v) { _mm256_storeu_ps(p, v); }
+BCASTGEN_SIMD_AVX2 void store_tail_f32(float* p, __m256i t, __m256 v) { _mm256_maskstore_ps(p, t, v); }
+BCASTGEN_SIMD_AVX2 void stream_f32(float* p, __m256 v) { _mm256_stream_ps(p, v); }
+BCASTGEN_SIMD_AVX2 __m256 splat_f32(float x) { return _mm256_set1_ps(x); }
+BCASTGEN_SIMD_AVX2 __m256 permute_f32(__m256 v, __m256i i) { return _mm256_permutevar8x32_ps(v, i); }
+BCASTGEN_SIMD_AVX2 __m256 select_f32(__m256 c, __m256 x, __m256 y) { return _mm256_blendv_ps(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256 load_cmp_f32(const bool* p) {
+  return _mm256_castsi256_ps(_mm256_cmpgt_epi32(
+      _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))), _mm256_setzero_si256()));
+}
+BCASTGEN_SIMD_AVX2 __m256 splat_cmp_f32(bool x) { return _mm256_castsi256_ps(_mm256_set1_epi32(x ? -1 : 0)); }
+BCASTGEN_SIMD_AVX2 void store_bool_f32(bool* p, __m256 m) {
+  const std::uint64_t bits = _pdep_u64(static_cast<unsigned>(_mm256_movemask_ps(m)), 0x0101010101010101ull);
+  std::memcpy(p, &bits, 8);
+}
+BCASTGEN_SIMD_AVX2 __m256 add_f32(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
+BCASTGEN_SIMD_AVX2 __m256 subtract_f32(__m256 a, __m256 b) { return _mm256_sub_ps(a, b); }
+BCASTGEN_SIMD_AVX2 __m256 multiply_f32(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
+BCASTGEN_SIMD_AVX2 __m256 divide_f32(__m256 a, __m256 b) { return _mm256_div_ps(a, b); }
+BCASTGEN_SIMD_AVX2 __m256 maximum_f32(__m256 a, __m256 b) {
+  return _mm256_blendv_ps(_mm256_max_ps(a, b), _mm256_add_ps(a, b), _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+}
+BCASTGEN_SIMD_AVX2 __m256 minimum_f32(__m256 a, __m256 b) {
+  return _mm256_blendv_ps(_mm256_min_ps(a, b), _mm256_add_ps(a, b), _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+}
+BCASTGEN_SIMD_AVX2 __m256 squared_difference_f32(__m256 a, __m256 b) {
+  return _mm256_mul_ps(_mm256_sub_ps(a, b), _mm256_sub_ps(a, b));
+}
+BCASTGEN_SIMD_AVX2 __m256 equal_f32(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+BCASTGEN_SIMD_AVX2 __m256 not_equal_f32(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_NEQ_UQ); }
+BCASTGEN_SIMD_AVX2 __m256 less_f32(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+BCASTGEN_SIMD_AVX2 __m256 less_equal_f32(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
+BCASTGEN_SIMD_AVX2 __m256 greater_f32(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+BCASTGEN_SIMD_AVX2 __m256 greater_equal_f32(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+// |a| with the sign bit of b: a bit select.
+BCASTGEN_SIMD_AVX2 __m256 copysign_f32(__m256 a, __m256 b) {
+  return _mm256_or_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), a), _mm256_and_ps(_mm256_set1_ps(-0.0f), b));
+}
+// std::nextafter: equal lanes give b, NaN lanes a + b; a zero steps to the
+// smallest subnormal with b's sign; any other a steps its bit pattern by
+// +1 (away from zero: a < b xor a < 0) or -1, as a + (1 | ~inc).
+BCASTGEN_SIMD_AVX2 __m256 nextafter_f32(__m256 a, __m256 b) {
+  return _mm256_blendv_ps(
+      _mm256_blendv_ps(b, _mm256_add_ps(a, b), _mm256_cmp_ps(a, b, _CMP_UNORD_Q)),
+      _mm256_blendv_ps(
+          _mm256_castsi256_ps(_mm256_add_epi32(
+              _mm256_castps_si256(a),
+              _mm256_or_si256(_mm256_castps_si256(_mm256_xor_ps(_mm256_cmp_ps(a, b, _CMP_LT_OQ),
+                                                                _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_GE_OQ))),
+                              _mm256_set1_epi32(1)))),
+          _mm256_or_ps(_mm256_and_ps(_mm256_set1_ps(-0.0f), b), _mm256_castsi256_ps(_mm256_set1_epi32(1))),
+          _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_EQ_OQ)),
+      _mm256_cmp_ps(a, b, _CMP_NEQ_OQ));
+}
+BCASTGEN_SIMD_AVX2 __m256 neg_f32(__m256 x) { return _mm256_xor_ps(x, _mm256_set1_ps(-0.0f)); }
+BCASTGEN_SIMD_AVX2 __m256 abs_f32(__m256 x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
+BCASTGEN_SIMD_AVX2 __m256 sqrt_f32(__m256 x) { return _mm256_sqrt_ps(x); }
+BCASTGEN_SIMD_AVX2 __m256 square_f32(__m256 x) { return _mm256_mul_ps(x, x); }
+BCASTGEN_SIMD_AVX2 __m256 reciprocal_f32(__m256 x) { return _mm256_div_ps(_mm256_set1_ps(1.0f), x); }
+BCASTGEN_SIMD_AVX2 __m256i cast_f32_i32(__m256 x) { return _mm256_cvttps_epi32(x); }
+BCASTGEN_SIMD_AVX2 __m256 cast_f32_bool(__m256 x) { return _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_NEQ_UQ); }
+
+// --- f64: __m256d, 4 lanes ---
+BCASTGEN_SIMD_AVX2 __m256d load_f64(const double* p) { return _mm256_loadu_pd(p); }
+BCASTGEN_SIMD_AVX2 __m256d load_tail_f64(const double* p, __m256i t) { return _mm256_maskload_pd(p, t); }
+BCASTGEN_SIMD_AVX2 void store_f64(double* p, __m256d v) { _mm256_storeu_pd(p, v); }
+BCASTGEN_SIMD_AVX2 void store_tail_f64(double* p, __m256i t, __m256d v) { _mm256_maskstore_pd(p, t, v); }
+BCASTGEN_SIMD_AVX2 void stream_f64(double* p, __m256d v) { _mm256_stream_pd(p, v); }
+BCASTGEN_SIMD_AVX2 __m256d splat_f64(double x) { return _mm256_set1_pd(x); }
+BCASTGEN_SIMD_AVX2 __m256d permute_f64(__m256d v, __m256i i) {
+  return _mm256_castsi256_pd(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(v), i));
+}
+BCASTGEN_SIMD_AVX2 __m256d select_f64(__m256d c, __m256d x, __m256d y) { return _mm256_blendv_pd(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256d load_cmp_f64(const bool* p) {
+  return _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_loadu_si32(p)), _mm256_setzero_si256()));
+}
+BCASTGEN_SIMD_AVX2 __m256d splat_cmp_f64(bool x) { return _mm256_castsi256_pd(_mm256_set1_epi64x(x ? -1 : 0)); }
+BCASTGEN_SIMD_AVX2 void store_bool_f64(bool* p, __m256d m) {
+  const std::uint32_t bits = _pdep_u32(static_cast<unsigned>(_mm256_movemask_pd(m)), 0x01010101u);
+  std::memcpy(p, &bits, 4);
+}
+BCASTGEN_SIMD_AVX2 __m256d add_f64(__m256d a, __m256d b) { return _mm256_add_pd(a, b); }
+BCASTGEN_SIMD_AVX2 __m256d subtract_f64(__m256d a, __m256d b) { return _mm256_sub_pd(a, b); }
+BCASTGEN_SIMD_AVX2 __m256d multiply_f64(__m256d a, __m256d b) { return _mm256_mul_pd(a, b); }
+BCASTGEN_SIMD_AVX2 __m256d divide_f64(__m256d a, __m256d b) { return _mm256_div_pd(a, b); }
+BCASTGEN_SIMD_AVX2 __m256d maximum_f64(__m256d a, __m256d b) {
+  return _mm256_blendv_pd(_mm256_max_pd(a, b), _mm256_add_pd(a, b), _mm256_cmp_pd(a, b, _CMP_UNORD_Q));
+}
+BCASTGEN_SIMD_AVX2 __m256d minimum_f64(__m256d a, __m256d b) {
+  return _mm256_blendv_pd(_mm256_min_pd(a, b), _mm256_add_pd(a, b), _mm256_cmp_pd(a, b, _CMP_UNORD_Q));
+}
+BCASTGEN_SIMD_AVX2 __m256d squared_difference_f64(__m256d a, __m256d b) {
+  return _mm256_mul_pd(_mm256_sub_pd(a, b), _mm256_sub_pd(a, b));
+}
+BCASTGEN_SIMD_AVX2 __m256d equal_f64(__m256d a, __m256d b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
+BCASTGEN_SIMD_AVX2 __m256d not_equal_f64(__m256d a, __m256d b) { return _mm256_cmp_pd(a, b, _CMP_NEQ_UQ); }
+BCASTGEN_SIMD_AVX2 __m256d less_f64(__m256d a, __m256d b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
+BCASTGEN_SIMD_AVX2 __m256d less_equal_f64(__m256d a, __m256d b) { return _mm256_cmp_pd(a, b, _CMP_LE_OQ); }
+BCASTGEN_SIMD_AVX2 __m256d greater_f64(__m256d a, __m256d b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+BCASTGEN_SIMD_AVX2 __m256d greater_equal_f64(__m256d a, __m256d b) { return _mm256_cmp_pd(a, b, _CMP_GE_OQ); }
+BCASTGEN_SIMD_AVX2 __m256d copysign_f64(__m256d a, __m256d b) {
+  return _mm256_or_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), a), _mm256_and_pd(_mm256_set1_pd(-0.0), b));
+}
+BCASTGEN_SIMD_AVX2 __m256d nextafter_f64(__m256d a, __m256d b) {
+  return _mm256_blendv_pd(
+      _mm256_blendv_pd(b, _mm256_add_pd(a, b), _mm256_cmp_pd(a, b, _CMP_UNORD_Q)),
+      _mm256_blendv_pd(
+          _mm256_castsi256_pd(_mm256_add_epi64(
+              _mm256_castpd_si256(a),
+              _mm256_or_si256(_mm256_castpd_si256(_mm256_xor_pd(_mm256_cmp_pd(a, b, _CMP_LT_OQ),
+                                                                _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_GE_OQ))),
+                              _mm256_set1_epi64x(1)))),
+          _mm256_or_pd(_mm256_and_pd(_mm256_set1_pd(-0.0), b), _mm256_castsi256_pd(_mm256_set1_epi64x(1))),
+          _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_EQ_OQ)),
+      _mm256_cmp_pd(a, b, _CMP_NEQ_OQ));
+}
+BCASTGEN_SIMD_AVX2 __m256d neg_f64(__m256d x) { return _mm256_xor_pd(x, _mm256_set1_pd(-0.0)); }
+BCASTGEN_SIMD_AVX2 __m256d abs_f64(__m256d x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
+BCASTGEN_SIMD_AVX2 __m256d sqrt_f64(__m256d x) { return _mm256_sqrt_pd(x); }
+BCASTGEN_SIMD_AVX2 __m256d square_f64(__m256d x) { return _mm256_mul_pd(x, x); }
+BCASTGEN_SIMD_AVX2 __m256d reciprocal_f64(__m256d x) { return _mm256_div_pd(_mm256_set1_pd(1.0), x); }
+BCASTGEN_SIMD_AVX2 __m256d cast_f64_bool(__m256d x) { return _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_NEQ_UQ); }
+
+// --- i8: __m256i, 32 lanes ---
+BCASTGEN_SIMD_AVX2 __m256i load_i8(const std::int8_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+BCASTGEN_SIMD_AVX2 void store_i8(std::int8_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+BCASTGEN_SIMD_AVX2 void stream_i8(std::int8_t* p, __m256i v) { _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v); }
+BCASTGEN_SIMD_AVX2 __m256i splat_i8(std::int8_t x) { return _mm256_set1_epi8(static_cast<char>(x)); }
+BCASTGEN_SIMD_AVX2 __m256i select_i8(__m256i c, __m256i x, __m256i y) { return _mm256_blendv_epi8(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256i load_cmp_i8(const bool* p) {
+  return _mm256_cmpgt_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), _mm256_setzero_si256());
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_cmp_i8(bool x) { return _mm256_set1_epi8(static_cast<char>(x ? -1 : 0)); }
+BCASTGEN_SIMD_AVX2 void store_bool_i8(bool* p, __m256i m) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_and_si256(m, _mm256_set1_epi8(1)));
+}
+BCASTGEN_SIMD_AVX2 __m256i add_i8(__m256i a, __m256i b) { return _mm256_add_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i subtract_i8(__m256i a, __m256i b) { return _mm256_sub_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i maximum_i8(__m256i a, __m256i b) { return _mm256_max_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i minimum_i8(__m256i a, __m256i b) { return _mm256_min_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_and_i8(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_or_i8(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_xor_i8(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i equal_i8(__m256i a, __m256i b) { return _mm256_cmpeq_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i not_equal_i8(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi8(a, b), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_i8(__m256i a, __m256i b) { return _mm256_cmpgt_epi8(b, a); }
+BCASTGEN_SIMD_AVX2 __m256i less_equal_i8(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi8(a, b), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_i8(__m256i a, __m256i b) { return _mm256_cmpgt_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i greater_equal_i8(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi8(b, a), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i neg_i8(__m256i x) { return _mm256_sub_epi8(_mm256_setzero_si256(), x); }
+BCASTGEN_SIMD_AVX2 __m256i abs_i8(__m256i x) { return _mm256_abs_epi8(x); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_not_i8(__m256i x) { return _mm256_xor_si256(x, _mm256_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_i8_u8(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i cast_i8_bool(__m256i x) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi8(x, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
+}
+
+// --- u8: __m256i, 32 lanes ---
+BCASTGEN_SIMD_AVX2 __m256i load_u8(const std::uint8_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+BCASTGEN_SIMD_AVX2 void store_u8(std::uint8_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+BCASTGEN_SIMD_AVX2 void stream_u8(std::uint8_t* p, __m256i v) { _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v); }
+BCASTGEN_SIMD_AVX2 __m256i splat_u8(std::uint8_t x) { return _mm256_set1_epi8(static_cast<char>(x)); }
+BCASTGEN_SIMD_AVX2 __m256i select_u8(__m256i c, __m256i x, __m256i y) { return _mm256_blendv_epi8(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256i load_cmp_u8(const bool* p) {
+  return _mm256_cmpgt_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), _mm256_setzero_si256());
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_cmp_u8(bool x) { return _mm256_set1_epi8(static_cast<char>(x ? -1 : 0)); }
+BCASTGEN_SIMD_AVX2 void store_bool_u8(bool* p, __m256i m) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_and_si256(m, _mm256_set1_epi8(1)));
+}
+BCASTGEN_SIMD_AVX2 __m256i add_u8(__m256i a, __m256i b) { return _mm256_add_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i subtract_u8(__m256i a, __m256i b) { return _mm256_sub_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i maximum_u8(__m256i a, __m256i b) { return _mm256_max_epu8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i minimum_u8(__m256i a, __m256i b) { return _mm256_min_epu8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_and_u8(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_or_u8(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_xor_u8(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i equal_u8(__m256i a, __m256i b) { return _mm256_cmpeq_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i not_equal_u8(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi8(a, b), _mm256_set1_epi8(-1));
+}
+// Unsigned order without an unsigned compare: a >= b exactly when max(a, b) == a.
+BCASTGEN_SIMD_AVX2 __m256i less_u8(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(a, b), a), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_equal_u8(__m256i a, __m256i b) { return _mm256_cmpeq_epi8(_mm256_min_epu8(a, b), a); }
+BCASTGEN_SIMD_AVX2 __m256i greater_u8(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_min_epu8(a, b), a), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_equal_u8(__m256i a, __m256i b) {
+  return _mm256_cmpeq_epi8(_mm256_max_epu8(a, b), a);
+}
+BCASTGEN_SIMD_AVX2 __m256i neg_u8(__m256i x) { return _mm256_sub_epi8(_mm256_setzero_si256(), x); }
+BCASTGEN_SIMD_AVX2 __m256i abs_u8(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_not_u8(__m256i x) { return _mm256_xor_si256(x, _mm256_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u8_i8(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i cast_u8_bool(__m256i x) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi8(x, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
+}
+
+// --- i16: __m256i, 16 lanes ---
+BCASTGEN_SIMD_AVX2 __m256i load_i16(const std::int16_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+BCASTGEN_SIMD_AVX2 void store_i16(std::int16_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+BCASTGEN_SIMD_AVX2 void stream_i16(std::int16_t* p, __m256i v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_i16(std::int16_t x) { return _mm256_set1_epi16(static_cast<short>(x)); }
+BCASTGEN_SIMD_AVX2 __m256i select_i16(__m256i c, __m256i x, __m256i y) { return _mm256_blendv_epi8(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256i load_cmp_i16(const bool* p) {
+  return _mm256_cmpgt_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                            _mm256_setzero_si256());
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_cmp_i16(bool x) { return _mm256_set1_epi16(static_cast<short>(x ? -1 : 0)); }
+BCASTGEN_SIMD_AVX2 void store_bool_i16(bool* p, __m256i m) {
+  _mm_storeu_si128(
+      reinterpret_cast<__m128i*>(p),
+      _mm_and_si128(_mm_packs_epi16(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1)), _mm_set1_epi8(1)));
+}
+BCASTGEN_SIMD_AVX2 __m256i add_i16(__m256i a, __m256i b) { return _mm256_add_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i subtract_i16(__m256i a, __m256i b) { return _mm256_sub_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i multiply_i16(__m256i a, __m256i b) { return _mm256_mullo_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i squared_difference_i16(__m256i a, __m256i b) {
+  return _mm256_mullo_epi16(_mm256_sub_epi16(a, b), _mm256_sub_epi16(a, b));
+}
+BCASTGEN_SIMD_AVX2 __m256i maximum_i16(__m256i a, __m256i b) { return _mm256_max_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i minimum_i16(__m256i a, __m256i b) { return _mm256_min_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_and_i16(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_or_i16(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_xor_i16(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i equal_i16(__m256i a, __m256i b) { return _mm256_cmpeq_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i not_equal_i16(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi16(a, b), _mm256_set1_epi16(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_i16(__m256i a, __m256i b) { return _mm256_cmpgt_epi16(b, a); }
+BCASTGEN_SIMD_AVX2 __m256i less_equal_i16(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi16(a, b), _mm256_set1_epi16(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_i16(__m256i a, __m256i b) { return _mm256_cmpgt_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i greater_equal_i16(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi16(b, a), _mm256_set1_epi16(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i neg_i16(__m256i x) { return _mm256_sub_epi16(_mm256_setzero_si256(), x); }
+BCASTGEN_SIMD_AVX2 __m256i abs_i16(__m256i x) { return _mm256_abs_epi16(x); }
+BCASTGEN_SIMD_AVX2 __m256i square_i16(__m256i x) { return _mm256_mullo_epi16(x, x); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_not_i16(__m256i x) { return _mm256_xor_si256(x, _mm256_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_i16_u16(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i cast_i16_bool(__m256i x) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi16(x, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
+}
+
+// --- u16: __m256i, 16 lanes ---
+BCASTGEN_SIMD_AVX2 __m256i load_u16(const std::uint16_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+BCASTGEN_SIMD_AVX2 void store_u16(std::uint16_t* p, __m256i v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+BCASTGEN_SIMD_AVX2 void stream_u16(std::uint16_t* p, __m256i v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_u16(std::uint16_t x) { return _mm256_set1_epi16(static_cast<short>(x)); }
+BCASTGEN_SIMD_AVX2 __m256i select_u16(__m256i c, __m256i x, __m256i y) { return _mm256_blendv_epi8(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256i load_cmp_u16(const bool* p) {
+  return _mm256_cmpgt_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                            _mm256_setzero_si256());
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_cmp_u16(bool x) { return _mm256_set1_epi16(static_cast<short>(x ? -1 : 0)); }
+BCASTGEN_SIMD_AVX2 void store_bool_u16(bool* p, __m256i m) {
+  _mm_storeu_si128(
+      reinterpret_cast<__m128i*>(p),
+      _mm_and_si128(_mm_packs_epi16(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1)), _mm_set1_epi8(1)));
+}
+BCASTGEN_SIMD_AVX2 __m256i add_u16(__m256i a, __m256i b) { return _mm256_add_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i subtract_u16(__m256i a, __m256i b) { return _mm256_sub_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i multiply_u16(__m256i a, __m256i b) { return _mm256_mullo_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i squared_difference_u16(__m256i a, __m256i b) {
+  return _mm256_mullo_epi16(_mm256_sub_epi16(a, b), _mm256_sub_epi16(a, b));
+}
+BCASTGEN_SIMD_AVX2 __m256i maximum_u16(__m256i a, __m256i b) { return _mm256_max_epu16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i minimum_u16(__m256i a, __m256i b) { return _mm256_min_epu16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_and_u16(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_or_u16(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_xor_u16(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i equal_u16(__m256i a, __m256i b) { return _mm256_cmpeq_epi16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i not_equal_u16(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi16(a, b), _mm256_set1_epi16(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_u16(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi16(_mm256_max_epu16(a, b), a), _mm256_set1_epi16(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_equal_u16(__m256i a, __m256i b) {
+  return _mm256_cmpeq_epi16(_mm256_min_epu16(a, b), a);
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_u16(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi16(_mm256_min_epu16(a, b), a), _mm256_set1_epi16(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_equal_u16(__m256i a, __m256i b) {
+  return _mm256_cmpeq_epi16(_mm256_max_epu16(a, b), a);
+}
+BCASTGEN_SIMD_AVX2 __m256i neg_u16(__m256i x) { return _mm256_sub_epi16(_mm256_setzero_si256(), x); }
+BCASTGEN_SIMD_AVX2 __m256i abs_u16(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i square_u16(__m256i x) { return _mm256_mullo_epi16(x, x); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_not_u16(__m256i x) { return _mm256_xor_si256(x, _mm256_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u16_i16(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i cast_u16_bool(__m256i x) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi16(x, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
+}
+
+// --- i32: __m256i, 8 lanes ---
+BCASTGEN_SIMD_AVX2 __m256i load_i32(const std::int32_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+BCASTGEN_SIMD_AVX2 __m256i load_tail_i32(const std::int32_t* p, __m256i t) {
+  return _mm256_maskload_epi32(reinterpret_cast<const int*>(p), t);
+}
+BCASTGEN_SIMD_AVX2 void store_i32(std::int32_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+BCASTGEN_SIMD_AVX2 void store_tail_i32(std::int32_t* p, __m256i t, __m256i v) {
+  _mm256_maskstore_epi32(reinterpret_cast<int*>(p), t, v);
+}
+BCASTGEN_SIMD_AVX2 void stream_i32(std::int32_t* p, __m256i v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_i32(std::int32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
+BCASTGEN_SIMD_AVX2 __m256i permute_i32(__m256i v, __m256i i) { return _mm256_permutevar8x32_epi32(v, i); }
+BCASTGEN_SIMD_AVX2 __m256i select_i32(__m256i c, __m256i x, __m256i y) { return _mm256_blendv_epi8(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256i load_cmp_i32(const bool* p) {
+  return _mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))),
+                            _mm256_setzero_si256());
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_cmp_i32(bool x) { return _mm256_set1_epi32(x ? -1 : 0); }
+BCASTGEN_SIMD_AVX2 void store_bool_i32(bool* p, __m256i m) {
+  const std::uint64_t bits =
+      _pdep_u64(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(m))), 0x0101010101010101ull);
+  std::memcpy(p, &bits, 8);
+}
+BCASTGEN_SIMD_AVX2 __m256i add_i32(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i subtract_i32(__m256i a, __m256i b) { return _mm256_sub_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i multiply_i32(__m256i a, __m256i b) { return _mm256_mullo_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i squared_difference_i32(__m256i a, __m256i b) {
+  return _mm256_mullo_epi32(_mm256_sub_epi32(a, b), _mm256_sub_epi32(a, b));
+}
+BCASTGEN_SIMD_AVX2 __m256i maximum_i32(__m256i a, __m256i b) { return _mm256_max_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i minimum_i32(__m256i a, __m256i b) { return _mm256_min_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_and_i32(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_or_i32(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_xor_i32(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i equal_i32(__m256i a, __m256i b) { return _mm256_cmpeq_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i not_equal_i32(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi32(a, b), _mm256_set1_epi32(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_i32(__m256i a, __m256i b) { return _mm256_cmpgt_epi32(b, a); }
+BCASTGEN_SIMD_AVX2 __m256i less_equal_i32(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi32(a, b), _mm256_set1_epi32(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_i32(__m256i a, __m256i b) { return _mm256_cmpgt_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i greater_equal_i32(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi32(b, a), _mm256_set1_epi32(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i bitwise_left_shift_i32(__m256i a, __m256i b) { return _mm256_sllv_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_right_shift_i32(__m256i a, __m256i b) { return _mm256_srav_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i neg_i32(__m256i x) { return _mm256_sub_epi32(_mm256_setzero_si256(), x); }
+BCASTGEN_SIMD_AVX2 __m256i abs_i32(__m256i x) { return _mm256_abs_epi32(x); }
+BCASTGEN_SIMD_AVX2 __m256i square_i32(__m256i x) { return _mm256_mullo_epi32(x, x); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_not_i32(__m256i x) { return _mm256_xor_si256(x, _mm256_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX2 __m256 cast_i32_f32(__m256i x) { return _mm256_cvtepi32_ps(x); }
+BCASTGEN_SIMD_AVX2 __m256i cast_i32_u32(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i cast_i32_bool(__m256i x) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi32(x, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
+}
+
+// --- u32: __m256i, 8 lanes ---
+BCASTGEN_SIMD_AVX2 __m256i load_u32(const std::uint32_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+BCASTGEN_SIMD_AVX2 __m256i load_tail_u32(const std::uint32_t* p, __m256i t) {
+  return _mm256_maskload_epi32(reinterpret_cast<const int*>(p), t);
+}
+BCASTGEN_SIMD_AVX2 void store_u32(std::uint32_t* p, __m256i v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+BCASTGEN_SIMD_AVX2 void store_tail_u32(std::uint32_t* p, __m256i t, __m256i v) {
+  _mm256_maskstore_epi32(reinterpret_cast<int*>(p), t, v);
+}
+BCASTGEN_SIMD_AVX2 void stream_u32(std::uint32_t* p, __m256i v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_u32(std::uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
+BCASTGEN_SIMD_AVX2 __m256i permute_u32(__m256i v, __m256i i) { return _mm256_permutevar8x32_epi32(v, i); }
+BCASTGEN_SIMD_AVX2 __m256i select_u32(__m256i c, __m256i x, __m256i y) { return _mm256_blendv_epi8(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256i load_cmp_u32(const bool* p) {
+  return _mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))),
+                            _mm256_setzero_si256());
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_cmp_u32(bool x) { return _mm256_set1_epi32(x ? -1 : 0); }
+BCASTGEN_SIMD_AVX2 void store_bool_u32(bool* p, __m256i m) {
+  const std::uint64_t bits =
+      _pdep_u64(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(m))), 0x0101010101010101ull);
+  std::memcpy(p, &bits, 8);
+}
+BCASTGEN_SIMD_AVX2 __m256i add_u32(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i subtract_u32(__m256i a, __m256i b) { return _mm256_sub_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i multiply_u32(__m256i a, __m256i b) { return _mm256_mullo_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i squared_difference_u32(__m256i a, __m256i b) {
+  return _mm256_mullo_epi32(_mm256_sub_epi32(a, b), _mm256_sub_epi32(a, b));
+}
+BCASTGEN_SIMD_AVX2 __m256i maximum_u32(__m256i a, __m256i b) { return _mm256_max_epu32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i minimum_u32(__m256i a, __m256i b) { return _mm256_min_epu32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_and_u32(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_or_u32(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_xor_u32(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i equal_u32(__m256i a, __m256i b) { return _mm256_cmpeq_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i not_equal_u32(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi32(a, b), _mm256_set1_epi32(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_u32(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(a, b), a), _mm256_set1_epi32(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_equal_u32(__m256i a, __m256i b) {
+  return _mm256_cmpeq_epi32(_mm256_min_epu32(a, b), a);
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_u32(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(a, b), a), _mm256_set1_epi32(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_equal_u32(__m256i a, __m256i b) {
+  return _mm256_cmpeq_epi32(_mm256_max_epu32(a, b), a);
+}
+BCASTGEN_SIMD_AVX2 __m256i bitwise_left_shift_u32(__m256i a, __m256i b) { return _mm256_sllv_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_right_shift_u32(__m256i a, __m256i b) { return _mm256_srlv_epi32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i neg_u32(__m256i x) { return _mm256_sub_epi32(_mm256_setzero_si256(), x); }
+BCASTGEN_SIMD_AVX2 __m256i abs_u32(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i square_u32(__m256i x) { return _mm256_mullo_epi32(x, x); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_not_u32(__m256i x) { return _mm256_xor_si256(x, _mm256_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u32_i32(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i cast_u32_bool(__m256i x) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi32(x, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
+}
+
+// --- i64: __m256i, 4 lanes ---
+BCASTGEN_SIMD_AVX2 __m256i load_i64(const std::int64_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+BCASTGEN_SIMD_AVX2 __m256i load_tail_i64(const std::int64_t* p, __m256i t) {
+  return _mm256_maskload_epi64(reinterpret_cast<const long long*>(p), t);
+}
+BCASTGEN_SIMD_AVX2 void store_i64(std::int64_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+BCASTGEN_SIMD_AVX2 void store_tail_i64(std::int64_t* p, __m256i t, __m256i v) {
+  _mm256_maskstore_epi64(reinterpret_cast<long long*>(p), t, v);
+}
+BCASTGEN_SIMD_AVX2 void stream_i64(std::int64_t* p, __m256i v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_i64(std::int64_t x) { return _mm256_set1_epi64x(static_cast<long long>(x)); }
+BCASTGEN_SIMD_AVX2 __m256i permute_i64(__m256i v, __m256i i) { return _mm256_permutevar8x32_epi32(v, i); }
+BCASTGEN_SIMD_AVX2 __m256i select_i64(__m256i c, __m256i x, __m256i y) { return _mm256_blendv_epi8(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256i load_cmp_i64(const bool* p) {
+  return _mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_loadu_si32(p)), _mm256_setzero_si256());
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_cmp_i64(bool x) { return _mm256_set1_epi64x(x ? -1 : 0); }
+BCASTGEN_SIMD_AVX2 void store_bool_i64(bool* p, __m256i m) {
+  const std::uint32_t bits = _pdep_u32(static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(m))), 0x01010101u);
+  std::memcpy(p, &bits, 4);
+}
+BCASTGEN_SIMD_AVX2 __m256i add_i64(__m256i a, __m256i b) { return _mm256_add_epi64(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i subtract_i64(__m256i a, __m256i b) { return _mm256_sub_epi64(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_and_i64(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_or_i64(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_xor_i64(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i equal_i64(__m256i a, __m256i b) { return _mm256_cmpeq_epi64(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i not_equal_i64(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi64(a, b), _mm256_set1_epi64x(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_i64(__m256i a, __m256i b) { return _mm256_cmpgt_epi64(b, a); }
+BCASTGEN_SIMD_AVX2 __m256i less_equal_i64(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi64(a, b), _mm256_set1_epi64x(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_i64(__m256i a, __m256i b) { return _mm256_cmpgt_epi64(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i greater_equal_i64(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi64(b, a), _mm256_set1_epi64x(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i bitwise_left_shift_i64(__m256i a, __m256i b) { return _mm256_sllv_epi64(a, b); }
+// No 64-bit arithmetic right shift, abs or multiply before AVX-512: those run lane by lane.
+BCASTGEN_SIMD_AVX2 __m256i neg_i64(__m256i x) { return _mm256_sub_epi64(_mm256_setzero_si256(), x); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_not_i64(__m256i x) { return _mm256_xor_si256(x, _mm256_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_i64_u64(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i cast_i64_bool(__m256i x) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi64(x, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
+}
+
+// --- u64: __m256i, 4 lanes ---
+BCASTGEN_SIMD_AVX2 __m256i load_u64(const std::uint64_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+BCASTGEN_SIMD_AVX2 __m256i load_tail_u64(const std::uint64_t* p, __m256i t) {
+  return _mm256_maskload_epi64(reinterpret_cast<const long long*>(p), t);
+}
+BCASTGEN_SIMD_AVX2 void store_u64(std::uint64_t* p, __m256i v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+BCASTGEN_SIMD_AVX2 void store_tail_u64(std::uint64_t* p, __m256i t, __m256i v) {
+  _mm256_maskstore_epi64(reinterpret_cast<long long*>(p), t, v);
+}
+BCASTGEN_SIMD_AVX2 void stream_u64(std::uint64_t* p, __m256i v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_u64(std::uint64_t x) { return _mm256_set1_epi64x(static_cast<long long>(x)); }
+BCASTGEN_SIMD_AVX2 __m256i permute_u64(__m256i v, __m256i i) { return _mm256_permutevar8x32_epi32(v, i); }
+BCASTGEN_SIMD_AVX2 __m256i select_u64(__m256i c, __m256i x, __m256i y) { return _mm256_blendv_epi8(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256i load_cmp_u64(const bool* p) {
+  return _mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_loadu_si32(p)), _mm256_setzero_si256());
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_cmp_u64(bool x) { return _mm256_set1_epi64x(x ? -1 : 0); }
+BCASTGEN_SIMD_AVX2 void store_bool_u64(bool* p, __m256i m) {
+  const std::uint32_t bits = _pdep_u32(static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(m))), 0x01010101u);
+  std::memcpy(p, &bits, 4);
+}
+BCASTGEN_SIMD_AVX2 __m256i add_u64(__m256i a, __m256i b) { return _mm256_add_epi64(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i subtract_u64(__m256i a, __m256i b) { return _mm256_sub_epi64(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_and_u64(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_or_u64(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_xor_u64(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i equal_u64(__m256i a, __m256i b) { return _mm256_cmpeq_epi64(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i not_equal_u64(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi64(a, b), _mm256_set1_epi64x(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i bitwise_left_shift_u64(__m256i a, __m256i b) { return _mm256_sllv_epi64(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_right_shift_u64(__m256i a, __m256i b) { return _mm256_srlv_epi64(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i neg_u64(__m256i x) { return _mm256_sub_epi64(_mm256_setzero_si256(), x); }
+BCASTGEN_SIMD_AVX2 __m256i abs_u64(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_not_u64(__m256i x) { return _mm256_xor_si256(x, _mm256_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u64_i64(__m256i x) { return x; }
+BCASTGEN_SIMD_AVX2 __m256i cast_u64_bool(__m256i x) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi64(x, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
+}
+
+// --- bool: __m256i, 32 lanes ---
+BCASTGEN_SIMD_AVX2 __m256i load_bool(const bool* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+BCASTGEN_SIMD_AVX2 void store_bool(bool* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+BCASTGEN_SIMD_AVX2 void stream_bool(bool* p, __m256i v) { _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v); }
+BCASTGEN_SIMD_AVX2 __m256i splat_bool(bool x) { return _mm256_set1_epi8(static_cast<char>(x)); }
+BCASTGEN_SIMD_AVX2 __m256i select_bool(__m256i c, __m256i x, __m256i y) { return _mm256_blendv_epi8(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256i load_cmp_bool(const bool* p) {
+  return _mm256_cmpgt_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), _mm256_setzero_si256());
+}
+BCASTGEN_SIMD_AVX2 __m256i splat_cmp_bool(bool x) { return _mm256_set1_epi8(static_cast<char>(x ? -1 : 0)); }
+BCASTGEN_SIMD_AVX2 void store_bool_bool(bool* p, __m256i m) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_and_si256(m, _mm256_set1_epi8(1)));
+}
+BCASTGEN_SIMD_AVX2 __m256i logical_and_bool(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i logical_or_bool(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i logical_xor_bool(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_and_bool(__m256i a, __m256i b) { return _mm256_and_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_or_bool(__m256i a, __m256i b) { return _mm256_or_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bitwise_xor_bool(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i equal_bool(__m256i a, __m256i b) { return _mm256_cmpeq_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i not_equal_bool(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpeq_epi8(a, b), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i less_bool(__m256i a, __m256i b) { return _mm256_cmpgt_epi8(b, a); }
+BCASTGEN_SIMD_AVX2 __m256i less_equal_bool(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi8(a, b), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256i greater_bool(__m256i a, __m256i b) { return _mm256_cmpgt_epi8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i greater_equal_bool(__m256i a, __m256i b) {
+  return _mm256_xor_si256(_mm256_cmpgt_epi8(b, a), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX2 __m256 cast_bool_f32(__m256 x) { return _mm256_and_ps(x, _mm256_set1_ps(1.0f)); }
+BCASTGEN_SIMD_AVX2 __m256d cast_bool_f64(__m256d x) { return _mm256_and_pd(x, _mm256_set1_pd(1.0)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_bool_i32(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi32(1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_bool_u32(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi32(1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_bool_i64(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi64x(1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_bool_u64(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi64x(1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_bool_i16(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi16(1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_bool_u16(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi16(1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_bool_i8(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi8(1)); }
+BCASTGEN_SIMD_AVX2 __m256i cast_bool_u8(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi8(1)); }
+
+}  // namespace bcastgen::simd::avx2
+
+#undef BCASTGEN_SIMD_AVX2

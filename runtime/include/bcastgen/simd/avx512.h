@@ -1,0 +1,659 @@
+// The AVX-512 vector forms that generated kernels call: one named wrapper
+// per (operation, dtype), always inlined into the kernel variant. The
+// vocabulary (templates/vocabulary.yaml) names them; tests and hand-written
+// code may call them too. Each gives the bits of bcastgen::ops (ops.h) on
+// every lane.
+//
+// Registers: __m512 (f32), __m512d (f64), __m512i (integers; bool as 0/1
+// bytes). A comparison gives a lane mask (__mmask8..64, one bit per lane).
+// Loads and stores are unaligned; stream is the non-temporal store (64-byte
+// aligned); the tail forms take a lane mask and never touch masked-out lanes.
+// Several forms use the zero-masked instruction with every lane set: the
+// same result, but GCC 12.2's plain forms expand through _mm512_undefined_*()
+// and warn -Wuninitialized (GCC PR 105593).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "bcastgen/cpu.h"
+
+// Compiled for the ISA's target attribute (its row of kIsaInfo, cpu.h), which
+// every variant of the ISA has: inlining into the variant is always allowed.
+// No contraction pragma here: after inlining, the caller's setting decides
+// (generated kernels turn it off).
+#define BCASTGEN_SIMD_AVX512 __attribute__((always_inline, target(BCASTGEN_TARGET_AVX512))) inline
+
+namespace bcastgen::simd::avx512 {
+
+// What the forms compute, as bcastgen::ops does:
+// - maximum/minimum of floats propagate NaN as NumPy's do: a lane where
+//   either operand is NaN gives a + b (a NaN), else the max/min instruction.
+// - neg flips the sign bit and abs clears it, as NumPy's negative and
+//   absolute do for floats (NaN keeps its payload); reciprocal is 1 / x,
+//   correctly rounded like the scalar division.
+// - Integers wrap: neg is 0 - x, abs of the minimum is the minimum, abs of
+//   an unsigned is x, square and multiply keep the low half.
+// - Shifts take their counts as unsigned: a count >= the width (or
+//   negative) gives 0, or the sign for an arithmetic right shift.
+// - bool lanes hold 0 or 1, so the logical ops are the bitwise ones.
+// - Casts: int -> float rounds to nearest even; float -> int truncates, and
+//   the "integer indefinite" minimum that cvtt* gives out of range is the
+//   rule bcastgen chose; signed <-> unsigned of one width keeps the bits;
+//   to bool is x != 0 (NaN gives true: an unordered compare), from bool 0 or 1.
+
+// --- f32: __m512, 16 lanes ---
+BCASTGEN_SIMD_AVX512 __m512 load_f32(const float* p) { return _mm512_loadu_ps(p); }
+BCASTGEN_SIMD_AVX512 __m512 load_tail_f32(const float* p, __mmask16 t) { return _mm512_maskz_loadu_ps(t, p); }
+BCASTGEN_SIMD_AVX512 void store_f32(float* p, __m512 v) { _mm512_storeu_ps(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_f32(float* p, __mmask16 t, __m512 v) { _mm512_mask_storeu_ps(p, t, v); }
+BCASTGEN_SIMD_AVX512 void stream_f32(float* p, __m512 v) { _mm512_stream_ps(p, v); }
+BCASTGEN_SIMD_AVX512 __m512 splat_f32(float x) { return _mm512_set1_ps(x); }
+BCASTGEN_SIMD_AVX512 __m512 permute_f32(__m512 v, __m512i i) { return _mm512_maskz_permutexvar_ps(0xFFFF, i, v); }
+BCASTGEN_SIMD_AVX512 __m512 select_f32(__mmask16 c, __m512 x, __m512 y) { return _mm512_mask_blend_ps(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_f32(const bool* p) {
+  return _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_f32(const bool* p, __mmask16 t) {
+  return _mm_mask_test_epi8_mask(t, _mm_maskz_loadu_epi8(t, p), _mm_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask16 splat_cmp_f32(bool x) { return static_cast<__mmask16>(x ? 0xFFFF : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_f32(bool* p, __mmask16 m) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_tail_f32(bool* p, __mmask16 t, __mmask16 m) {
+  _mm_mask_storeu_epi8(p, t, _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512 add_f32(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+BCASTGEN_SIMD_AVX512 __m512 subtract_f32(__m512 a, __m512 b) { return _mm512_sub_ps(a, b); }
+BCASTGEN_SIMD_AVX512 __m512 multiply_f32(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
+BCASTGEN_SIMD_AVX512 __m512 divide_f32(__m512 a, __m512 b) { return _mm512_div_ps(a, b); }
+BCASTGEN_SIMD_AVX512 __m512 maximum_f32(__m512 a, __m512 b) {
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, a, b),
+                              _mm512_add_ps(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512 minimum_f32(__m512 a, __m512 b) {
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_min_ps(0xFFFF, a, b),
+                              _mm512_add_ps(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512 squared_difference_f32(__m512 a, __m512 b) {
+  return _mm512_mul_ps(_mm512_sub_ps(a, b), _mm512_sub_ps(a, b));
+}
+BCASTGEN_SIMD_AVX512 __mmask16 equal_f32(__m512 a, __m512 b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
+BCASTGEN_SIMD_AVX512 __mmask16 not_equal_f32(__m512 a, __m512 b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
+BCASTGEN_SIMD_AVX512 __mmask16 less_f32(__m512 a, __m512 b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+BCASTGEN_SIMD_AVX512 __mmask16 less_equal_f32(__m512 a, __m512 b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
+BCASTGEN_SIMD_AVX512 __mmask16 greater_f32(__m512 a, __m512 b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+BCASTGEN_SIMD_AVX512 __mmask16 greater_equal_f32(__m512 a, __m512 b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
+// |a| with the sign bit of b: a bit select.
+BCASTGEN_SIMD_AVX512 __m512 copysign_f32(__m512 a, __m512 b) {
+  return _mm512_or_ps(_mm512_andnot_ps(_mm512_set1_ps(-0.0f), a), _mm512_and_ps(_mm512_set1_ps(-0.0f), b));
+}
+// std::nextafter: equal lanes give b, NaN lanes a + b; a zero steps to the
+// smallest subnormal with b's sign; any other a steps its bit pattern by
+// +1 (away from zero: a < b xor a < 0) or -1.
+BCASTGEN_SIMD_AVX512 __m512 nextafter_f32(__m512 a, __m512 b) {
+  return _mm512_mask_blend_ps(
+      _mm512_cmp_ps_mask(a, b, _CMP_NEQ_OQ),
+      _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q), b, _mm512_add_ps(a, b)),
+      _mm512_mask_blend_ps(
+          _mm512_cmp_ps_mask(a, _mm512_setzero_ps(), _CMP_EQ_OQ),
+          _mm512_castsi512_ps(
+              _mm512_mask_add_epi32(_mm512_sub_epi32(_mm512_castps_si512(a), _mm512_set1_epi32(1)),
+                                    _kxor_mask16(_mm512_cmp_ps_mask(a, b, _CMP_LT_OQ),
+                                                 _mm512_cmp_ps_mask(a, _mm512_setzero_ps(), _CMP_LT_OQ)),
+                                    _mm512_castps_si512(a), _mm512_set1_epi32(1))),
+          _mm512_or_ps(_mm512_and_ps(_mm512_set1_ps(-0.0f), b), _mm512_castsi512_ps(_mm512_set1_epi32(1)))));
+}
+BCASTGEN_SIMD_AVX512 __m512 neg_f32(__m512 x) { return _mm512_xor_ps(x, _mm512_set1_ps(-0.0f)); }
+BCASTGEN_SIMD_AVX512 __m512 abs_f32(__m512 x) { return _mm512_andnot_ps(_mm512_set1_ps(-0.0f), x); }
+BCASTGEN_SIMD_AVX512 __m512 sqrt_f32(__m512 x) { return _mm512_maskz_sqrt_ps(0xFFFF, x); }
+BCASTGEN_SIMD_AVX512 __m512 square_f32(__m512 x) { return _mm512_mul_ps(x, x); }
+BCASTGEN_SIMD_AVX512 __m512 reciprocal_f32(__m512 x) { return _mm512_div_ps(_mm512_set1_ps(1.0f), x); }
+BCASTGEN_SIMD_AVX512 __m512i cast_f32_i32(__m512 x) { return _mm512_maskz_cvttps_epi32(0xFFFF, x); }
+BCASTGEN_SIMD_AVX512 __mmask16 cast_f32_bool(__m512 x) {
+  return _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+}
+
+// --- f64: __m512d, 8 lanes ---
+BCASTGEN_SIMD_AVX512 __m512d load_f64(const double* p) { return _mm512_loadu_pd(p); }
+BCASTGEN_SIMD_AVX512 __m512d load_tail_f64(const double* p, __mmask8 t) { return _mm512_maskz_loadu_pd(t, p); }
+BCASTGEN_SIMD_AVX512 void store_f64(double* p, __m512d v) { _mm512_storeu_pd(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_f64(double* p, __mmask8 t, __m512d v) { _mm512_mask_storeu_pd(p, t, v); }
+BCASTGEN_SIMD_AVX512 void stream_f64(double* p, __m512d v) { _mm512_stream_pd(p, v); }
+BCASTGEN_SIMD_AVX512 __m512d splat_f64(double x) { return _mm512_set1_pd(x); }
+BCASTGEN_SIMD_AVX512 __m512d permute_f64(__m512d v, __m512i i) {
+  return _mm512_castsi512_pd(_mm512_maskz_permutexvar_epi32(0xFFFF, i, _mm512_castpd_si512(v)));
+}
+BCASTGEN_SIMD_AVX512 __m512d select_f64(__mmask8 c, __m512d x, __m512d y) { return _mm512_mask_blend_pd(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask8 load_cmp_f64(const bool* p) {
+  return static_cast<__mmask8>(
+      _mm_test_epi8_mask(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8(-1)));
+}
+BCASTGEN_SIMD_AVX512 __mmask8 load_cmp_tail_f64(const bool* p, __mmask8 t) {
+  return static_cast<__mmask8>(_mm_mask_test_epi8_mask(t, _mm_maskz_loadu_epi8(t, p), _mm_set1_epi8(-1)));
+}
+BCASTGEN_SIMD_AVX512 __mmask8 splat_cmp_f64(bool x) { return static_cast<__mmask8>(x ? 0xFF : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_f64(bool* p, __mmask8 m) {
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_tail_f64(bool* p, __mmask8 t, __mmask8 m) {
+  _mm_mask_storeu_epi8(p, t, _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512d add_f64(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
+BCASTGEN_SIMD_AVX512 __m512d subtract_f64(__m512d a, __m512d b) { return _mm512_sub_pd(a, b); }
+BCASTGEN_SIMD_AVX512 __m512d multiply_f64(__m512d a, __m512d b) { return _mm512_mul_pd(a, b); }
+BCASTGEN_SIMD_AVX512 __m512d divide_f64(__m512d a, __m512d b) { return _mm512_div_pd(a, b); }
+BCASTGEN_SIMD_AVX512 __m512d maximum_f64(__m512d a, __m512d b) {
+  return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_max_pd(0xFF, a, b),
+                              _mm512_add_pd(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512d minimum_f64(__m512d a, __m512d b) {
+  return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_min_pd(0xFF, a, b),
+                              _mm512_add_pd(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512d squared_difference_f64(__m512d a, __m512d b) {
+  return _mm512_mul_pd(_mm512_sub_pd(a, b), _mm512_sub_pd(a, b));
+}
+BCASTGEN_SIMD_AVX512 __mmask8 equal_f64(__m512d a, __m512d b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
+BCASTGEN_SIMD_AVX512 __mmask8 not_equal_f64(__m512d a, __m512d b) { return _mm512_cmp_pd_mask(a, b, _CMP_NEQ_UQ); }
+BCASTGEN_SIMD_AVX512 __mmask8 less_f64(__m512d a, __m512d b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
+BCASTGEN_SIMD_AVX512 __mmask8 less_equal_f64(__m512d a, __m512d b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
+BCASTGEN_SIMD_AVX512 __mmask8 greater_f64(__m512d a, __m512d b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
+BCASTGEN_SIMD_AVX512 __mmask8 greater_equal_f64(__m512d a, __m512d b) { return _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ); }
+BCASTGEN_SIMD_AVX512 __m512d copysign_f64(__m512d a, __m512d b) {
+  return _mm512_or_pd(_mm512_andnot_pd(_mm512_set1_pd(-0.0), a), _mm512_and_pd(_mm512_set1_pd(-0.0), b));
+}
+BCASTGEN_SIMD_AVX512 __m512d nextafter_f64(__m512d a, __m512d b) {
+  return _mm512_mask_blend_pd(
+      _mm512_cmp_pd_mask(a, b, _CMP_NEQ_OQ),
+      _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, b, _CMP_UNORD_Q), b, _mm512_add_pd(a, b)),
+      _mm512_mask_blend_pd(
+          _mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_EQ_OQ),
+          _mm512_castsi512_pd(_mm512_mask_add_epi64(
+              _mm512_sub_epi64(_mm512_castpd_si512(a), _mm512_set1_epi64(1)),
+              _kxor_mask8(_mm512_cmp_pd_mask(a, b, _CMP_LT_OQ), _mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_LT_OQ)),
+              _mm512_castpd_si512(a), _mm512_set1_epi64(1))),
+          _mm512_or_pd(_mm512_and_pd(_mm512_set1_pd(-0.0), b), _mm512_castsi512_pd(_mm512_set1_epi64(1)))));
+}
+BCASTGEN_SIMD_AVX512 __m512d neg_f64(__m512d x) { return _mm512_xor_pd(x, _mm512_set1_pd(-0.0)); }
+BCASTGEN_SIMD_AVX512 __m512d abs_f64(__m512d x) { return _mm512_andnot_pd(_mm512_set1_pd(-0.0), x); }
+BCASTGEN_SIMD_AVX512 __m512d sqrt_f64(__m512d x) { return _mm512_maskz_sqrt_pd(0xFF, x); }
+BCASTGEN_SIMD_AVX512 __m512d square_f64(__m512d x) { return _mm512_mul_pd(x, x); }
+BCASTGEN_SIMD_AVX512 __m512d reciprocal_f64(__m512d x) { return _mm512_div_pd(_mm512_set1_pd(1.0), x); }
+BCASTGEN_SIMD_AVX512 __m512i cast_f64_i64(__m512d x) { return _mm512_maskz_cvttpd_epi64(0xFF, x); }
+BCASTGEN_SIMD_AVX512 __mmask8 cast_f64_bool(__m512d x) {
+  return _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_NEQ_UQ);
+}
+
+// --- i8: __m512i, 64 lanes ---
+BCASTGEN_SIMD_AVX512 __m512i load_i8(const std::int8_t* p) { return _mm512_loadu_si512(p); }
+BCASTGEN_SIMD_AVX512 __m512i load_tail_i8(const std::int8_t* p, __mmask64 t) { return _mm512_maskz_loadu_epi8(t, p); }
+BCASTGEN_SIMD_AVX512 void store_i8(std::int8_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_i8(std::int8_t* p, __mmask64 t, __m512i v) { _mm512_mask_storeu_epi8(p, t, v); }
+BCASTGEN_SIMD_AVX512 void stream_i8(std::int8_t* p, __m512i v) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+}
+BCASTGEN_SIMD_AVX512 __m512i splat_i8(std::int8_t x) { return _mm512_set1_epi8(static_cast<char>(x)); }
+BCASTGEN_SIMD_AVX512 __m512i select_i8(__mmask64 c, __m512i x, __m512i y) { return _mm512_mask_blend_epi8(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask64 load_cmp_i8(const bool* p) {
+  return _mm512_test_epi8_mask(_mm512_loadu_si512(p), _mm512_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask64 load_cmp_tail_i8(const bool* p, __mmask64 t) {
+  return _mm512_mask_test_epi8_mask(t, _mm512_maskz_loadu_epi8(t, p), _mm512_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask64 splat_cmp_i8(bool x) { return static_cast<__mmask64>(x ? 0xFFFFFFFFFFFFFFFFull : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_i8(bool* p, __mmask64 m) { _mm512_storeu_si512(p, _mm512_maskz_set1_epi8(m, 1)); }
+BCASTGEN_SIMD_AVX512 void store_bool_tail_i8(bool* p, __mmask64 t, __mmask64 m) {
+  _mm512_mask_storeu_epi8(p, t, _mm512_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512i add_i8(__m512i a, __m512i b) { return _mm512_add_epi8(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i subtract_i8(__m512i a, __m512i b) { return _mm512_sub_epi8(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i maximum_i8(__m512i a, __m512i b) { return _mm512_max_epi8(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i minimum_i8(__m512i a, __m512i b) { return _mm512_min_epi8(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_and_i8(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_or_i8(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_xor_i8(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 equal_i8(__m512i a, __m512i b) { return _mm512_cmpeq_epi8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 not_equal_i8(__m512i a, __m512i b) { return _mm512_cmpneq_epi8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 less_i8(__m512i a, __m512i b) { return _mm512_cmplt_epi8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 less_equal_i8(__m512i a, __m512i b) { return _mm512_cmple_epi8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 greater_i8(__m512i a, __m512i b) { return _mm512_cmpgt_epi8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 greater_equal_i8(__m512i a, __m512i b) { return _mm512_cmpge_epi8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i neg_i8(__m512i x) { return _mm512_sub_epi8(_mm512_setzero_si512(), x); }
+BCASTGEN_SIMD_AVX512 __m512i abs_i8(__m512i x) { return _mm512_maskz_abs_epi8(0xFFFFFFFFFFFFFFFFull, x); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_not_i8(__m512i x) { return _mm512_xor_si512(x, _mm512_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX512 __m512i cast_i8_u8(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __mmask64 cast_i8_bool(__m512i x) { return _mm512_test_epi8_mask(x, x); }
+
+// --- u8: __m512i, 64 lanes ---
+BCASTGEN_SIMD_AVX512 __m512i load_u8(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
+BCASTGEN_SIMD_AVX512 __m512i load_tail_u8(const std::uint8_t* p, __mmask64 t) { return _mm512_maskz_loadu_epi8(t, p); }
+BCASTGEN_SIMD_AVX512 void store_u8(std::uint8_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_u8(std::uint8_t* p, __mmask64 t, __m512i v) { _mm512_mask_storeu_epi8(p, t, v); }
+BCASTGEN_SIMD_AVX512 void stream_u8(std::uint8_t* p, __m512i v) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+}
+BCASTGEN_SIMD_AVX512 __m512i splat_u8(std::uint8_t x) { return _mm512_set1_epi8(static_cast<char>(x)); }
+BCASTGEN_SIMD_AVX512 __m512i select_u8(__mmask64 c, __m512i x, __m512i y) { return _mm512_mask_blend_epi8(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask64 load_cmp_u8(const bool* p) {
+  return _mm512_test_epi8_mask(_mm512_loadu_si512(p), _mm512_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask64 load_cmp_tail_u8(const bool* p, __mmask64 t) {
+  return _mm512_mask_test_epi8_mask(t, _mm512_maskz_loadu_epi8(t, p), _mm512_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask64 splat_cmp_u8(bool x) { return static_cast<__mmask64>(x ? 0xFFFFFFFFFFFFFFFFull : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_u8(bool* p, __mmask64 m) { _mm512_storeu_si512(p, _mm512_maskz_set1_epi8(m, 1)); }
+BCASTGEN_SIMD_AVX512 void store_bool_tail_u8(bool* p, __mmask64 t, __mmask64 m) {
+  _mm512_mask_storeu_epi8(p, t, _mm512_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512i add_u8(__m512i a, __m512i b) { return _mm512_add_epi8(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i subtract_u8(__m512i a, __m512i b) { return _mm512_sub_epi8(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i maximum_u8(__m512i a, __m512i b) { return _mm512_max_epu8(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i minimum_u8(__m512i a, __m512i b) { return _mm512_min_epu8(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_and_u8(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_or_u8(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_xor_u8(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 equal_u8(__m512i a, __m512i b) { return _mm512_cmpeq_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 not_equal_u8(__m512i a, __m512i b) { return _mm512_cmpneq_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 less_u8(__m512i a, __m512i b) { return _mm512_cmplt_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 less_equal_u8(__m512i a, __m512i b) { return _mm512_cmple_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 greater_u8(__m512i a, __m512i b) { return _mm512_cmpgt_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 greater_equal_u8(__m512i a, __m512i b) { return _mm512_cmpge_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i neg_u8(__m512i x) { return _mm512_sub_epi8(_mm512_setzero_si512(), x); }
+BCASTGEN_SIMD_AVX512 __m512i abs_u8(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_not_u8(__m512i x) { return _mm512_xor_si512(x, _mm512_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX512 __m512i cast_u8_i8(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __mmask64 cast_u8_bool(__m512i x) { return _mm512_test_epi8_mask(x, x); }
+
+// --- i16: __m512i, 32 lanes ---
+BCASTGEN_SIMD_AVX512 __m512i load_i16(const std::int16_t* p) { return _mm512_loadu_si512(p); }
+BCASTGEN_SIMD_AVX512 __m512i load_tail_i16(const std::int16_t* p, __mmask32 t) {
+  return _mm512_maskz_loadu_epi16(t, p);
+}
+BCASTGEN_SIMD_AVX512 void store_i16(std::int16_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_i16(std::int16_t* p, __mmask32 t, __m512i v) { _mm512_mask_storeu_epi16(p, t, v); }
+BCASTGEN_SIMD_AVX512 void stream_i16(std::int16_t* p, __m512i v) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+}
+BCASTGEN_SIMD_AVX512 __m512i splat_i16(std::int16_t x) { return _mm512_set1_epi16(static_cast<short>(x)); }
+BCASTGEN_SIMD_AVX512 __m512i select_i16(__mmask32 c, __m512i x, __m512i y) { return _mm512_mask_blend_epi16(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask32 load_cmp_i16(const bool* p) {
+  return _mm256_test_epi8_mask(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask32 load_cmp_tail_i16(const bool* p, __mmask32 t) {
+  return _mm256_mask_test_epi8_mask(t, _mm256_maskz_loadu_epi8(t, p), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask32 splat_cmp_i16(bool x) { return static_cast<__mmask32>(x ? 0xFFFFFFFFu : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_i16(bool* p, __mmask32 m) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_tail_i16(bool* p, __mmask32 t, __mmask32 m) {
+  _mm256_mask_storeu_epi8(p, t, _mm256_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512i add_i16(__m512i a, __m512i b) { return _mm512_add_epi16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i subtract_i16(__m512i a, __m512i b) { return _mm512_sub_epi16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i multiply_i16(__m512i a, __m512i b) { return _mm512_mullo_epi16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i squared_difference_i16(__m512i a, __m512i b) {
+  return _mm512_mullo_epi16(_mm512_sub_epi16(a, b), _mm512_sub_epi16(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512i maximum_i16(__m512i a, __m512i b) { return _mm512_max_epi16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i minimum_i16(__m512i a, __m512i b) { return _mm512_min_epi16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_and_i16(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_or_i16(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_xor_i16(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 equal_i16(__m512i a, __m512i b) { return _mm512_cmpeq_epi16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 not_equal_i16(__m512i a, __m512i b) { return _mm512_cmpneq_epi16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 less_i16(__m512i a, __m512i b) { return _mm512_cmplt_epi16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 less_equal_i16(__m512i a, __m512i b) { return _mm512_cmple_epi16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 greater_i16(__m512i a, __m512i b) { return _mm512_cmpgt_epi16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 greater_equal_i16(__m512i a, __m512i b) { return _mm512_cmpge_epi16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_left_shift_i16(__m512i a, __m512i b) {
+  return _mm512_maskz_sllv_epi16(0xFFFFFFFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i bitwise_right_shift_i16(__m512i a, __m512i b) {
+  return _mm512_maskz_srav_epi16(0xFFFFFFFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i neg_i16(__m512i x) { return _mm512_sub_epi16(_mm512_setzero_si512(), x); }
+BCASTGEN_SIMD_AVX512 __m512i abs_i16(__m512i x) { return _mm512_maskz_abs_epi16(0xFFFFFFFFu, x); }
+BCASTGEN_SIMD_AVX512 __m512i square_i16(__m512i x) { return _mm512_mullo_epi16(x, x); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_not_i16(__m512i x) { return _mm512_xor_si512(x, _mm512_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX512 __m512i cast_i16_u16(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __mmask32 cast_i16_bool(__m512i x) { return _mm512_test_epi16_mask(x, x); }
+
+// --- u16: __m512i, 32 lanes ---
+BCASTGEN_SIMD_AVX512 __m512i load_u16(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
+BCASTGEN_SIMD_AVX512 __m512i load_tail_u16(const std::uint16_t* p, __mmask32 t) {
+  return _mm512_maskz_loadu_epi16(t, p);
+}
+BCASTGEN_SIMD_AVX512 void store_u16(std::uint16_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_u16(std::uint16_t* p, __mmask32 t, __m512i v) {
+  _mm512_mask_storeu_epi16(p, t, v);
+}
+BCASTGEN_SIMD_AVX512 void stream_u16(std::uint16_t* p, __m512i v) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+}
+BCASTGEN_SIMD_AVX512 __m512i splat_u16(std::uint16_t x) { return _mm512_set1_epi16(static_cast<short>(x)); }
+BCASTGEN_SIMD_AVX512 __m512i select_u16(__mmask32 c, __m512i x, __m512i y) { return _mm512_mask_blend_epi16(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask32 load_cmp_u16(const bool* p) {
+  return _mm256_test_epi8_mask(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask32 load_cmp_tail_u16(const bool* p, __mmask32 t) {
+  return _mm256_mask_test_epi8_mask(t, _mm256_maskz_loadu_epi8(t, p), _mm256_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask32 splat_cmp_u16(bool x) { return static_cast<__mmask32>(x ? 0xFFFFFFFFu : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_u16(bool* p, __mmask32 m) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_tail_u16(bool* p, __mmask32 t, __mmask32 m) {
+  _mm256_mask_storeu_epi8(p, t, _mm256_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512i add_u16(__m512i a, __m512i b) { return _mm512_add_epi16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i subtract_u16(__m512i a, __m512i b) { return _mm512_sub_epi16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i multiply_u16(__m512i a, __m512i b) { return _mm512_mullo_epi16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i squared_difference_u16(__m512i a, __m512i b) {
+  return _mm512_mullo_epi16(_mm512_sub_epi16(a, b), _mm512_sub_epi16(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512i maximum_u16(__m512i a, __m512i b) { return _mm512_max_epu16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i minimum_u16(__m512i a, __m512i b) { return _mm512_min_epu16(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_and_u16(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_or_u16(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_xor_u16(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 equal_u16(__m512i a, __m512i b) { return _mm512_cmpeq_epu16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 not_equal_u16(__m512i a, __m512i b) { return _mm512_cmpneq_epu16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 less_u16(__m512i a, __m512i b) { return _mm512_cmplt_epu16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 less_equal_u16(__m512i a, __m512i b) { return _mm512_cmple_epu16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 greater_u16(__m512i a, __m512i b) { return _mm512_cmpgt_epu16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask32 greater_equal_u16(__m512i a, __m512i b) { return _mm512_cmpge_epu16_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_left_shift_u16(__m512i a, __m512i b) {
+  return _mm512_maskz_sllv_epi16(0xFFFFFFFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i bitwise_right_shift_u16(__m512i a, __m512i b) {
+  return _mm512_maskz_srlv_epi16(0xFFFFFFFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i neg_u16(__m512i x) { return _mm512_sub_epi16(_mm512_setzero_si512(), x); }
+BCASTGEN_SIMD_AVX512 __m512i abs_u16(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __m512i square_u16(__m512i x) { return _mm512_mullo_epi16(x, x); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_not_u16(__m512i x) { return _mm512_xor_si512(x, _mm512_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX512 __m512i cast_u16_i16(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __mmask32 cast_u16_bool(__m512i x) { return _mm512_test_epi16_mask(x, x); }
+
+// --- i32: __m512i, 16 lanes ---
+BCASTGEN_SIMD_AVX512 __m512i load_i32(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+BCASTGEN_SIMD_AVX512 __m512i load_tail_i32(const std::int32_t* p, __mmask16 t) {
+  return _mm512_maskz_loadu_epi32(t, p);
+}
+BCASTGEN_SIMD_AVX512 void store_i32(std::int32_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_i32(std::int32_t* p, __mmask16 t, __m512i v) { _mm512_mask_storeu_epi32(p, t, v); }
+BCASTGEN_SIMD_AVX512 void stream_i32(std::int32_t* p, __m512i v) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+}
+BCASTGEN_SIMD_AVX512 __m512i splat_i32(std::int32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
+BCASTGEN_SIMD_AVX512 __m512i permute_i32(__m512i v, __m512i i) { return _mm512_maskz_permutexvar_epi32(0xFFFF, i, v); }
+BCASTGEN_SIMD_AVX512 __m512i select_i32(__mmask16 c, __m512i x, __m512i y) { return _mm512_mask_blend_epi32(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_i32(const bool* p) {
+  return _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_i32(const bool* p, __mmask16 t) {
+  return _mm_mask_test_epi8_mask(t, _mm_maskz_loadu_epi8(t, p), _mm_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask16 splat_cmp_i32(bool x) { return static_cast<__mmask16>(x ? 0xFFFF : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_i32(bool* p, __mmask16 m) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_tail_i32(bool* p, __mmask16 t, __mmask16 m) {
+  _mm_mask_storeu_epi8(p, t, _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512i add_i32(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i subtract_i32(__m512i a, __m512i b) { return _mm512_sub_epi32(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i multiply_i32(__m512i a, __m512i b) { return _mm512_mullo_epi32(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i squared_difference_i32(__m512i a, __m512i b) {
+  return _mm512_mullo_epi32(_mm512_sub_epi32(a, b), _mm512_sub_epi32(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512i maximum_i32(__m512i a, __m512i b) { return _mm512_maskz_max_epi32(0xFFFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512i minimum_i32(__m512i a, __m512i b) { return _mm512_maskz_min_epi32(0xFFFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_and_i32(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_or_i32(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_xor_i32(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 equal_i32(__m512i a, __m512i b) { return _mm512_cmpeq_epi32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 not_equal_i32(__m512i a, __m512i b) { return _mm512_cmpneq_epi32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 less_i32(__m512i a, __m512i b) { return _mm512_cmplt_epi32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 less_equal_i32(__m512i a, __m512i b) { return _mm512_cmple_epi32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 greater_i32(__m512i a, __m512i b) { return _mm512_cmpgt_epi32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 greater_equal_i32(__m512i a, __m512i b) { return _mm512_cmpge_epi32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_left_shift_i32(__m512i a, __m512i b) {
+  return _mm512_maskz_sllv_epi32(0xFFFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i bitwise_right_shift_i32(__m512i a, __m512i b) {
+  return _mm512_maskz_srav_epi32(0xFFFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i neg_i32(__m512i x) { return _mm512_sub_epi32(_mm512_setzero_si512(), x); }
+BCASTGEN_SIMD_AVX512 __m512i abs_i32(__m512i x) { return _mm512_maskz_abs_epi32(0xFFFF, x); }
+BCASTGEN_SIMD_AVX512 __m512i square_i32(__m512i x) { return _mm512_mullo_epi32(x, x); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_not_i32(__m512i x) { return _mm512_xor_si512(x, _mm512_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX512 __m512 cast_i32_f32(__m512i x) { return _mm512_maskz_cvtepi32_ps(0xFFFF, x); }
+BCASTGEN_SIMD_AVX512 __m512i cast_i32_u32(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __mmask16 cast_i32_bool(__m512i x) { return _mm512_test_epi32_mask(x, x); }
+
+// --- u32: __m512i, 16 lanes ---
+BCASTGEN_SIMD_AVX512 __m512i load_u32(const std::uint32_t* p) { return _mm512_loadu_si512(p); }
+BCASTGEN_SIMD_AVX512 __m512i load_tail_u32(const std::uint32_t* p, __mmask16 t) {
+  return _mm512_maskz_loadu_epi32(t, p);
+}
+BCASTGEN_SIMD_AVX512 void store_u32(std::uint32_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_u32(std::uint32_t* p, __mmask16 t, __m512i v) {
+  _mm512_mask_storeu_epi32(p, t, v);
+}
+BCASTGEN_SIMD_AVX512 void stream_u32(std::uint32_t* p, __m512i v) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+}
+BCASTGEN_SIMD_AVX512 __m512i splat_u32(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
+BCASTGEN_SIMD_AVX512 __m512i permute_u32(__m512i v, __m512i i) { return _mm512_maskz_permutexvar_epi32(0xFFFF, i, v); }
+BCASTGEN_SIMD_AVX512 __m512i select_u32(__mmask16 c, __m512i x, __m512i y) { return _mm512_mask_blend_epi32(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_u32(const bool* p) {
+  return _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_u32(const bool* p, __mmask16 t) {
+  return _mm_mask_test_epi8_mask(t, _mm_maskz_loadu_epi8(t, p), _mm_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask16 splat_cmp_u32(bool x) { return static_cast<__mmask16>(x ? 0xFFFF : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_u32(bool* p, __mmask16 m) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_tail_u32(bool* p, __mmask16 t, __mmask16 m) {
+  _mm_mask_storeu_epi8(p, t, _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512i add_u32(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i subtract_u32(__m512i a, __m512i b) { return _mm512_sub_epi32(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i multiply_u32(__m512i a, __m512i b) { return _mm512_mullo_epi32(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i squared_difference_u32(__m512i a, __m512i b) {
+  return _mm512_mullo_epi32(_mm512_sub_epi32(a, b), _mm512_sub_epi32(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512i maximum_u32(__m512i a, __m512i b) { return _mm512_maskz_max_epu32(0xFFFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512i minimum_u32(__m512i a, __m512i b) { return _mm512_maskz_min_epu32(0xFFFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_and_u32(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_or_u32(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_xor_u32(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 equal_u32(__m512i a, __m512i b) { return _mm512_cmpeq_epu32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 not_equal_u32(__m512i a, __m512i b) { return _mm512_cmpneq_epu32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 less_u32(__m512i a, __m512i b) { return _mm512_cmplt_epu32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 less_equal_u32(__m512i a, __m512i b) { return _mm512_cmple_epu32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 greater_u32(__m512i a, __m512i b) { return _mm512_cmpgt_epu32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask16 greater_equal_u32(__m512i a, __m512i b) { return _mm512_cmpge_epu32_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_left_shift_u32(__m512i a, __m512i b) {
+  return _mm512_maskz_sllv_epi32(0xFFFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i bitwise_right_shift_u32(__m512i a, __m512i b) {
+  return _mm512_maskz_srlv_epi32(0xFFFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i neg_u32(__m512i x) { return _mm512_sub_epi32(_mm512_setzero_si512(), x); }
+BCASTGEN_SIMD_AVX512 __m512i abs_u32(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __m512i square_u32(__m512i x) { return _mm512_mullo_epi32(x, x); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_not_u32(__m512i x) { return _mm512_xor_si512(x, _mm512_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX512 __m512 cast_u32_f32(__m512i x) { return _mm512_maskz_cvtepu32_ps(0xFFFF, x); }
+BCASTGEN_SIMD_AVX512 __m512i cast_u32_i32(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __mmask16 cast_u32_bool(__m512i x) { return _mm512_test_epi32_mask(x, x); }
+
+// --- i64: __m512i, 8 lanes ---
+BCASTGEN_SIMD_AVX512 __m512i load_i64(const std::int64_t* p) { return _mm512_loadu_si512(p); }
+BCASTGEN_SIMD_AVX512 __m512i load_tail_i64(const std::int64_t* p, __mmask8 t) { return _mm512_maskz_loadu_epi64(t, p); }
+BCASTGEN_SIMD_AVX512 void store_i64(std::int64_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_i64(std::int64_t* p, __mmask8 t, __m512i v) { _mm512_mask_storeu_epi64(p, t, v); }
+BCASTGEN_SIMD_AVX512 void stream_i64(std::int64_t* p, __m512i v) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+}
+BCASTGEN_SIMD_AVX512 __m512i splat_i64(std::int64_t x) { return _mm512_set1_epi64(static_cast<long long>(x)); }
+BCASTGEN_SIMD_AVX512 __m512i permute_i64(__m512i v, __m512i i) { return _mm512_maskz_permutexvar_epi32(0xFFFF, i, v); }
+BCASTGEN_SIMD_AVX512 __m512i select_i64(__mmask8 c, __m512i x, __m512i y) { return _mm512_mask_blend_epi64(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask8 load_cmp_i64(const bool* p) {
+  return static_cast<__mmask8>(
+      _mm_test_epi8_mask(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8(-1)));
+}
+BCASTGEN_SIMD_AVX512 __mmask8 load_cmp_tail_i64(const bool* p, __mmask8 t) {
+  return static_cast<__mmask8>(_mm_mask_test_epi8_mask(t, _mm_maskz_loadu_epi8(t, p), _mm_set1_epi8(-1)));
+}
+BCASTGEN_SIMD_AVX512 __mmask8 splat_cmp_i64(bool x) { return static_cast<__mmask8>(x ? 0xFF : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_i64(bool* p, __mmask8 m) {
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_tail_i64(bool* p, __mmask8 t, __mmask8 m) {
+  _mm_mask_storeu_epi8(p, t, _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512i add_i64(__m512i a, __m512i b) { return _mm512_add_epi64(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i subtract_i64(__m512i a, __m512i b) { return _mm512_sub_epi64(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i multiply_i64(__m512i a, __m512i b) { return _mm512_mullo_epi64(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i squared_difference_i64(__m512i a, __m512i b) {
+  return _mm512_mullo_epi64(_mm512_sub_epi64(a, b), _mm512_sub_epi64(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512i maximum_i64(__m512i a, __m512i b) { return _mm512_maskz_max_epi64(0xFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512i minimum_i64(__m512i a, __m512i b) { return _mm512_maskz_min_epi64(0xFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_and_i64(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_or_i64(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_xor_i64(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 equal_i64(__m512i a, __m512i b) { return _mm512_cmpeq_epi64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 not_equal_i64(__m512i a, __m512i b) { return _mm512_cmpneq_epi64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 less_i64(__m512i a, __m512i b) { return _mm512_cmplt_epi64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 less_equal_i64(__m512i a, __m512i b) { return _mm512_cmple_epi64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 greater_i64(__m512i a, __m512i b) { return _mm512_cmpgt_epi64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 greater_equal_i64(__m512i a, __m512i b) { return _mm512_cmpge_epi64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_left_shift_i64(__m512i a, __m512i b) {
+  return _mm512_maskz_sllv_epi64(0xFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i bitwise_right_shift_i64(__m512i a, __m512i b) {
+  return _mm512_maskz_srav_epi64(0xFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i neg_i64(__m512i x) { return _mm512_sub_epi64(_mm512_setzero_si512(), x); }
+BCASTGEN_SIMD_AVX512 __m512i abs_i64(__m512i x) { return _mm512_maskz_abs_epi64(0xFF, x); }
+BCASTGEN_SIMD_AVX512 __m512i square_i64(__m512i x) { return _mm512_mullo_epi64(x, x); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_not_i64(__m512i x) { return _mm512_xor_si512(x, _mm512_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX512 __m512d cast_i64_f64(__m512i x) { return _mm512_maskz_cvtepi64_pd(0xFF, x); }
+BCASTGEN_SIMD_AVX512 __m512i cast_i64_u64(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __mmask8 cast_i64_bool(__m512i x) { return _mm512_test_epi64_mask(x, x); }
+
+// --- u64: __m512i, 8 lanes ---
+BCASTGEN_SIMD_AVX512 __m512i load_u64(const std::uint64_t* p) { return _mm512_loadu_si512(p); }
+BCASTGEN_SIMD_AVX512 __m512i load_tail_u64(const std::uint64_t* p, __mmask8 t) {
+  return _mm512_maskz_loadu_epi64(t, p);
+}
+BCASTGEN_SIMD_AVX512 void store_u64(std::uint64_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_u64(std::uint64_t* p, __mmask8 t, __m512i v) { _mm512_mask_storeu_epi64(p, t, v); }
+BCASTGEN_SIMD_AVX512 void stream_u64(std::uint64_t* p, __m512i v) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+}
+BCASTGEN_SIMD_AVX512 __m512i splat_u64(std::uint64_t x) { return _mm512_set1_epi64(static_cast<long long>(x)); }
+BCASTGEN_SIMD_AVX512 __m512i permute_u64(__m512i v, __m512i i) { return _mm512_maskz_permutexvar_epi32(0xFFFF, i, v); }
+BCASTGEN_SIMD_AVX512 __m512i select_u64(__mmask8 c, __m512i x, __m512i y) { return _mm512_mask_blend_epi64(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask8 load_cmp_u64(const bool* p) {
+  return static_cast<__mmask8>(
+      _mm_test_epi8_mask(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8(-1)));
+}
+BCASTGEN_SIMD_AVX512 __mmask8 load_cmp_tail_u64(const bool* p, __mmask8 t) {
+  return static_cast<__mmask8>(_mm_mask_test_epi8_mask(t, _mm_maskz_loadu_epi8(t, p), _mm_set1_epi8(-1)));
+}
+BCASTGEN_SIMD_AVX512 __mmask8 splat_cmp_u64(bool x) { return static_cast<__mmask8>(x ? 0xFF : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_u64(bool* p, __mmask8 m) {
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_tail_u64(bool* p, __mmask8 t, __mmask8 m) {
+  _mm_mask_storeu_epi8(p, t, _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512i add_u64(__m512i a, __m512i b) { return _mm512_add_epi64(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i subtract_u64(__m512i a, __m512i b) { return _mm512_sub_epi64(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i multiply_u64(__m512i a, __m512i b) { return _mm512_mullo_epi64(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i squared_difference_u64(__m512i a, __m512i b) {
+  return _mm512_mullo_epi64(_mm512_sub_epi64(a, b), _mm512_sub_epi64(a, b));
+}
+BCASTGEN_SIMD_AVX512 __m512i maximum_u64(__m512i a, __m512i b) { return _mm512_maskz_max_epu64(0xFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512i minimum_u64(__m512i a, __m512i b) { return _mm512_maskz_min_epu64(0xFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_and_u64(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_or_u64(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_xor_u64(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 equal_u64(__m512i a, __m512i b) { return _mm512_cmpeq_epu64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 not_equal_u64(__m512i a, __m512i b) { return _mm512_cmpneq_epu64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 less_u64(__m512i a, __m512i b) { return _mm512_cmplt_epu64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 less_equal_u64(__m512i a, __m512i b) { return _mm512_cmple_epu64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 greater_u64(__m512i a, __m512i b) { return _mm512_cmpgt_epu64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask8 greater_equal_u64(__m512i a, __m512i b) { return _mm512_cmpge_epu64_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_left_shift_u64(__m512i a, __m512i b) {
+  return _mm512_maskz_sllv_epi64(0xFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i bitwise_right_shift_u64(__m512i a, __m512i b) {
+  return _mm512_maskz_srlv_epi64(0xFF, a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512i neg_u64(__m512i x) { return _mm512_sub_epi64(_mm512_setzero_si512(), x); }
+BCASTGEN_SIMD_AVX512 __m512i abs_u64(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __m512i square_u64(__m512i x) { return _mm512_mullo_epi64(x, x); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_not_u64(__m512i x) { return _mm512_xor_si512(x, _mm512_set1_epi32(-1)); }
+BCASTGEN_SIMD_AVX512 __m512d cast_u64_f64(__m512i x) { return _mm512_maskz_cvtepu64_pd(0xFF, x); }
+BCASTGEN_SIMD_AVX512 __m512i cast_u64_i64(__m512i x) { return x; }
+BCASTGEN_SIMD_AVX512 __mmask8 cast_u64_bool(__m512i x) { return _mm512_test_epi64_mask(x, x); }
+
+// --- bool: __m512i, 64 lanes ---
+BCASTGEN_SIMD_AVX512 __m512i load_bool(const bool* p) { return _mm512_loadu_si512(p); }
+BCASTGEN_SIMD_AVX512 __m512i load_tail_bool(const bool* p, __mmask64 t) { return _mm512_maskz_loadu_epi8(t, p); }
+BCASTGEN_SIMD_AVX512 void store_bool(bool* p, __m512i v) { _mm512_storeu_si512(p, v); }
+BCASTGEN_SIMD_AVX512 void store_tail_bool(bool* p, __mmask64 t, __m512i v) { _mm512_mask_storeu_epi8(p, t, v); }
+BCASTGEN_SIMD_AVX512 void stream_bool(bool* p, __m512i v) { _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v); }
+BCASTGEN_SIMD_AVX512 __m512i splat_bool(bool x) { return _mm512_set1_epi8(static_cast<char>(x)); }
+BCASTGEN_SIMD_AVX512 __m512i select_bool(__mmask64 c, __m512i x, __m512i y) { return _mm512_mask_blend_epi8(c, y, x); }
+BCASTGEN_SIMD_AVX512 __mmask64 load_cmp_bool(const bool* p) {
+  return _mm512_test_epi8_mask(_mm512_loadu_si512(p), _mm512_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask64 load_cmp_tail_bool(const bool* p, __mmask64 t) {
+  return _mm512_mask_test_epi8_mask(t, _mm512_maskz_loadu_epi8(t, p), _mm512_set1_epi8(-1));
+}
+BCASTGEN_SIMD_AVX512 __mmask64 splat_cmp_bool(bool x) { return static_cast<__mmask64>(x ? 0xFFFFFFFFFFFFFFFFull : 0); }
+BCASTGEN_SIMD_AVX512 void store_bool_bool(bool* p, __mmask64 m) {
+  _mm512_storeu_si512(p, _mm512_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_tail_bool(bool* p, __mmask64 t, __mmask64 m) {
+  _mm512_mask_storeu_epi8(p, t, _mm512_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 __m512i logical_and_bool(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i logical_or_bool(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i logical_xor_bool(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_and_bool(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_or_bool(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bitwise_xor_bool(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 equal_bool(__m512i a, __m512i b) { return _mm512_cmpeq_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 not_equal_bool(__m512i a, __m512i b) { return _mm512_cmpneq_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 less_bool(__m512i a, __m512i b) { return _mm512_cmplt_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 less_equal_bool(__m512i a, __m512i b) { return _mm512_cmple_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 greater_bool(__m512i a, __m512i b) { return _mm512_cmpgt_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __mmask64 greater_equal_bool(__m512i a, __m512i b) { return _mm512_cmpge_epu8_mask(a, b); }
+BCASTGEN_SIMD_AVX512 __m512 cast_bool_f32(__mmask16 x) { return _mm512_maskz_mov_ps(x, _mm512_set1_ps(1.0f)); }
+BCASTGEN_SIMD_AVX512 __m512d cast_bool_f64(__mmask8 x) { return _mm512_maskz_mov_pd(x, _mm512_set1_pd(1.0)); }
+BCASTGEN_SIMD_AVX512 __m512i cast_bool_i32(__mmask16 x) { return _mm512_maskz_set1_epi32(x, 1); }
+BCASTGEN_SIMD_AVX512 __m512i cast_bool_u32(__mmask16 x) { return _mm512_maskz_set1_epi32(x, 1); }
+BCASTGEN_SIMD_AVX512 __m512i cast_bool_i64(__mmask8 x) { return _mm512_maskz_set1_epi64(x, 1); }
+BCASTGEN_SIMD_AVX512 __m512i cast_bool_u64(__mmask8 x) { return _mm512_maskz_set1_epi64(x, 1); }
+BCASTGEN_SIMD_AVX512 __m512i cast_bool_i16(__mmask32 x) { return _mm512_maskz_set1_epi16(x, 1); }
+BCASTGEN_SIMD_AVX512 __m512i cast_bool_u16(__mmask32 x) { return _mm512_maskz_set1_epi16(x, 1); }
+BCASTGEN_SIMD_AVX512 __m512i cast_bool_i8(__mmask64 x) { return _mm512_maskz_set1_epi8(x, 1); }
+BCASTGEN_SIMD_AVX512 __m512i cast_bool_u8(__mmask64 x) { return _mm512_maskz_set1_epi8(x, 1); }
+
+}  // namespace bcastgen::simd::avx512
+
+#undef BCASTGEN_SIMD_AVX512

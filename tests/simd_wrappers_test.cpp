@@ -1,0 +1,84 @@
+// The vocabulary (templates/vocabulary.yaml) and the SIMD headers
+// (runtime/include/bcastgen/simd/<isa>.h) name the same wrappers: every
+// form a row lists has its wrapper, and every wrapper is listed, so a header
+// holds no dead code and a row no name that fails only when a kernel uses it.
+// What each wrapper computes is checked through the kernels that call it
+// (generated_kernels_test, the 512-DAG differential test).
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <string>
+
+#include "bcastgen/cpu.h"
+#include "bcastgen/expr.h"
+#include "bcastgen/gen/embedded.h"
+#include "bcastgen/gen/vocabulary.h"
+
+namespace bg = bcastgen;
+using bg::gen::Vocabulary;
+
+namespace {
+
+// "add_f32({a}, {b})" -> "add_f32"; "" for no form, "{x}" for no call.
+void add_name(std::set<std::string>& names, const std::string& form) {
+  const std::size_t paren = form.find('(');
+  if (!form.empty() && paren != std::string::npos) names.insert(form.substr(0, paren));
+}
+
+std::set<std::string> vocabulary_names(bg::Isa isa) {
+  const Vocabulary& v = Vocabulary::builtin();
+  std::set<std::string> names;
+  for (bg::DType t : bg::kAllDTypes) {
+    const bg::gen::TypeVocabulary* tv = v.type(isa, t);
+    if (!tv) continue;
+    for (const std::string* form : {&tv->load, &tv->store, &tv->stream, &tv->splat, &tv->load_tail, &tv->store_tail,
+                                    &tv->store_bool, &tv->store_bool_tail, &tv->permute, &tv->select, &tv->load_cmp,
+                                    &tv->load_cmp_tail, &tv->splat_cmp}) {
+      add_name(names, *form);
+    }
+    for (const bg::OpInfo& o : bg::kOpInfo) add_name(names, v.op(isa, t, o.op).value_or(""));
+    for (const bg::UnaryInfo& u : bg::kUnaryInfo) add_name(names, v.unary(isa, t, u.op).value_or(""));
+    for (bg::DType to : bg::kAllDTypes) {
+      if (to != t) add_name(names, v.cast(isa, t, to).value_or(""));
+    }
+  }
+  return names;
+}
+
+// The functions a SIMD header defines: each starts its line with the ISA's
+// attribute macro, BCASTGEN_SIMD_<ISA> <type> <name>(.
+std::set<std::string> header_names(const bg::IsaInfo& row) {
+  const std::string& text = bg::gen::embedded_file(std::string("runtime/include/") + row.header);
+  std::string upper = row.name;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::regex def("(^|\\n)BCASTGEN_SIMD_" + upper + " [^(\\n]*?([a-z0-9_]+)\\(");
+  std::set<std::string> names;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), def); it != std::sregex_iterator(); ++it) {
+    EXPECT_TRUE(names.insert((*it)[2]).second) << row.name << ": " << (*it)[2] << " is defined twice";
+  }
+  return names;
+}
+
+TEST(SimdWrappers, EveryVectorIsaHasAHeader) {
+  for (const bg::IsaInfo& r : bg::kIsaInfo) {
+    EXPECT_EQ(*r.header != '\0', r.vector_bytes > 0) << r.name;
+    if (*r.header) {
+      EXPECT_EQ(std::string(r.header), std::string("bcastgen/simd/") + r.name + ".h");
+    }
+  }
+}
+
+TEST(SimdWrappers, TheVocabularyAndTheHeadersNameTheSameWrappers) {
+  for (const bg::IsaInfo& r : bg::kIsaInfo) {
+    if (!*r.header) continue;
+    const std::set<std::string> listed = vocabulary_names(r.isa), defined = header_names(r);
+    EXPECT_GT(defined.size(), 100u) << r.name;  // the scan found the definitions
+    for (const std::string& n : listed) EXPECT_TRUE(defined.count(n)) << r.name << ": no wrapper " << n << " in " << r.header;
+    for (const std::string& n : defined) {
+      EXPECT_TRUE(listed.count(n)) << r.name << ": " << n << " in " << r.header << " is named by no vocabulary row";
+    }
+  }
+}
+
+}  // namespace
