@@ -354,9 +354,9 @@ TEST(OutputFaults, WriteFilesRollsBackNewFilesAndDirectories) {
   const std::map<std::string, std::string> files = {
       {"a/b/new1.h", "n1\n"}, {"keep.h", "new\n"}, {"z/new2.h", "n2\n"}};
   for (int n = 1; n <= 3; ++n) {
-    setenv("BCASTGEN_TEST_FAIL_RENAME", std::to_string(n).c_str(), 1);
-    EXPECT_THROW(bcastgen::gen::write_files(out, files), IoError) << n;
-    unsetenv("BCASTGEN_TEST_FAIL_RENAME");
+    bcastgen::gen::WriteFaults faults;
+    faults.fail_rename = n;
+    EXPECT_THROW(bcastgen::gen::write_files(out, files, faults), IoError) << n;
     EXPECT_TRUE(snapshot(out) == before) << n << ": " << names(snapshot(out));
   }
   EXPECT_EQ(bcastgen::gen::write_files(out, files).size(), 3u);

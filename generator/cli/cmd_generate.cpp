@@ -97,7 +97,7 @@ Action register_generate(CLI::App& app) {
     if (args->verify) {
       if (const gen::ExitCode rc = verify_generated_files(files.files, options.stem + ".cpp")) return rc;
     }
-    const auto written = gen::write_files(args->out_dir, files.files);
+    const auto written = gen::write_files(args->out_dir, files.files, write_faults_from_environment());
     std::cerr << "bcastgen: " << files.plans.size() << " kernel(s), " << written.size() << " of "
               << files.files.size() << " file(s) written to " << args->out_dir << "\n";
     return gen::kExitOk;

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bcastgen/gen/exit_codes.h"
+#include "bcastgen/gen/output.h"
 #include "bcastgen/rules.h"
 
 namespace bcastgen::cli {
@@ -27,6 +28,9 @@ Action register_inspect(CLI::App& app);  // cmd_inspect.cpp
 // when verification fails, kExitBadInput when built without Clang.
 gen::ExitCode verify_generated_files(const std::map<std::string, std::string>& files, const std::string& main_file);
 gen::ExitCode format_generated_files(std::map<std::string, std::string>& files);
+
+// The output tests' fault injection, from BCASTGEN_TEST_* (test_faults.cpp).
+gen::WriteFaults write_faults_from_environment();
 
 // The names `--rule` accepts: every rule of rules.h.
 inline std::vector<std::string> rule_names() {

@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <string_view>
 
 namespace bcastgen::gen {
 namespace fs = std::filesystem;
@@ -18,21 +17,6 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string errno_text(int err) { return std::strerror(err); }
-
-// Test hooks, read from the environment (documented in README, "Robustness"):
-//   BCASTGEN_TEST_ABORT_AFTER_TEMP=1  abort() once every temporary is written,
-//                                     before the first rename (a crash);
-//   BCASTGEN_TEST_FAIL_RENAME=N       the N-th rename into place (1-based)
-//                                     fails with EIO (a failure mid-commit).
-bool abort_after_temp_hook() {
-  const char* v = std::getenv("BCASTGEN_TEST_ABORT_AFTER_TEMP");
-  return v != nullptr && std::string_view(v) == "1";
-}
-
-long fail_rename_hook() {
-  const char* v = std::getenv("BCASTGEN_TEST_FAIL_RENAME");
-  return v != nullptr ? std::strtol(v, nullptr, 10) : 0;
-}
 
 class Fd {
  public:
@@ -142,7 +126,8 @@ std::string read_file(const std::string& path) {
   return s;
 }
 
-std::vector<std::string> write_files(const std::string& dir, const std::map<std::string, std::string>& files) {
+std::vector<std::string> write_files(const std::string& dir, const std::map<std::string, std::string>& files,
+                                     const WriteFaults& faults) {
   struct Pending {
     fs::path target, temp, backup;
     bool existed = false;     // the target was there before: restore it on failure
@@ -247,11 +232,11 @@ std::vector<std::string> write_files(const std::string& dir, const std::map<std:
       }
       if (q.existed) ::chmod(q.temp.c_str(), mode);  // the umask may have narrowed it
     }
-    if (!pending.empty() && abort_after_temp_hook()) std::abort();
+    if (!pending.empty() && faults.abort_after_temporaries) std::abort();
 
     // 2. Into place. Each replaced target is first hard-linked to a backup,
     //    so that a failed rename further on can put every earlier one back.
-    const long fail_at = fail_rename_hook();
+    const long fail_at = faults.fail_rename;
     long renames = 0;
     for (Pending& p : pending) {
       if (p.existed) {

@@ -15,6 +15,13 @@ class IoError : public Error {
   using Error::Error;
 };
 
+// Faults write_files injects, for the tests of its all-or-nothing commit
+// (tests/output_faults_test.cpp; the CLI sets them from BCASTGEN_TEST_*).
+struct WriteFaults {
+  bool abort_after_temporaries = false;  // abort() once every temporary is written, before the first rename
+  long fail_rename = 0;                  // the N-th rename into place (1-based) fails with EIO; 0: none
+};
+
 // Writes every file under `dir` (created if missing). Each is first written
 // to a hidden temporary beside its target (".<name>.tmp<pid>", fsync'ed);
 // only when all temporaries exist are they renamed into place, each replaced
@@ -22,10 +29,13 @@ class IoError : public Error {
 // error at any step (a full disk, a read-only or missing directory, a failed
 // rename) leaves the directory as it was: replaced files are restored, new
 // ones and the directories created are removed. A process killed before the
-// renames leaves only hidden temporaries, which the next run removes.
+// renames leaves only hidden temporaries (and the directories made to hold
+// them), which the next run removes.
 // Files whose content is unchanged are not rewritten (builds stay quiet).
 // Returns the paths that were written. Throws IoError naming the path.
-std::vector<std::string> write_files(const std::string& dir, const std::map<std::string, std::string>& files);
+// `faults`: none but in tests.
+std::vector<std::string> write_files(const std::string& dir, const std::map<std::string, std::string>& files,
+                                     const WriteFaults& faults = {});
 
 // Reads a whole regular file; throws IoError naming the path (also for a
 // directory).
