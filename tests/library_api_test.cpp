@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bcastgen/gen/emit.h"
+#include "bcastgen/rules.h"
 
 namespace {
 
@@ -72,6 +73,55 @@ TEST(LibraryApi, InvalidSpecThrowsWithEveryProblem) {
     ASSERT_EQ(e.diagnostics().size(), 2u);
     EXPECT_NE(std::string(e.what()).find("duplicate kernel name 'bias_add'"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("axis 1 has 64 vs 63"), std::string::npos);
+  }
+}
+
+// A checked spec carries the shapes of its one run of the rules; generating
+// from it gives the files generating from the plain spec gives.
+TEST(LibraryApi, CheckedSpecGeneratesTheSameFiles) {
+  bcastgen::gen::GenerateOptions options;
+  options.stem = "model";
+  bcastgen::gen::CheckedSpec checked = bcastgen::gen::check_spec(bias_spec());
+  ASSERT_EQ(checked.shapes().size(), 1u);
+  const bcastgen::BroadcastInputs expected = bcastgen::broadcast_inputs(
+      bcastgen::Rule::Numpy, {bcastgen::Shape{1, 64, 56, 56}, bcastgen::Shape{1, 64, 1, 1}});
+  EXPECT_EQ(checked.shapes()[0].out, expected.out);
+  EXPECT_EQ(checked.shapes()[0].strides, expected.strides);
+  EXPECT_EQ(bcastgen::gen::generate(checked, options).files, bcastgen::gen::generate(bias_spec(), options).files);
+
+  // The settings that leave the shapes alone may change, checked as the spec's.
+  checked.set_namespace("app::kernels");
+  checked.set_isas({bcastgen::Isa::Scalar});
+  checked.set_stream_threshold_bytes(0);
+  auto changed = bias_spec();
+  changed.ns = "app::kernels";
+  changed.isas = {bcastgen::Isa::Scalar};
+  changed.stream_threshold_bytes = 0;
+  EXPECT_EQ(bcastgen::gen::generate(checked, options).files, bcastgen::gen::generate(changed, options).files);
+  EXPECT_THROW(checked.set_namespace("app::2x"), bcastgen::InvalidArgument);
+  EXPECT_THROW(checked.set_stream_threshold_bytes(-1), bcastgen::InvalidArgument);
+  EXPECT_EQ(checked.spec().ns, "app::kernels");
+
+  // The text path: parse_checked_spec keeps the parser's shapes.
+  const bcastgen::gen::CheckedSpec parsed = bcastgen::gen::parse_checked_spec(
+      "namespace: model\nkernels:\n"
+      "  - {name: bias_add, op: add, dtype: f32, rule: numpy, a: [1, 64, 56, 56], b: [1, 64, 1, 1]}\n",
+      "m.yaml");
+  ASSERT_EQ(parsed.shapes().size(), 1u);
+  EXPECT_EQ(parsed.shapes()[0].out, expected.out);
+  EXPECT_EQ(parsed.shapes()[0].strides, expected.strides);
+}
+
+// An in-memory spec's namespace is checked as a parsed one's.
+TEST(LibraryApi, InMemoryNamespaceIsChecked) {
+  auto spec = bias_spec();
+  spec.ns = "model::";
+  try {
+    bcastgen::gen::generate(spec, {});
+    FAIL() << "expected SpecError";
+  } catch (const bcastgen::gen::SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("namespace 'model::' is not a valid C++ namespace ('')"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -41,20 +41,6 @@ std::vector<Isa> parse_isa_list(const std::string& text) {
   return isas;
 }
 
-// "--namespace a::b": every part a C++ identifier, else exit 2.
-std::string checked_namespace(const std::string& ns) {
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t end = ns.find("::", start);
-    const std::string part = ns.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (!gen::is_cpp_identifier(part)) {
-      throw InvalidArgument("--namespace: '" + ns + "' is not a valid C++ namespace ('" + part + "')");
-    }
-    if (end == std::string::npos) return ns;
-    start = end + 2;
-  }
-}
-
 }  // namespace
 
 Action register_generate(CLI::App& app) {
@@ -82,10 +68,17 @@ Action register_generate(CLI::App& app) {
   return [args] {
     const std::filesystem::path spec_path(args->spec);
     const std::string text = gen::read_file(args->spec);
-    gen::Spec spec = gen::parse_spec(text, args->spec);
-    if (args->stream_threshold >= 0) spec.stream_threshold_bytes = args->stream_threshold;
-    if (!args->isa.empty()) spec.isas = parse_isa_list(args->isa);
-    if (!args->ns.empty()) spec.ns = checked_namespace(args->ns);
+    // The rules run once per kernel: generate() plans from the parser's shapes.
+    gen::CheckedSpec spec = gen::parse_checked_spec(text, args->spec);
+    if (args->stream_threshold >= 0) spec.set_stream_threshold_bytes(args->stream_threshold);
+    if (!args->isa.empty()) spec.set_isas(parse_isa_list(args->isa));
+    if (!args->ns.empty()) {
+      try {
+        spec.set_namespace(args->ns);
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(std::string("--namespace: ") + e.what());  // exit 2
+      }
+    }
     gen::GenerateOptions options;
     options.stem = spec_path.stem().string();
     options.source_name = spec_path.filename().string();  // no absolute paths in the output

@@ -42,7 +42,12 @@ std::string c_identifier(const std::string& name) {
 }  // namespace
 
 GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
-  const std::vector<BroadcastInputs> shapes = validate_spec(spec, options.source_name);
+  return generate(check_spec(spec, options.source_name), options);
+}
+
+GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& options) {
+  const Spec& spec = checked.spec();
+  const std::vector<BroadcastInputs>& shapes = checked.shapes();
   const Vocabulary& voc = Vocabulary::builtin();
   PlanOptions popt;
   popt.isas = spec.isas.empty() ? default_isas() : spec.isas;

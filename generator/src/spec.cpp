@@ -224,18 +224,8 @@ class SpecReader {
   }
 
   void check_namespace(const YAML::Node& n, const std::string& ns) {
-    // "a::b" is allowed; every part must be an identifier.
-    std::size_t start = 0;
-    for (;;) {
-      const std::size_t end = ns.find("::", start);
-      const std::string part = ns.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      if (!is_cpp_identifier(part)) {
-        add(n, "", "namespace '" + ns + "' is not a valid C++ namespace ('" + part + "')");
-        return;
-      }
-      if (end == std::string::npos) return;
-      start = end + 2;
-    }
+    const std::string problem = namespace_problem(ns);
+    if (!problem.empty()) add(n, "", "namespace '" + ns + "' is not a valid C++ namespace (" + problem + ")");
   }
 
   void read_isas(const YAML::Node& n, std::vector<Isa>* out) {
@@ -729,11 +719,46 @@ static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string
 std::vector<BroadcastInputs> validate_spec(const Spec& spec, const std::string& file) {
   std::vector<BroadcastInputs> shapes;
   auto diags = spec_problems(spec, file, {}, {}, &shapes);
+  // (A parsed spec's namespace was checked by the reader, where it is written.)
+  if (const std::string problem = namespace_problem(spec.ns); !problem.empty()) {
+    Diagnostic d;
+    d.file = file;
+    d.message = "namespace '" + spec.ns + "' is not a valid C++ namespace (" + problem + ")";
+    diags.insert(diags.begin(), std::move(d));
+  }
   if (!diags.empty()) throw SpecError(std::move(diags));
   return shapes;
 }
 
-Spec parse_spec(std::string_view text, const std::string& file) {
+std::string namespace_problem(const std::string& ns) {
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = ns.find("::", start);
+    const std::string part = ns.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!is_cpp_identifier(part)) return "'" + part + "'";
+    if (end == std::string::npos) return "";
+    start = end + 2;
+  }
+}
+
+void CheckedSpec::set_namespace(const std::string& ns) {
+  const std::string problem = namespace_problem(ns);
+  if (!problem.empty()) throw InvalidArgument("'" + ns + "' is not a valid C++ namespace (" + problem + ")");
+  spec_.ns = ns;
+}
+
+void CheckedSpec::set_stream_threshold_bytes(std::int64_t bytes) {
+  if (bytes < 0) throw InvalidArgument("stream_threshold_bytes must be 0 or more, got " + std::to_string(bytes));
+  spec_.stream_threshold_bytes = bytes;
+}
+
+CheckedSpec check_spec(Spec spec, const std::string& file) {
+  std::vector<BroadcastInputs> shapes = validate_spec(spec, file);
+  return CheckedSpec(std::move(spec), std::move(shapes));
+}
+
+// parse_spec, also returning the shapes its checks computed (when not null).
+static Spec parse_spec_impl(std::string_view text, const std::string& file, std::vector<BroadcastInputs>* shapes) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
@@ -748,13 +773,21 @@ Spec parse_spec(std::string_view text, const std::string& file) {
   Spec spec = reader.read(root);
   auto& diags = reader.diagnostics();
   if (!spec.kernels.empty() || diags.empty()) {  // an empty spec was reported by the reader
-    for (auto& d : spec_problems(spec, file, reader.reported(), reader.shapes())) diags.push_back(std::move(d));
+    for (auto& d : spec_problems(spec, file, reader.reported(), reader.shapes(), shapes)) diags.push_back(std::move(d));
   }
   std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& x, const Diagnostic& y) {
     return x.pos.line < y.pos.line;
   });
   if (!diags.empty()) throw SpecError(std::move(diags));
   return spec;
+}
+
+Spec parse_spec(std::string_view text, const std::string& file) { return parse_spec_impl(text, file, nullptr); }
+
+CheckedSpec parse_checked_spec(std::string_view text, const std::string& file) {
+  std::vector<BroadcastInputs> shapes;
+  Spec spec = parse_spec_impl(text, file, &shapes);
+  return CheckedSpec(std::move(spec), std::move(shapes));
 }
 
 }  // namespace bcastgen::gen

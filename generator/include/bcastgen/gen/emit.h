@@ -23,7 +23,9 @@ struct GeneratedFiles {
   std::vector<KernelPlan> plans;
 };
 
-// Validates the spec, plans every kernel and renders the files.
+// Plans every kernel of a checked spec, from its shapes, and renders the files.
+GeneratedFiles generate(const CheckedSpec& spec, const GenerateOptions& options);
+// The same for an unchecked spec: check_spec first (throws SpecError).
 GeneratedFiles generate(const Spec& spec, const GenerateOptions& options);
 
 }  // namespace bcastgen::gen

@@ -105,7 +105,37 @@ Spec parse_spec(std::string_view text, const std::string& file);
 // returns each kernel's broadcast shapes, from one run of the rules.
 std::vector<BroadcastInputs> validate_spec(const Spec& spec, const std::string& file = "<spec>");
 
+// A spec that passed every check, with each kernel's broadcast shapes from
+// that one run of the rules: generate() plans from them without running the
+// rules again. Only check_spec and parse_checked_spec make one, so the
+// shapes belong to the spec; the settings that leave every shape as it is
+// may still change, each checked as the spec's own.
+class CheckedSpec {
+ public:
+  const Spec& spec() const { return spec_; }
+  const std::vector<BroadcastInputs>& shapes() const { return shapes_; }  // per kernel
+
+  void set_isas(std::vector<Isa> isas) { spec_.isas = std::move(isas); }
+  void set_namespace(const std::string& ns);                  // InvalidArgument unless a C++ namespace
+  void set_stream_threshold_bytes(std::int64_t bytes);        // InvalidArgument below 0
+
+ private:
+  CheckedSpec(Spec spec, std::vector<BroadcastInputs> shapes) : spec_(std::move(spec)), shapes_(std::move(shapes)) {}
+  friend CheckedSpec check_spec(Spec spec, const std::string& file);
+  friend CheckedSpec parse_checked_spec(std::string_view text, const std::string& file);
+  Spec spec_;
+  std::vector<BroadcastInputs> shapes_;
+};
+
+// validate_spec and parse_spec, keeping the shapes with the spec.
+CheckedSpec check_spec(Spec spec, const std::string& file = "<spec>");
+CheckedSpec parse_checked_spec(std::string_view text, const std::string& file);
+
 // True for a valid C++ identifier that is not a keyword.
 bool is_cpp_identifier(std::string_view s);
+
+// Why `ns` is not a C++ namespace ("a::b": every part an identifier): the
+// offending part, quoted; "" when it is one.
+std::string namespace_problem(const std::string& ns);
 
 }  // namespace bcastgen::gen
