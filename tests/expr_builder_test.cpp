@@ -4,6 +4,7 @@
 // back to the same DAG, for the test specs' expressions and random DAGs.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -149,12 +150,20 @@ TEST(ExprBuilder, RefusesWhatTheTypeRulesRefuseAndNamesTheOrigin) {
   expect_refused([&] { b.where(x, x, x, "Where_2"); }, "Where_2", "the condition is f32, expected bool");
   expect_refused([&] { b.unary(UnaryOp::Sqrt, i, "Sqrt_9"); }, "Sqrt_9", "sqrt does not support dtype i32");
   expect_refused([&] { b.input("z", "graph input z"); }, "graph input z", "no input named 'z'");
-  expect_refused([&] { b.literal_int(300, DType::I8, "c"); }, "c", "300 is out of range for i8");
+  expect_refused([&] { b.literal_int(300, DType::I8, "c"); }, "c", "300 is out of range for i8 (-128 to 127)");
+  expect_refused([&] { b.literal_int(-129, DType::I8, "c"); }, "c", "-129 is out of range for i8");
+  expect_refused([&] { b.literal_int(-1, DType::U8, "c"); }, "c", "-1 is out of range for u8 (0 to 255)");
+  expect_refused([&] { b.literal_int(65536, DType::U16, "c"); }, "c", "65536 is out of range for u16");
   expect_refused([&] { b.literal(1.5, DType::I32, "c2"); }, "c2", "1.5 is not an integer literal of i32");
   expect_refused([&] { b.literal(1e39, DType::F32, "c3"); }, "c3", "out of range for f32");
   expect_refused([&] { b.literal(HUGE_VAL, DType::F32, "c4"); }, "c4", "not finite");
   expect_refused([&] { b.binary(Op::Broadcast, x, x, "b"); }, "b", "broadcast is not an expression op");
   expect_refused([&] { b.binary(Op::Add, x, 999, "Add_7"); }, "Add_7", "operand 999 is not a node");
+  // The ends of the ranges are literals (the parser's int_range).
+  EXPECT_NO_THROW(b.literal_int(-128, DType::I8));
+  EXPECT_NO_THROW(b.literal_int(255, DType::U8));
+  EXPECT_NO_THROW(b.literal_int(INT64_MIN, DType::I64));
+  EXPECT_NO_THROW(b.literal_int(INT64_MAX, DType::U64));
   // A refused node leaves the builder as it was.
   const std::size_t before = b.size();
   EXPECT_THROW(b.binary(Op::Add, x, i), ExprBuildError);

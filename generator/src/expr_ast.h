@@ -60,6 +60,15 @@ Ast parse_ast(std::string_view text, const std::vector<Token>& tokens, const std
 // Types the tree and builds the shared DAG; throws ExprError.
 ExprDag build_dag(std::string_view text, const Ast& ast, const std::vector<ExprInput>& inputs);
 
+// The largest magnitudes an integer dtype holds, for a positive and a
+// negative literal, and its range as text ("-128 to 127"); zeros for the
+// other dtypes. The parser and ExprBuilder check literals against it.
+struct IntRange {
+  std::uint64_t max_positive = 0, max_negative = 0;
+  std::string text;
+};
+IntRange int_range(DType t);
+
 // The value of a Number node in dtype t; throws ExprError when t cannot
 // represent it (or is bool).
 ExprLiteral type_number(std::string_view text, const AstNode& number, DType t);

@@ -130,12 +130,12 @@ ExprBuilder::Value ExprBuilder::literal_int(std::int64_t value, DType dtype, con
   ExprNode e;
   e.kind = ExprKind::Literal;
   e.dtype = dtype;
-  // The dtype's range, from its width and signedness.
-  const int bits = 8 * info.size;
-  const bool fits = info.is_signed ? (bits == 64 || (value >= -(std::int64_t{1} << (bits - 1)) &&
-                                                     value < (std::int64_t{1} << (bits - 1))))
-                                   : value >= 0 && (bits == 64 || value < (std::int64_t{1} << bits));
-  if (!fits) throw ExprBuildError(origin, fmt::format("{} is out of range for {}", value, info.name));
+  // The range the parser checks its literals against.
+  const expr_detail::IntRange range = expr_detail::int_range(dtype);
+  const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+  if (magnitude > (value < 0 ? range.max_negative : range.max_positive)) {
+    throw ExprBuildError(origin, fmt::format("{} is out of range for {} ({})", value, info.name, range.text));
+  }
   if (info.is_signed) e.literal.i = value;
   else e.literal.u = static_cast<std::uint64_t>(value);
   e.literal.text = fmt::format("{}", value);

@@ -117,59 +117,46 @@ class DagBuilder {
     e.dtype = t;
     for (std::size_t arg : n.args) e.args.push_back(id[arg]);
     auto arg_type = [&](std::size_t k) { return dag_.nodes[e.args[k]].dtype; };
-    auto same_types = [&](std::size_t x, std::size_t y, const std::string& whose) {
-      if (arg_type(x) == arg_type(y)) return;
-      fail(n, whose + " have different types: " + dtype_name(arg_type(x)) + " and " + dtype_name(arg_type(y)) +
-                  " (convert one with cast(x, dtype))");
-    };
     switch (n.kind) {
       case AstKind::Input:
         e.kind = ExprKind::Input;
         e.input = n.input;
         dag_.input_used[n.input] = true;
-        break;
+        return intern(std::move(e), n);
       case AstKind::Number:
         e.kind = ExprKind::Literal;
         e.literal = type_number(text_, n, t);
-        break;
+        return intern(std::move(e), n);
       case AstKind::Bool:
         e.kind = ExprKind::Literal;
         e.literal.text = n.name;
         e.literal.b = n.value;
-        break;
-      case AstKind::Binary:
-        e.kind = ExprKind::Binary;
-        e.op = n.op;
-        same_types(0, 1, "the operands of " + what(n));
-        if (!op_supports(n.op, arg_type(0))) {
-          fail(n, what(n) + " does not accept " + dtype_name(arg_type(0)) + " (accepts: " +
-                      supported_dtypes_text(n.op) + ")");
-        }
-        e.dtype = result_dtype(n.op, arg_type(0));
-        break;
-      case AstKind::Unary:
-        e.kind = ExprKind::Unary;
-        e.unary = n.unary;
-        if (!unary_supports(n.unary, arg_type(0))) {
-          fail(n, what(n) + " does not accept " + dtype_name(arg_type(0)) + " (accepts: " +
-                      unary_types_text(n.unary) + ")");
-        }
-        e.dtype = arg_type(0);
-        break;
-      case AstKind::Where:
-        e.kind = ExprKind::Where;
-        if (arg_type(0) != DType::Bool) {
-          fail(n, std::string("where's condition must be bool, not ") + dtype_name(arg_type(0)));
-        }
-        same_types(1, 2, "where's branches");
-        e.dtype = arg_type(1);
-        break;
+        return intern(std::move(e), n);
+      case AstKind::Binary: e.kind = ExprKind::Binary; e.op = n.op; break;
+      case AstKind::Unary: e.kind = ExprKind::Unary; e.unary = n.unary; break;
+      case AstKind::Where: e.kind = ExprKind::Where; break;
       case AstKind::Cast:
         if (arg_type(0) == n.dtype) return e.args[0];  // a cast to x's own type is x
         e.kind = ExprKind::Cast;
-        e.dtype = n.dtype;
         break;
     }
+    // The runtime's typing rule (type_node, expr.h), in the parser's words.
+    std::vector<DType> operands;
+    for (std::size_t k = 0; k < e.args.size(); ++k) operands.push_back(arg_type(k));
+    const NodeTyping typed = type_node(e.kind, e.op, e.unary, n.dtype, operands);
+    const DType bad = operands[typed.operand];
+    switch (typed.problem) {
+      case NodeTyping::None: break;
+      case NodeTyping::Unsupported:
+        fail(n, what(n) + " does not accept " + dtype_name(bad) + " (accepts: " +
+                    (e.kind == ExprKind::Binary ? supported_dtypes_text(e.op) : unary_types_text(e.unary)) + ")");
+      case NodeTyping::Mismatch:
+        fail(n, (e.kind == ExprKind::Binary ? "the operands of " + what(n) : std::string("where's branches")) +
+                    " have different types: " + dtype_name(operands[typed.operand - 1]) + " and " + dtype_name(bad) +
+                    " (convert one with cast(x, dtype))");
+      case NodeTyping::NotBool: fail(n, std::string("where's condition must be bool, not ") + dtype_name(bad));
+    }
+    e.dtype = typed.dtype;
     return intern(std::move(e), n);
   }
 

@@ -10,14 +10,6 @@
 #include "expr_ast.h"
 
 namespace bcastgen::gen::expr_detail {
-namespace {
-
-// The largest magnitudes an integer dtype holds, for a positive and a
-// negative literal, and its range as text.
-struct IntRange {
-  std::uint64_t max_positive = 0, max_negative = 0;
-  std::string text;
-};
 
 IntRange int_range(DType t) {
   return visit_dtype(t, [](auto tag) {
@@ -32,6 +24,8 @@ IntRange int_range(DType t) {
     return r;
   });
 }
+
+namespace {
 
 std::string float_range(DType t) {
   char buf[64];

@@ -83,6 +83,54 @@ struct ExprDag {
   std::vector<bool> input_used;  // one per declared input
 };
 
+// The typing rule of an operation node, in one place: the parser
+// (gen/expr_dag.cpp), the DAG builder and the runtime's check_expr_node
+// all ask it, and each words its own message from the answer.
+struct NodeTyping {
+  enum Problem {
+    None,         // well typed: `dtype` is the result
+    Unsupported,  // the op or function does not accept operand 0's dtype
+    Mismatch,     // operand `operand` differs from the one it must equal
+    NotBool,      // where's condition (operand 0) is not bool
+  } problem = None;
+  std::size_t operand = 0;
+  DType dtype = DType::F32;
+};
+
+// The type of a Binary, Unary, Where or Cast node over operands of these
+// dtypes (as many as the kind takes); `cast_to` is a Cast's target.
+inline NodeTyping type_node(ExprKind kind, Op op, UnaryOp unary, DType cast_to, const std::vector<DType>& operands) {
+  NodeTyping t;
+  auto fail = [&](NodeTyping::Problem p, std::size_t operand) {
+    t.problem = p;
+    t.operand = operand;
+    return t;
+  };
+  switch (kind) {
+    case ExprKind::Binary:
+      if (operands[1] != operands[0]) return fail(NodeTyping::Mismatch, 1);
+      if (!op_supports(op, operands[0])) return fail(NodeTyping::Unsupported, 0);
+      t.dtype = result_dtype(op, operands[0]);
+      return t;
+    case ExprKind::Unary:
+      if (!unary_supports(unary, operands[0])) return fail(NodeTyping::Unsupported, 0);
+      t.dtype = operands[0];
+      return t;
+    case ExprKind::Where:
+      if (operands[0] != DType::Bool) return fail(NodeTyping::NotBool, 0);
+      if (operands[2] != operands[1]) return fail(NodeTyping::Mismatch, 2);
+      t.dtype = operands[1];
+      return t;
+    case ExprKind::Cast:
+      t.dtype = cast_to;  // any dtype to any
+      return t;
+    case ExprKind::Input:
+    case ExprKind::Literal: break;
+  }
+  t.dtype = cast_to;
+  return t;
+}
+
 // The DAG of one binary op over inputs 0 and 1 (a kernel spec's `op:`).
 inline ExprDag binary_dag(Op op, DType dtype) {
   ExprDag d;

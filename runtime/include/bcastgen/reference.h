@@ -122,41 +122,41 @@ inline void check_expr_node(const ExprDag& dag, std::size_t k, const std::vector
   auto mismatch = [&](const char* what, DType got, DType want) {
     return InvalidArgument(at + what + " is " + dtype_name(got) + ", expected " + dtype_name(want));
   };
-  switch (n.kind) {
-    case ExprKind::Input:
-      if (n.input >= dtypes.size()) {
-        throw InvalidArgument(at + "reads input " + std::to_string(n.input) + " of " +
-                              std::to_string(dtypes.size()));
+  if (n.kind == ExprKind::Input) {
+    if (n.input >= dtypes.size()) {
+      throw InvalidArgument(at + "reads input " + std::to_string(n.input) + " of " + std::to_string(dtypes.size()));
+    }
+    if (dtypes[n.input] != n.dtype) {
+      throw InvalidArgument(who + expr_input_label(n.input, names) + " has dtype " + dtype_name(dtypes[n.input]) +
+                            " but the expression reads it as " + dtype_name(n.dtype));
+    }
+    return;
+  }
+  if (n.kind == ExprKind::Literal) return;
+  if (n.kind == ExprKind::Unary && static_cast<std::size_t>(n.unary) >= std::size(kUnaryInfo)) {
+    throw InvalidArgument(at + "unknown unary op " + std::to_string(static_cast<int>(n.unary)));
+  }
+  std::vector<DType> operands;
+  for (std::size_t j = 0; j < arity; ++j) operands.push_back(arg_dtype(j));
+  const NodeTyping t = type_node(n.kind, n.op, n.unary, n.dtype, operands);
+  switch (t.problem) {
+    case NodeTyping::None: break;
+    case NodeTyping::Unsupported:
+      if (n.kind == ExprKind::Binary) {
+        check_binary_op((who + "node " + std::to_string(k)).c_str(), n.op, operands[0]);  // throws, in its words
+        throw InvalidArgument(at + op_name(n.op) + " does not support dtype " + dtype_name(operands[0]));
       }
-      if (dtypes[n.input] != n.dtype) {
-        throw InvalidArgument(who + expr_input_label(n.input, names) + " has dtype " +
-                              dtype_name(dtypes[n.input]) + " but the expression reads it as " +
-                              dtype_name(n.dtype));
-      }
-      break;
-    case ExprKind::Literal:
-    case ExprKind::Cast: break;
-    case ExprKind::Binary:
-      check_binary_op((who + "node " + std::to_string(k)).c_str(), n.op, arg_dtype(0));
-      if (arg_dtype(1) != arg_dtype(0)) throw mismatch("the second operand", arg_dtype(1), arg_dtype(0));
-      if (n.dtype != result_dtype(n.op, arg_dtype(0))) {
-        throw mismatch("the result", n.dtype, result_dtype(n.op, arg_dtype(0)));
-      }
-      break;
-    case ExprKind::Unary:
-      if (static_cast<std::size_t>(n.unary) >= std::size(kUnaryInfo)) {
-        throw InvalidArgument(at + "unknown unary op " + std::to_string(static_cast<int>(n.unary)));
-      }
-      if (!unary_supports(n.unary, n.dtype)) {
-        throw InvalidArgument(at + unary_name(n.unary) + " does not support dtype " + dtype_name(n.dtype));
-      }
-      if (arg_dtype(0) != n.dtype) throw mismatch("the operand", arg_dtype(0), n.dtype);
-      break;
-    case ExprKind::Where:
-      if (arg_dtype(0) != DType::Bool) throw mismatch("the condition", arg_dtype(0), DType::Bool);
-      if (arg_dtype(1) != n.dtype) throw mismatch("the first branch", arg_dtype(1), n.dtype);
-      if (arg_dtype(2) != n.dtype) throw mismatch("the second branch", arg_dtype(2), n.dtype);
-      break;
+      throw InvalidArgument(at + unary_name(n.unary) + " does not support dtype " + dtype_name(operands[0]));
+    case NodeTyping::Mismatch:
+      if (n.kind == ExprKind::Binary) throw mismatch("the second operand", operands[1], operands[0]);
+      throw mismatch("the second branch", operands[2], operands[1]);
+    case NodeTyping::NotBool: throw mismatch("the condition", operands[0], DType::Bool);
+  }
+  if (n.dtype != t.dtype) {
+    throw mismatch(n.kind == ExprKind::Binary  ? "the result"
+                   : n.kind == ExprKind::Unary ? "the operand"
+                                               : "the first branch",
+                   n.kind == ExprKind::Binary ? n.dtype : t.dtype, n.kind == ExprKind::Binary ? t.dtype : n.dtype);
   }
 }
 
