@@ -170,15 +170,15 @@ gen::KernelSpec make_kernel(const RunArgs& args, std::optional<Op> op, const std
   return k;
 }
 
-// Checked like a parsed spec, so errors read (and exit) as `generate`'s do.
-gen::Spec make_spec(const RunArgs& args, gen::KernelSpec kernel) {
+// Checked like a parsed spec, so errors read (and exit) as `generate`'s do;
+// the rules run once, here.
+gen::CheckedSpec make_spec(const RunArgs& args, gen::KernelSpec kernel) {
   gen::Spec spec;
   spec.ns = kNamespace;
   spec.kernels.push_back(std::move(kernel));
   std::string where = "bcastgen run";
   for (const auto& p : args.inputs) where += " " + p;
-  gen::validate_spec(spec, where);
-  return spec;
+  return gen::check_spec(std::move(spec), where);
 }
 
 std::optional<Isa> requested_isa(const RunArgs& args) {
@@ -373,7 +373,8 @@ DriverResult run_driver(const TempDir& dir, std::size_t inputs, bool timed) {
 
 // Generates, compiles and runs the kernel on `inputs`; returns the driver's
 // raw output (and timing).
-DriverResult run_generated(const RunArgs& args, const gen::Spec& spec, const std::vector<gen::NpyArray>& inputs,
+DriverResult run_generated(const RunArgs& args, const gen::CheckedSpec& spec,
+                           const std::vector<gen::NpyArray>& inputs,
                            gen::KernelPlan* plan) {
   gen::GenerateOptions options;
   options.stem = kStem;
@@ -466,7 +467,11 @@ int run(const RunArgs& args) {
   const std::vector<NamedInput> named = check_usage(args, op);
   requested_isa(args);  // before any file is read or compiled
   const std::vector<gen::NpyArray> inputs = read_inputs(named, op);
-  const gen::Spec spec = make_spec(args, make_kernel(args, op, named, inputs));
+  gen::CheckedSpec spec = make_spec(args, make_kernel(args, op, named, inputs));
+  // Only the variant that will run: --isa, else the one the driver's
+  // dispatch picks here (BCASTGEN_ISA or detection). The others would only
+  // lengthen the compile.
+  spec.set_isas({requested_isa(args).value_or(active_isa())});
   gen::KernelPlan plan;
   const DriverResult r = run_generated(args, spec, inputs, &plan);
   gen::write_npy(args.out, gen::NpyArray{plan.out_dtype, plan.shapes.out, r.output});
