@@ -10,6 +10,8 @@
 #             Without the Clang-based linter (BCASTGEN_WITH_CLANG=OFF): its
 #             work is mostly libclang's, which is not sanitized, and it was
 #             a quarter of the stage's compile time (312 of 1267 CPU-s).
+#             At -O0 (CMakeLists.txt), without the NumPy value sweeps of ops.h
+#             (tests/CMakeLists.txt).
 #   fuzz      scripts/fuzz.sh: each libFuzzer target for $FUZZ_SECONDS (60 s)
 # BCASTGEN_SKIP_SANITIZE=1 or BCASTGEN_SKIP_FUZZ=1 leave a stage out.
 set -euo pipefail
