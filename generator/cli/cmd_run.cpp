@@ -465,13 +465,13 @@ int run(const RunArgs& args) {
     op = parsed;
   }
   const std::vector<NamedInput> named = check_usage(args, op);
-  requested_isa(args);  // before any file is read or compiled
+  const std::optional<Isa> requested = requested_isa(args);  // before any file is read or compiled
   const std::vector<gen::NpyArray> inputs = read_inputs(named, op);
   gen::CheckedSpec spec = make_spec(args, make_kernel(args, op, named, inputs));
   // Only the variant that will run: --isa, else the one the driver's
   // dispatch picks here (BCASTGEN_ISA or detection). The others would only
   // lengthen the compile.
-  spec.set_isas({requested_isa(args).value_or(active_isa())});
+  spec.set_isas({requested.value_or(active_isa())});
   gen::KernelPlan plan;
   const DriverResult r = run_generated(args, spec, inputs, &plan);
   gen::write_npy(args.out, gen::NpyArray{plan.out_dtype, plan.shapes.out, r.output});

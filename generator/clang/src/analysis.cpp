@@ -120,6 +120,11 @@ class VariantWalker {
   void walk(const FunctionFacts& f, const std::vector<Staticness>& binding, const std::vector<ArgValue>& values,
             const std::vector<bool>& outputs, bool top, int depth_base, std::optional<std::int64_t> mult) {
     if (!stack_.insert(f.fn).second) return;  // recursion: already being walked
+    // Whether parameter p points into the variant's output (at the top, every
+    // pointer parameter to non-const data does).
+    auto is_output = [&](int p) {
+      return top || (p >= 0 && static_cast<std::size_t>(p) < outputs.size() && outputs[p]);
+    };
     // Loops and calls in source order, so a callee's loops follow the loop that calls it.
     struct Event {
       unsigned offset;
@@ -157,9 +162,7 @@ class VariantWalker {
       std::vector<Staticness> args;
       for (const Staticness& a : c->args) args.push_back(resolve(a, f, binding, top));
       std::vector<bool> callee_outputs;
-      for (int root : c->pointer_roots) {
-        callee_outputs.push_back(root >= 0 && (top || (static_cast<std::size_t>(root) < outputs.size() && outputs[root])));
-      }
+      for (int root : c->pointer_roots) callee_outputs.push_back(root >= 0 && is_output(root));
       walk(callee->second, args, c->values, callee_outputs, false, depth_base + depth_in(f, c->loop),
            times(mult, trips_around(f, c->loop)));
     }
@@ -182,9 +185,7 @@ class VariantWalker {
       }
     }
     for (const StoreFact& s : f.stores) {
-      const bool to_output =
-          top || (s.root_param >= 0 && static_cast<std::size_t>(s.root_param) < outputs.size() && outputs[s.root_param]);
-      if (!to_output) continue;  // through a parameter the caller points at its own data
+      if (!is_output(s.root_param)) continue;  // through a parameter the caller points at its own data
       out_.streams |= s.stream;
       std::optional<std::int64_t> elements = s.elements;
       if (s.mask_param >= 0 && static_cast<std::size_t>(s.mask_param) < values.size()) {
