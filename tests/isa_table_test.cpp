@@ -206,14 +206,20 @@ TEST(VocabularyCheck, FormsCallTheirWrappers) {
   EXPECT_EQ(v.unary(Isa::Avx512, bg::DType::F64, bg::UnaryOp::Sqrt), "sqrt_f64({x})");
 }
 
-TEST(VocabularyCheck, CastsStayWithinOneWidth) {
+// Within one width a cast maps a register to a register; a widening one
+// makes part {s} of its result, a narrowing one joins the listed registers.
+TEST(VocabularyCheck, CastFormsByWidth) {
   const Vocabulary& v = Vocabulary::builtin();
   EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::F32, bg::DType::F32), "{x}");
   EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::I32, bg::DType::F32), "cast_i32_f32({x})");
   EXPECT_FALSE(v.cast(Isa::Avx2, bg::DType::U32, bg::DType::F32));  // no AVX2 form: lane by lane
-  EXPECT_FALSE(v.cast(Isa::Avx512, bg::DType::F32, bg::DType::F64));
-  expect_rejected(edited("    f32: [i32, bool]", "    f32: [f64, bool]"), "casts.avx512.f32.f64: a cast between widths");
-  expect_rejected(edited("    f32: [i32, bool]", "    f32: [f32, bool]"), "casts.avx512.f32.f32: a cast to the same dtype");
+  EXPECT_EQ(v.cast(Isa::Avx512, bg::DType::F32, bg::DType::F64), "cast_f32_f64<{s}>({x})");
+  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::F64, bg::DType::F32), "cast_f64_f32({x})");
+  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::Bool, bg::DType::F64), "cast_bool_f64({x})");
+  EXPECT_FALSE(v.cast(Isa::Avx2, bg::DType::I64, bg::DType::I8));  // a join of 8 registers: lane by lane
+  const Vocabulary widened = Vocabulary::parse(edited("    f32: [i32, bool,", "    f32: [u64, i32, bool,"));
+  EXPECT_EQ(widened.cast(Isa::Avx512, bg::DType::F32, bg::DType::U64), "cast_f32_u64<{s}>({x})");
+  expect_rejected(edited("    f32: [i32, bool,", "    f32: [f32, bool,"), "casts.avx512.f32.f32: a cast to the same dtype");
 }
 
 // A vocabulary without non-temporal stores: the planner must not plan them

@@ -524,12 +524,36 @@ TEST(Plan, NodesWithoutAVectorFormRunScalarAndAreNamed) {
                                    options());
   EXPECT_EQ(isa_plan(u, Isa::Avx2).lane_nodes, (std::vector<std::size_t>{1}));  // no AVX2 u32 -> f32
   EXPECT_TRUE(isa_plan(u, Isa::Avx512).lane_nodes.empty());
+  // Between widths: the lanes are the narrowest type's, a wider node takes
+  // several registers, and the unroll shrinks by as much.
   const KernelPlan w = plan_kernel(fused("cast(x, f64) * y", {{"x", {64}, DType::F32, {}}, {"y", {64}, DType::F64, {}}}),
                                    options());
-  EXPECT_FALSE(isa_plan(w, Isa::Avx2).vector);
-  EXPECT_NE(isa_plan(w, Isa::Avx2).why.find("node t1 = cast(t0, f64) : f64 changes the element width"),
-            std::string::npos)
-      << isa_plan(w, Isa::Avx2).why;
+  const IsaPlan& w2 = isa_plan(w, Isa::Avx2);
+  EXPECT_TRUE(w2.vector);
+  EXPECT_TRUE(w2.lane_nodes.empty());
+  EXPECT_EQ(w2.lane_dtype, DType::F32);
+  EXPECT_EQ(w2.lanes, 8);
+  EXPECT_EQ(w2.parts, (std::vector<int>{1, 2, 2, 2}));
+  EXPECT_EQ(w2.unroll, 2);
+  EXPECT_NE(w2.why.find("mixed widths in lanes of f32: f64 nodes in 2 registers per vector"), std::string::npos)
+      << w2.why;
+  // u8 pixels into f32: four f32 registers per vector of 32 (AVX2) or 64 (AVX-512) bytes.
+  const KernelPlan px = plan_kernel(
+      fused("cast(x, f32) * s", {{"x", {3, 224, 224}, DType::U8, {}}, {"s", {3, 1, 1}, DType::F32, {}}}), options());
+  EXPECT_EQ(isa_plan(px, Isa::Avx2).lanes, 32);
+  EXPECT_EQ(isa_plan(px, Isa::Avx512).lanes, 64);
+  EXPECT_EQ(isa_plan(px, Isa::Avx512).parts, (std::vector<int>{1, 4, 4, 4}));
+  EXPECT_EQ(isa_plan(px, Isa::Avx512).unroll, 1);
+  // A cast with no form between widths (i64 -> i8) runs lane by lane; bools
+  // beside mixed widths make a scalar loop.
+  const KernelPlan n8 = plan_kernel(fused("cast(x, i8) + y", {{"x", {64}, DType::I64, {}}, {"y", {64}, DType::I8, {}}}),
+                                    options());
+  EXPECT_EQ(isa_plan(n8, Isa::Avx2).lane_nodes, (std::vector<std::size_t>{1}));
+  const KernelPlan wb = plan_kernel(
+      fused("where(x > 0.0, cast(x, f64), y)", {{"x", {64}, DType::F32, {}}, {"y", {64}, DType::F64, {}}}), options());
+  EXPECT_FALSE(isa_plan(wb, Isa::Avx2).vector);
+  EXPECT_NE(isa_plan(wb, Isa::Avx2).why.find("mixes element widths and has bools"), std::string::npos)
+      << isa_plan(wb, Isa::Avx2).why;
   // A bool input selects: vectorized as a compare result of the f32 lanes.
   const KernelPlan m = plan_kernel(
       fused("where(keep, s * 0.125, -10000.0)", {{"s", {8, 12, 128, 128}, DType::F32, {}},

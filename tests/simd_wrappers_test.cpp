@@ -20,10 +20,11 @@ using bg::gen::Vocabulary;
 
 namespace {
 
-// "add_f32({a}, {b})" -> "add_f32"; "" for no form, "{x}" for no call.
+// "add_f32({a}, {b})" -> "add_f32", "cast_f32_f64<{s}>({x})" -> "cast_f32_f64";
+// "" for no form, "{x}" for no call.
 void add_name(std::set<std::string>& names, const std::string& form) {
-  const std::size_t paren = form.find('(');
-  if (!form.empty() && paren != std::string::npos) names.insert(form.substr(0, paren));
+  const std::size_t end = form.find_first_of("(<");
+  if (!form.empty() && end != std::string::npos) names.insert(form.substr(0, end));
 }
 
 std::set<std::string> vocabulary_names(bg::Isa isa) {
@@ -47,9 +48,12 @@ std::set<std::string> vocabulary_names(bg::Isa isa) {
 }
 
 // The functions a SIMD header defines: each starts its line with the ISA's
-// attribute macro, BCASTGEN_SIMD_<ISA> <type> <name>(.
+// attribute macro, BCASTGEN_SIMD_<ISA> <type> <name>(; the helpers of its
+// `namespace detail` blocks are not wrappers.
 std::set<std::string> header_names(const bg::IsaInfo& row) {
-  const std::string& text = bg::gen::embedded_file(std::string("runtime/include/") + row.header);
+  const std::string text = std::regex_replace(
+      bg::gen::embedded_file(std::string("runtime/include/") + row.header),
+      std::regex("\nnamespace detail \\{\n[\\s\\S]*?\n\\}  // namespace detail\n"), "\n");
   std::string upper = row.name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   const std::regex def("(^|\\n)BCASTGEN_SIMD_" + upper + " [^(\\n]*?([a-z0-9_]+)\\(");

@@ -252,9 +252,14 @@ class BodyEmitter {
     }
   }
 
-  // The register holding node i in the vector at row offset `off` of a
-  // group whose registers end in `suffix`.
-  std::string vector_name(std::size_t i, const std::string& suffix, std::int64_t off) const {
+  // Registers of node i per vector (IsaPlan::parts), and the lanes of each.
+  int parts(std::size_t i) const { return ip_.parts.empty() ? 1 : ip_.parts[i]; }
+  std::int64_t part_lanes(std::size_t i) const { return ip_.lanes / parts(i); }
+
+  // The register holding node i (its part `part`) in the vector at row
+  // offset `off` of a group whose registers end in `suffix`: t<node>_<suffix>,
+  // and _<part> for a node of several registers.
+  std::string vector_name(std::size_t i, const std::string& suffix, std::int64_t off, int part = 0) const {
     const ExprNode& n = node(i);
     if (n.kind == ExprKind::Literal) return fmt::format("t{}", i);
     if (const Input* in = input_of(i)) {
@@ -265,21 +270,40 @@ class BodyEmitter {
       }
       if (in->access == Access::Gather) return fmt::format("t{}_g{}", i, off / ip_.lanes);
     }
-    return fmt::format("t{}_{}", i, suffix);
+    return parts(i) == 1 ? fmt::format("t{}_{}", i, suffix) : fmt::format("t{}_{}_{}", i, suffix, part);
   }
 
-  // The vector expression of a computed node over its operands' registers.
-  std::string vector_expr(std::size_t i, const std::string& suffix, std::int64_t off) const {
+  // The vector expression of part `part` of a computed node over its
+  // operands' registers.
+  std::string vector_expr(std::size_t i, const std::string& suffix, std::int64_t off, int part) const {
     const ExprNode& n = node(i);
-    auto arg = [&](std::size_t a) { return vector_name(n.args[a], suffix, off); };
+    auto arg = [&](std::size_t a) { return vector_name(n.args[a], suffix, off, part); };
     switch (n.kind) {
       case ExprKind::Binary:
         return expand(*voc_.op(ip_.isa, node(n.args[0]).dtype, n.op), {{"a", arg(0)}, {"b", arg(1)}});
       case ExprKind::Unary: return expand(*voc_.unary(ip_.isa, n.dtype, n.unary), {{"x", arg(0)}});
       case ExprKind::Where: return expand(tv(i)->select, {{"c", arg(0)}, {"x", arg(1)}, {"y", arg(2)}});
-      case ExprKind::Cast: return expand(*voc_.cast(ip_.isa, node(n.args[0]).dtype, n.dtype), {{"x", arg(0)}});
+      case ExprKind::Cast: return cast_expr(i, suffix, off, part);
       default: return "?";
     }
+  }
+
+  // Part `part` of a cast: between widths, a widening cast reads segment
+  // {s} of one register of its operand, a narrowing one joins several.
+  std::string cast_expr(std::size_t i, const std::string& suffix, std::int64_t off, int part) const {
+    const std::size_t a = node(i).args[0];
+    const int from = parts(a), to = parts(i);
+    std::string x;
+    int segment = 0;
+    if (to > from) {
+      x = vector_name(a, suffix, off, part / (to / from));
+      segment = part % (to / from);
+    } else {
+      for (int k = 0; k < from / to; ++k) {
+        x += (k ? ", " : "") + vector_name(a, suffix, off, part * (from / to) + k);
+      }
+    }
+    return expand(*voc_.cast(ip_.isa, node(a).dtype, node(i).dtype), {{"x", x}, {"s", std::to_string(segment)}});
   }
 
   // The load of input `in` at `ptr` (masked by `mask` when not empty).
@@ -310,7 +334,10 @@ class BodyEmitter {
         emit_lane_node(i, suffix, off, active);
         continue;
       }
-      pr_.line(fmt::format("const {} {} = {};", reg_type(i), vector_name(i, suffix, off), vector_expr(i, suffix, off)));
+      for (int q = 0; q < parts(i); ++q) {
+        pr_.line(fmt::format("const {} {} = {};", reg_type(i), vector_name(i, suffix, off, q),
+                             vector_expr(i, suffix, off, q)));
+      }
     }
   }
 
@@ -325,13 +352,17 @@ class BodyEmitter {
   void emit_lane_node(std::size_t i, const std::string& suffix, std::int64_t off, int active) {
     const ExprNode& n = node(i);
     const int W = ip_.lanes;
-    const std::string name = vector_name(i, suffix, off);
+    const std::string name = fmt::format("t{}_{}", i, suffix);
     const int align = isa_info(ip_.isa).vector_bytes;
     std::vector<std::string> lane_args;
     for (std::size_t a = 0; a < n.args.size(); ++a) {
+      const std::size_t arg = n.args[a];
       const std::string buf = fmt::format("{}_arg{}", name, a);
-      pr_.line(fmt::format("alignas({}) {} {}[{}];", align, dtype_info(node(n.args[a]).dtype).cpp_type, buf, W));
-      pr_.line(expand(tv(n.args[a])->store, {{"p", buf}, {"v", vector_name(n.args[a], suffix, off)}}) + ";");
+      pr_.line(fmt::format("alignas({}) {} {}[{}];", align, dtype_info(node(arg).dtype).cpp_type, buf, W));
+      for (int q = 0; q < parts(arg); ++q) {
+        pr_.line(expand(tv(arg)->store, {{"p", offset_expr(buf, "", q * part_lanes(arg))},
+                                         {"v", vector_name(arg, suffix, off, q)}}) + ";");
+      }
       lane_args.push_back(buf + "[l]");
     }
     // A partial vector zeroes the lanes it does not compute.
@@ -339,7 +370,10 @@ class BodyEmitter {
                          active < W ? " = {}" : ""));
     pr_.line(fmt::format("for (int l = 0; l < {}; ++l) {}_lanes[l] = {};  // no {} vector form", active, name,
                          scalar_call(n, lane_args), isa_name(ip_.isa)));
-    pr_.line(fmt::format("const {} {} = {};", tv(i)->vec, name, expand(tv(i)->load, {{"p", name + "_lanes"}})));
+    for (int q = 0; q < parts(i); ++q) {
+      pr_.line(fmt::format("const {} {} = {};", tv(i)->vec, vector_name(i, suffix, off, q),
+                           expand(tv(i)->load, {{"p", offset_expr(name + "_lanes", "", q * part_lanes(i))}})));
+    }
   }
 
   // The store of the root's register `v` at `ptr`.
@@ -366,17 +400,49 @@ class BodyEmitter {
       const std::string suffix = fmt::format("{}{}", tag, u);
       for (const Input& in : inputs_) {
         if (in.access != Access::Stream) continue;
-        pr_.line(fmt::format("const {} {} = {};", reg_type(in.node), vector_name(in.node, suffix, offs[u]),
-                             load(in, offset_expr(in.ptr, base, offs[u]), masked ? "tail" : "")));
+        for (int q = 0; q < parts(in.node); ++q) {
+          pr_.line(fmt::format("const {} {} = {};", reg_type(in.node), vector_name(in.node, suffix, offs[u], q),
+                               load(in, offset_expr(in.ptr, base, offs[u] + q * part_lanes(in.node)),
+                                    masked ? tail_mask(in.node, q) : "")));
+        }
       }
     }
     for (std::size_t u = 0; u < offs.size(); ++u) {
       emit_nodes(fmt::format("{}{}", tag, u), offs[u], masked ? ip_.tail_lanes : ip_.lanes);
     }
+    const std::size_t root = dag_.root;
     for (std::size_t u = 0; u < offs.size(); ++u) {
-      pr_.line(store(offset_expr(out_ptr, base, offs[u]), vector_name(dag_.root, fmt::format("{}{}", tag, u), offs[u]),
-                     masked, "tail"));
+      for (int q = 0; q < parts(root); ++q) {
+        pr_.line(store(offset_expr(out_ptr, base, offs[u] + q * part_lanes(root)),
+                       vector_name(root, fmt::format("{}{}", tag, u), offs[u], q), masked, tail_mask(root, q)));
+      }
     }
+  }
+
+  // The mask of the partial vector for part `part` of node i: `tail`, or
+  // tail<parts>_<part> for a node of several registers (emit_tail_masks).
+  std::string tail_mask(std::size_t i, int part) const {
+    return parts(i) == 1 ? "tail" : fmt::format("tail{}_{}", parts(i), part);
+  }
+
+  // The masks of a partial vector of `active` lanes that its loads and
+  // stores use: `tail`, and one per part for nodes of several registers.
+  void emit_tail_masks(int active) {
+    auto bits = [](std::int64_t n) { return n >= 64 ? ~0ull : (1ull << n) - 1; };
+    std::set<int> done;
+    auto masks_of = [&](std::size_t i) {
+      if (!done.insert(parts(i)).second) return;
+      const std::int64_t n = part_lanes(i);
+      for (int q = 0; q < parts(i); ++q) {
+        const std::int64_t in_part = std::clamp<std::int64_t>(active - q * n, 0, n);
+        pr_.line(fmt::format("const {} {} = {:#x}{};", parts(i) == 1 ? tv_->mask : tv(i)->mask, tail_mask(i, q),
+                             bits(in_part), n > 32 ? "ull" : ""));
+      }
+    };
+    for (const Input& in : inputs_) {
+      if (in.access == Access::Stream) masks_of(in.node);
+    }
+    masks_of(dag_.root);
   }
 
   // Elements of the row covered by vector instructions (the rest, if any,
@@ -413,10 +479,9 @@ class BodyEmitter {
     if (ip_.tail_lanes > 0) {
       const std::int64_t start = main_end + static_cast<std::int64_t>(ip_.tail_vectors) * W;
       if (isa_info(ip_.isa).mask_tail) {
-        const std::uint64_t mask = ip_.tail_lanes >= 64 ? ~0ull : (1ull << ip_.tail_lanes) - 1;
         pr_.line(fmt::format("// tail: the last {} elements, lanes 0..{} of one masked vector", ip_.tail_lanes,
                              ip_.tail_lanes - 1));
-        pr_.line(fmt::format("const {} tail = {:#x}{};", tv_->mask, mask, W > 32 ? "ull" : ""));
+        emit_tail_masks(ip_.tail_lanes);
         emit_vectors(out_ptr, "", {start}, "m", true);
       } else {
         pr_.line(fmt::format("// tail: the last {} elements, one by one", ip_.tail_lanes));

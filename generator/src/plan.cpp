@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -87,9 +88,10 @@ std::string node_text(const KernelPlan& p, std::size_t i) {
 }
 
 // Whether every node of the DAG has a vector form on `isa` (or runs lane by
-// lane, *lane_nodes), with all numbers in lanes of one width (*lane: the
-// output's type, else one of them) and bools as compare results of the
-// lanes; else why not, naming the node.
+// lane, *lane_nodes), with the lanes of the narrowest number type (*lane:
+// the output's type if it is one of them) and bools as compare results of
+// the lanes; else why not, naming the node. Wider number types take several
+// registers per vector (IsaPlan::parts); bools need a DAG of one width.
 std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, DType* lane,
                            std::vector<std::size_t>* lane_nodes) {
   const ExprDag& d = p.spec.expr;
@@ -99,19 +101,25 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
     if (n.dtype != DType::Bool) numbers.insert(n.dtype);
     has_bools = has_bools || n.dtype == DType::Bool;
   }
-  // One lane count for every node: every number type has one width.
+  int narrow = 8, wide = 1;
   for (DType t : numbers) {
-    if (dtype_size(t) == dtype_size(*numbers.begin())) continue;
-    for (std::size_t i = 0; i < d.nodes.size(); ++i) {
-      const ExprNode& n = d.nodes[i];
-      if (n.kind == ExprKind::Cast && d.nodes[n.args[0]].dtype != DType::Bool && n.dtype != DType::Bool &&
-          dtype_size(d.nodes[n.args[0]].dtype) != dtype_size(n.dtype)) {
-        return fmt::format("node {} changes the element width in one vector", node_text(p, i));
+    narrow = std::min(narrow, dtype_size(t));
+    wide = std::max(wide, dtype_size(t));
+  }
+  if (has_bools && !numbers.empty() && narrow != wide) {
+    return "the expression mixes element widths and has bools, which are compare results of one width";
+  }
+  *lane = DType::Bool;
+  if (numbers.count(p.out_dtype) && dtype_size(p.out_dtype) == narrow) {
+    *lane = p.out_dtype;
+  } else {
+    for (DType t : numbers) {
+      if (dtype_size(t) == narrow) {
+        *lane = t;
+        break;
       }
     }
-    return "the expression mixes element widths";
   }
-  *lane = numbers.empty() ? DType::Bool : numbers.count(p.out_dtype) ? p.out_dtype : *numbers.begin();
   const TypeVocabulary* tv = voc.type(isa, *lane);
   const IsaVocabulary* iv = voc.isa(isa);
   if (!tv || !iv) return fmt::format("the vocabulary has no {} vectors", dtype_name(*lane));
@@ -175,7 +183,7 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
         break;
       }
       case ExprKind::Cast: {
-        // Between numbers of one width without a form: lane by lane (ops::cast).
+        // Between numbers without a form: lane by lane (ops::cast).
         const DType from = d.nodes[n.args[0]].dtype;
         if (!voc.cast(isa, from, n.dtype) && !by_lanes()) return none();
         break;
@@ -201,6 +209,19 @@ bool one_element_type(const KernelPlan& p, DType lane) {
   return p.out_dtype == lane;
 }
 
+int max_parts(const IsaPlan& ip) { return ip.parts.empty() ? 1 : *std::max_element(ip.parts.begin(), ip.parts.end()); }
+
+// "; lanes of u8: f32 nodes in 4 registers per vector" for a DAG of mixed widths, else "".
+std::string parts_note(const KernelPlan& p, const IsaPlan& ip) {
+  std::map<DType, int> wider;
+  for (std::size_t i = 0; i < ip.parts.size(); ++i) {
+    if (ip.parts[i] > 1) wider[p.spec.expr.nodes[i].dtype] = ip.parts[i];
+  }
+  std::string s;
+  for (const auto& [t, n] : wider) s += fmt::format("{}{} nodes in {} registers", s.empty() ? "" : ", ", dtype_name(t), n);
+  return s.empty() ? "" : fmt::format("; mixed widths in lanes of {}: {} per vector", dtype_name(ip.lane_dtype), s);
+}
+
 // Rows shorter than a vector: fuse the innermost loops into one block of at
 // most kMaxBlockVectors vectors, as long as every input either moves with
 // the output or reads at most one vector's span, so that one (masked) load
@@ -211,7 +232,7 @@ bool plan_gather(const KernelPlan& p, IsaPlan& ip, const Vocabulary& voc) {
   const TypeVocabulary* tv = voc.type(ip.isa, ip.lane_dtype);
   if (p.loops.size() < 2 || p.loops.back().extent >= ip.lanes) return false;
   if (iv->index_const.empty() || iv->mask_const.empty() || tv->permute.empty() || tv->load_tail.empty() ||
-      tv->store_tail.empty() || !one_element_type(p, ip.lane_dtype)) {
+      tv->store_tail.empty() || !one_element_type(p, ip.lane_dtype) || max_parts(ip) > 1) {
     return false;
   }
   auto fits = [&](const std::vector<Loop>& block) {
@@ -303,12 +324,17 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   }
   ip.vector = true;
   ip.lanes = row.vector_bytes / dtype_size(ip.lane_dtype);
-  ip.unroll = opt.unroll;
+  for (const ExprNode& n : p.spec.expr.nodes) {
+    ip.parts.push_back(n.dtype == DType::Bool ? 1 : dtype_size(n.dtype) / dtype_size(ip.lane_dtype));
+  }
+  // Nodes of several registers per vector take that many times the
+  // registers: unroll less, so that a step's values still fit.
+  ip.unroll = std::max(1, opt.unroll / max_parts(ip));
 
   // A short row whose small inputs repeat: fuse the last two loops and
   // keep the pattern in registers, instead of one short row per element.
   const std::vector<bool> rep = repeating_inputs(p);
-  bool pattern_ok = !rep.empty() && p.loops.back().extent % ip.lanes != 0;
+  bool pattern_ok = !rep.empty() && p.loops.back().extent % ip.lanes != 0 && max_parts(ip) == 1;
   for (std::size_t k = 0; pattern_ok && k < rep.size(); ++k) pattern_ok = !rep[k] || p.spec.inputs[k].dtype == ip.lane_dtype;
   if (pattern_ok) {
     const std::int64_t P = p.loops.back().extent;
@@ -340,10 +366,11 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   const int out_size = dtype_size(p.out_dtype);
   bool rows_aligned = true;
   for (const Loop& l : ip.outer) rows_aligned = rows_aligned && (l.out * out_size) % row.vector_bytes == 0;
-  // ... and the ISA must have a non-temporal store for the output's lanes, and a fence.
-  const bool can_stream = *row.nt_fence != '\0' && !voc.type(isa, ip.lane_dtype)->stream.empty();
-  ip.stream = can_stream && p.footprint_bytes >= opt.stream_threshold_bytes && rows_aligned &&
-              p.out_dtype == ip.lane_dtype;
+  // ... and the ISA must have a fence and a non-temporal store for the
+  // output's registers (a compare result, stored as bytes, has none).
+  const bool out_is_cmp = p.out_dtype == DType::Bool && ip.lane_dtype != DType::Bool;
+  const bool can_stream = *row.nt_fence != '\0' && !out_is_cmp && !voc.type(isa, p.out_dtype)->stream.empty();
+  ip.stream = can_stream && p.footprint_bytes >= opt.stream_threshold_bytes && rows_aligned;
 
   std::string tail = ip.tail_lanes == 0 ? "no partial vector"
                      : row.mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
@@ -358,7 +385,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     ip.why += fmt::format("; {} repeat{} every {} elements, held in {} registers", names,
                           names.find(',') == std::string::npos ? "s" : "", ip.period, ip.pattern_vectors);
   }
-  ip.why += lane_nodes_note(p, ip);
+  ip.why += parts_note(p, ip) + lane_nodes_note(p, ip);
   if (ip.stream) ip.why += fmt::format("; streaming stores (footprint {} bytes >= threshold)", p.footprint_bytes);
   return ip;
 }

@@ -256,14 +256,17 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     if (!found) throw InvalidArgument("vocabulary: " + where + ": unknown unary function '" + name + "'");
     v.unary_[{isa, t, found->op}] = call(name + "_" + dtype_name(t), {"x"});
   });
-  // Between one width (bool, a compare result, with any); to itself is no cast.
+  // Between numbers of one width, with bool (a compare result of the
+  // lanes), or between widths (a node r times wider takes r registers): a
+  // widening cast gives part {s} of its result from one register {x}, a
+  // narrowing one takes r registers, {x} being their list. To itself is no cast.
   read_lists("casts", [&](Isa isa, DType from, const std::string& name, const std::string& where) {
     const DType to = dtype_of(name, where);
     if (!v.type(isa, to)) throw InvalidArgument("vocabulary: " + where + "." + name + ": no such entry in 'types'");
     if (to == from) throw InvalidArgument("vocabulary: " + where + "." + name + ": a cast to the same dtype");
-    const bool one_width = dtype_size(from) == dtype_size(to) || from == DType::Bool || to == DType::Bool;
-    if (!one_width) throw InvalidArgument("vocabulary: " + where + "." + name + ": a cast between widths");
-    v.casts_[{isa, from, to}] = call(std::string("cast_") + dtype_name(from) + "_" + name, {"x"});
+    const std::string wrapper = std::string("cast_") + dtype_name(from) + "_" + name;
+    const bool widens = from != DType::Bool && to != DType::Bool && dtype_size(to) > dtype_size(from);
+    v.casts_[{isa, from, to}] = widens ? wrapper + "<{s}>({x})" : call(wrapper, {"x"});
   });
   return v;
 }

@@ -52,7 +52,12 @@ struct IsaPlan {
   std::vector<Loop> block;
   std::vector<std::int64_t> span;  // per input: elements a Gather operand spans
   bool vector = false;       // SIMD intrinsics (else a scalar loop under the ISA's target)
-  DType lane_dtype = DType::F32;  // vector: the element type of the lanes
+  // vector: the lanes are those of lane_dtype, the narrowest number type of
+  // the DAG (of one width, the output's type when it has it). A node of a
+  // type r times wider holds one vector of lanes in r registers, its parts
+  // (parts[node]; 1 for every node when the DAG has one width).
+  DType lane_dtype = DType::F32;
+  std::vector<int> parts;
   int lanes = 1, unroll = 1;
   std::int64_t step = 1;         // lanes * unroll
   std::int64_t main_trips = 0;   // row / step

@@ -42,8 +42,7 @@ class Vocabulary {
   static const Vocabulary& builtin();
   // Parses a table (tests use their own); throws InvalidArgument naming the
   // entry for an unknown section, ISA, dtype, op, function, form or field, a
-  // name listed twice or not an identifier, a missing required form, or a
-  // cast between widths.
+  // name listed twice or not an identifier, or a missing required form.
   static Vocabulary parse(const std::string& yaml_text);
 
   const IsaVocabulary* isa(Isa isa) const;
@@ -52,8 +51,12 @@ class Vocabulary {
   std::optional<std::string> op(Isa isa, DType t, Op op) const;
   // The vector form of a unary function ({x}), if there is one.
   std::optional<std::string> unary(Isa isa, DType t, UnaryOp u) const;
-  // The vector form of cast(x, to) for x of dtype `from` ({x}), if there is
-  // one: between types of one width, bool being a compare result ("{x}" for from == to).
+  // The vector form of cast(x, to) for x of dtype `from`, if there is one
+  // ("{x}" for from == to). Bool is a compare result of the lanes. Between
+  // widths, where a node of a type r times wider than the lanes' takes r
+  // registers: a widening cast makes part {s} of its result from one
+  // register {x} ("cast_i8_f32<{s}>({x})"), a narrowing one joins the r
+  // registers listed in {x} ("cast_f64_f32({x})" with {x} = "a, b").
   std::optional<std::string> cast(Isa isa, DType from, DType to) const;
 
  private:

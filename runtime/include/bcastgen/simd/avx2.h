@@ -633,6 +633,202 @@ BCASTGEN_SIMD_AVX2 __m256i cast_bool_u16(__m256i x) { return _mm256_and_si256(x,
 BCASTGEN_SIMD_AVX2 __m256i cast_bool_i8(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi8(1)); }
 BCASTGEN_SIMD_AVX2 __m256i cast_bool_u8(__m256i x) { return _mm256_and_si256(x, _mm256_set1_epi8(1)); }
 
+// --- Casts between widths ---
+// A kernel that mixes element widths has the lanes of its narrowest type,
+// and a node of a type r times wider takes r registers (its parts). A
+// widening cast makes part S of its result from segment S of one register
+// (the template argument); a narrowing cast joins r registers, in order.
+// Each gives ops::cast's bits: integers extend by their source's sign and
+// truncate modulo 2^bits; 8- and 16-bit integers and i32 into f64 convert
+// exactly (u32 too, through x - 2^31); f32 <-> f64 round as the scalar
+// conversion does; f32 -> i8, u8, i16, u16 is cvtt to i32 (INT32_MIN out of
+// range), then truncated, and f64 -> i32 is cvtt.
+namespace detail {
+// Bytes Bytes * S .. of x at the low end of a 128-bit register.
+template <int Bytes, int S>
+BCASTGEN_SIMD_AVX2 __m128i segment(__m256i x) {
+  constexpr int kAt = Bytes * S;
+  static_assert(kAt >= 0 && kAt + Bytes <= 32, "a segment of the register");
+  __m128i half;
+  if constexpr (kAt >= 16) {
+    half = _mm256_extracti128_si256(x, 1);
+  } else {
+    half = _mm256_castsi256_si128(x);
+  }
+  if constexpr (kAt % 16 == 0) {
+    return half;
+  } else {
+    return _mm_srli_si128(half, kAt % 16);
+  }
+}
+// The low half of every lane of a, then of b: masked to the half so that
+// the unsigned saturating pack keeps it, then the pack's 64-bit blocks
+// (a0 b0 a1 b1, per 128-bit lane) put back in order (a0 a1 b0 b1).
+BCASTGEN_SIMD_AVX2 __m256i truncate_32_16(__m256i a, __m256i b) {
+  const __m256i low = _mm256_set1_epi32(0xffff);
+  return _mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(a, low), _mm256_and_si256(b, low)), 0xD8);
+}
+BCASTGEN_SIMD_AVX2 __m256i truncate_16_8(__m256i a, __m256i b) {
+  const __m256i low = _mm256_set1_epi16(0xff);
+  return _mm256_permute4x64_epi64(_mm256_packus_epi16(_mm256_and_si256(a, low), _mm256_and_si256(b, low)), 0xD8);
+}
+// The even 32-bit words (the low halves of the 64-bit lanes) of a, then of b.
+BCASTGEN_SIMD_AVX2 __m256i truncate_64_32(__m256i a, __m256i b) {
+  const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  return _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(a, even), _mm256_permutevar8x32_epi32(b, even), 0x20);
+}
+}  // namespace detail
+// Widening: part S of the result, from segment S of x.
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i8_i16(__m256i x) { return _mm256_cvtepi8_epi16(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i8_u16(__m256i x) { return _mm256_cvtepi8_epi16(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i8_i32(__m256i x) { return _mm256_cvtepi8_epi32(detail::segment<8, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i8_u32(__m256i x) { return _mm256_cvtepi8_epi32(detail::segment<8, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i8_i64(__m256i x) { return _mm256_cvtepi8_epi64(detail::segment<4, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i8_u64(__m256i x) { return _mm256_cvtepi8_epi64(detail::segment<4, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u8_i16(__m256i x) { return _mm256_cvtepu8_epi16(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u8_u16(__m256i x) { return _mm256_cvtepu8_epi16(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u8_i32(__m256i x) { return _mm256_cvtepu8_epi32(detail::segment<8, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u8_u32(__m256i x) { return _mm256_cvtepu8_epi32(detail::segment<8, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u8_i64(__m256i x) { return _mm256_cvtepu8_epi64(detail::segment<4, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u8_u64(__m256i x) { return _mm256_cvtepu8_epi64(detail::segment<4, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i16_i32(__m256i x) { return _mm256_cvtepi16_epi32(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i16_u32(__m256i x) { return _mm256_cvtepi16_epi32(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i16_i64(__m256i x) { return _mm256_cvtepi16_epi64(detail::segment<8, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i16_u64(__m256i x) { return _mm256_cvtepi16_epi64(detail::segment<8, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u16_i32(__m256i x) { return _mm256_cvtepu16_epi32(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u16_u32(__m256i x) { return _mm256_cvtepu16_epi32(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u16_i64(__m256i x) { return _mm256_cvtepu16_epi64(detail::segment<8, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u16_u64(__m256i x) { return _mm256_cvtepu16_epi64(detail::segment<8, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i32_i64(__m256i x) { return _mm256_cvtepi32_epi64(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_i32_u64(__m256i x) { return _mm256_cvtepi32_epi64(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u32_i64(__m256i x) { return _mm256_cvtepu32_epi64(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256i cast_u32_u64(__m256i x) { return _mm256_cvtepu32_epi64(detail::segment<16, S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256 cast_i8_f32(__m256i x) {
+  return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(detail::segment<8, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256 cast_u8_f32(__m256i x) {
+  return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(detail::segment<8, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256 cast_i16_f32(__m256i x) {
+  return _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(detail::segment<16, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256 cast_u16_f32(__m256i x) {
+  return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(detail::segment<16, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256d cast_i8_f64(__m256i x) {
+  return _mm256_cvtepi32_pd(_mm_cvtepi8_epi32(detail::segment<4, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256d cast_u8_f64(__m256i x) {
+  return _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(detail::segment<4, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256d cast_i16_f64(__m256i x) {
+  return _mm256_cvtepi32_pd(_mm_cvtepi16_epi32(detail::segment<8, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256d cast_u16_f64(__m256i x) {
+  return _mm256_cvtepi32_pd(_mm_cvtepu16_epi32(detail::segment<8, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256d cast_i32_f64(__m256i x) { return _mm256_cvtepi32_pd(detail::segment<16, S>(x)); }
+// u32 -> f64: x - 2^31 as an i32, converted and 2^31 added back (both exact).
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256d cast_u32_f64(__m256i x) {
+  return _mm256_add_pd(_mm256_cvtepi32_pd(_mm_xor_si128(detail::segment<16, S>(x), _mm_set1_epi32(INT32_MIN))),
+                       _mm256_set1_pd(2147483648.0));
+}
+template <int S>
+BCASTGEN_SIMD_AVX2 __m256d cast_f32_f64(__m256 x) {
+  return _mm256_cvtps_pd(_mm_castsi128_ps(detail::segment<16, S>(_mm256_castps_si256(x))));
+}
+// Narrowing: the result from r registers, in order.
+BCASTGEN_SIMD_AVX2 __m256i cast_i16_i8(__m256i a, __m256i b) { return detail::truncate_16_8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_i16_u8(__m256i a, __m256i b) { return detail::truncate_16_8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u16_i8(__m256i a, __m256i b) { return detail::truncate_16_8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u16_u8(__m256i a, __m256i b) { return detail::truncate_16_8(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_i32_i8(__m256i a, __m256i b, __m256i c, __m256i d) {
+  return detail::truncate_16_8(detail::truncate_32_16(a, b), detail::truncate_32_16(c, d));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_i32_u8(__m256i a, __m256i b, __m256i c, __m256i d) {
+  return detail::truncate_16_8(detail::truncate_32_16(a, b), detail::truncate_32_16(c, d));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_i32_i16(__m256i a, __m256i b) { return detail::truncate_32_16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_i32_u16(__m256i a, __m256i b) { return detail::truncate_32_16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u32_i8(__m256i a, __m256i b, __m256i c, __m256i d) {
+  return detail::truncate_16_8(detail::truncate_32_16(a, b), detail::truncate_32_16(c, d));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_u32_u8(__m256i a, __m256i b, __m256i c, __m256i d) {
+  return detail::truncate_16_8(detail::truncate_32_16(a, b), detail::truncate_32_16(c, d));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_u32_i16(__m256i a, __m256i b) { return detail::truncate_32_16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u32_u16(__m256i a, __m256i b) { return detail::truncate_32_16(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_i64_i16(__m256i a, __m256i b, __m256i c, __m256i d) {
+  return detail::truncate_32_16(detail::truncate_64_32(a, b), detail::truncate_64_32(c, d));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_i64_u16(__m256i a, __m256i b, __m256i c, __m256i d) {
+  return detail::truncate_32_16(detail::truncate_64_32(a, b), detail::truncate_64_32(c, d));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_i64_i32(__m256i a, __m256i b) { return detail::truncate_64_32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_i64_u32(__m256i a, __m256i b) { return detail::truncate_64_32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u64_i16(__m256i a, __m256i b, __m256i c, __m256i d) {
+  return detail::truncate_32_16(detail::truncate_64_32(a, b), detail::truncate_64_32(c, d));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_u64_u16(__m256i a, __m256i b, __m256i c, __m256i d) {
+  return detail::truncate_32_16(detail::truncate_64_32(a, b), detail::truncate_64_32(c, d));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_u64_i32(__m256i a, __m256i b) { return detail::truncate_64_32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_u64_u32(__m256i a, __m256i b) { return detail::truncate_64_32(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i cast_f32_i16(__m256 a, __m256 b) {
+  return detail::truncate_32_16(_mm256_cvttps_epi32(a), _mm256_cvttps_epi32(b));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_f32_u16(__m256 a, __m256 b) {
+  return detail::truncate_32_16(_mm256_cvttps_epi32(a), _mm256_cvttps_epi32(b));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_f32_i8(__m256 a, __m256 b, __m256 c, __m256 d) {
+  return detail::truncate_16_8(detail::truncate_32_16(_mm256_cvttps_epi32(a), _mm256_cvttps_epi32(b)),
+                                detail::truncate_32_16(_mm256_cvttps_epi32(c), _mm256_cvttps_epi32(d)));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_f32_u8(__m256 a, __m256 b, __m256 c, __m256 d) {
+  return detail::truncate_16_8(detail::truncate_32_16(_mm256_cvttps_epi32(a), _mm256_cvttps_epi32(b)),
+                                detail::truncate_32_16(_mm256_cvttps_epi32(c), _mm256_cvttps_epi32(d)));
+}
+BCASTGEN_SIMD_AVX2 __m256 cast_f64_f32(__m256d a, __m256d b) {
+  return _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a));
+}
+BCASTGEN_SIMD_AVX2 __m256i cast_f64_i32(__m256d a, __m256d b) {
+  return _mm256_set_m128i(_mm256_cvttpd_epi32(b), _mm256_cvttpd_epi32(a));
+}
+
 }  // namespace bcastgen::simd::avx2
 
 #undef BCASTGEN_SIMD_AVX2

@@ -654,6 +654,280 @@ BCASTGEN_SIMD_AVX512 __m512i cast_bool_u16(__mmask32 x) { return _mm512_maskz_se
 BCASTGEN_SIMD_AVX512 __m512i cast_bool_i8(__mmask64 x) { return _mm512_maskz_set1_epi8(x, 1); }
 BCASTGEN_SIMD_AVX512 __m512i cast_bool_u8(__mmask64 x) { return _mm512_maskz_set1_epi8(x, 1); }
 
+// --- Casts between widths ---
+// A kernel that mixes element widths has the lanes of its narrowest type,
+// and a node of a type r times wider takes r registers (its parts). A
+// widening cast makes part S of its result from segment S of one register
+// (the template argument); a narrowing cast joins r registers, in order.
+// Each gives ops::cast's bits: integers extend by their source's sign and
+// truncate modulo 2^bits (vpmov*); 8- and 16-bit integers and 32-bit ones
+// into f64 convert exactly; f32 <-> f64 round as the scalar conversion does;
+// f32 -> i8, u8, i16, u16 is cvtt to i32 (INT32_MIN out of range), then
+// truncated, and f64 -> i32 is cvtt. Zero-masked forms with every lane set,
+// as above (GCC PR 105593).
+namespace detail {
+// Bytes Bytes * S .. of x at the low end of a 128-bit register.
+template <int Bytes, int S>
+BCASTGEN_SIMD_AVX512 __m128i segment(__m512i x) {
+  constexpr int kAt = Bytes * S;
+  static_assert(kAt >= 0 && kAt % 16 + Bytes <= 16 && kAt < 64, "a segment of one 128-bit block");
+  const __m128i block = _mm512_maskz_extracti32x4_epi32(0xF, x, kAt / 16);
+  if constexpr (kAt % 16 == 0) {
+    return block;
+  } else {
+    return _mm_srli_si128(block, kAt % 16);
+  }
+}
+// Half S of x.
+template <int S>
+BCASTGEN_SIMD_AVX512 __m256i half(__m512i x) { return _mm512_maskz_extracti64x4_epi64(0xF, x, S); }
+// Registers joined in order, low first.
+BCASTGEN_SIMD_AVX512 __m512i join(__m256i lo, __m256i hi) {
+  return _mm512_maskz_inserti64x4(0xFF, _mm512_castsi256_si512(lo), hi, 1);
+}
+BCASTGEN_SIMD_AVX512 __m512i join(__m128i a, __m128i b, __m128i c, __m128i d) {
+  return join(_mm256_set_m128i(b, a), _mm256_set_m128i(d, c));
+}
+// The low bits of every lane (vpmov*).
+BCASTGEN_SIMD_AVX512 __m256i truncate_16_8(__m512i x) { return _mm512_maskz_cvtepi16_epi8(0xFFFFFFFF, x); }
+BCASTGEN_SIMD_AVX512 __m256i truncate_32_16(__m512i x) { return _mm512_maskz_cvtepi32_epi16(0xFFFF, x); }
+BCASTGEN_SIMD_AVX512 __m128i truncate_32_8(__m512i x) { return _mm512_maskz_cvtepi32_epi8(0xFFFF, x); }
+BCASTGEN_SIMD_AVX512 __m256i truncate_64_32(__m512i x) { return _mm512_maskz_cvtepi64_epi32(0xFF, x); }
+BCASTGEN_SIMD_AVX512 __m128i truncate_64_16(__m512i x) { return _mm512_maskz_cvtepi64_epi16(0xFF, x); }
+BCASTGEN_SIMD_AVX512 __m512i cvtt_i32(__m512 x) { return _mm512_maskz_cvttps_epi32(0xFFFF, x); }
+}  // namespace detail
+// Widening: part S of the result, from segment S of x.
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i8_i16(__m512i x) {
+  return _mm512_maskz_cvtepi8_epi16(0xFFFFFFFF, detail::half<S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i8_u16(__m512i x) {
+  return _mm512_maskz_cvtepi8_epi16(0xFFFFFFFF, detail::half<S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i8_i32(__m512i x) {
+  return _mm512_maskz_cvtepi8_epi32(0xFFFF, detail::segment<16, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i8_u32(__m512i x) {
+  return _mm512_maskz_cvtepi8_epi32(0xFFFF, detail::segment<16, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i8_i64(__m512i x) {
+  return _mm512_maskz_cvtepi8_epi64(0xFF, detail::segment<8, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i8_u64(__m512i x) {
+  return _mm512_maskz_cvtepi8_epi64(0xFF, detail::segment<8, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u8_i16(__m512i x) {
+  return _mm512_maskz_cvtepu8_epi16(0xFFFFFFFF, detail::half<S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u8_u16(__m512i x) {
+  return _mm512_maskz_cvtepu8_epi16(0xFFFFFFFF, detail::half<S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u8_i32(__m512i x) {
+  return _mm512_maskz_cvtepu8_epi32(0xFFFF, detail::segment<16, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u8_u32(__m512i x) {
+  return _mm512_maskz_cvtepu8_epi32(0xFFFF, detail::segment<16, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u8_i64(__m512i x) {
+  return _mm512_maskz_cvtepu8_epi64(0xFF, detail::segment<8, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u8_u64(__m512i x) {
+  return _mm512_maskz_cvtepu8_epi64(0xFF, detail::segment<8, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i16_i32(__m512i x) { return _mm512_maskz_cvtepi16_epi32(0xFFFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i16_u32(__m512i x) { return _mm512_maskz_cvtepi16_epi32(0xFFFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i16_i64(__m512i x) {
+  return _mm512_maskz_cvtepi16_epi64(0xFF, detail::segment<16, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i16_u64(__m512i x) {
+  return _mm512_maskz_cvtepi16_epi64(0xFF, detail::segment<16, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u16_i32(__m512i x) { return _mm512_maskz_cvtepu16_epi32(0xFFFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u16_u32(__m512i x) { return _mm512_maskz_cvtepu16_epi32(0xFFFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u16_i64(__m512i x) {
+  return _mm512_maskz_cvtepu16_epi64(0xFF, detail::segment<16, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u16_u64(__m512i x) {
+  return _mm512_maskz_cvtepu16_epi64(0xFF, detail::segment<16, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i32_i64(__m512i x) { return _mm512_maskz_cvtepi32_epi64(0xFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_i32_u64(__m512i x) { return _mm512_maskz_cvtepi32_epi64(0xFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u32_i64(__m512i x) { return _mm512_maskz_cvtepu32_epi64(0xFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512i cast_u32_u64(__m512i x) { return _mm512_maskz_cvtepu32_epi64(0xFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512 cast_i8_f32(__m512i x) {
+  return _mm512_maskz_cvtepi32_ps(0xFFFF, _mm512_maskz_cvtepi8_epi32(0xFFFF, detail::segment<16, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512 cast_u8_f32(__m512i x) {
+  return _mm512_maskz_cvtepi32_ps(0xFFFF, _mm512_maskz_cvtepu8_epi32(0xFFFF, detail::segment<16, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512 cast_i16_f32(__m512i x) {
+  return _mm512_maskz_cvtepi32_ps(0xFFFF, _mm512_maskz_cvtepi16_epi32(0xFFFF, detail::half<S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512 cast_u16_f32(__m512i x) {
+  return _mm512_maskz_cvtepi32_ps(0xFFFF, _mm512_maskz_cvtepu16_epi32(0xFFFF, detail::half<S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512d cast_i8_f64(__m512i x) {
+  return _mm512_maskz_cvtepi32_pd(0xFF, _mm256_cvtepi8_epi32(detail::segment<8, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512d cast_u8_f64(__m512i x) {
+  return _mm512_maskz_cvtepi32_pd(0xFF, _mm256_cvtepu8_epi32(detail::segment<8, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512d cast_i16_f64(__m512i x) {
+  return _mm512_maskz_cvtepi32_pd(0xFF, _mm256_cvtepi16_epi32(detail::segment<16, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512d cast_u16_f64(__m512i x) {
+  return _mm512_maskz_cvtepi32_pd(0xFF, _mm256_cvtepu16_epi32(detail::segment<16, S>(x)));
+}
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512d cast_i32_f64(__m512i x) { return _mm512_maskz_cvtepi32_pd(0xFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512d cast_u32_f64(__m512i x) { return _mm512_maskz_cvtepu32_pd(0xFF, detail::half<S>(x)); }
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512d cast_f32_f64(__m512 x) {
+  return _mm512_maskz_cvtps_pd(0xFF, _mm256_castsi256_ps(detail::half<S>(_mm512_castps_si512(x))));
+}
+// Narrowing: the result from r registers, in order.
+BCASTGEN_SIMD_AVX512 __m512i cast_i16_i8(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_16_8(a), detail::truncate_16_8(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_i16_u8(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_16_8(a), detail::truncate_16_8(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u16_i8(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_16_8(a), detail::truncate_16_8(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u16_u8(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_16_8(a), detail::truncate_16_8(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_i32_i8(__m512i a, __m512i b, __m512i c, __m512i d) {
+  return detail::join(detail::truncate_32_8(a),
+                      detail::truncate_32_8(b),
+                      detail::truncate_32_8(c),
+                      detail::truncate_32_8(d));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_i32_u8(__m512i a, __m512i b, __m512i c, __m512i d) {
+  return detail::join(detail::truncate_32_8(a),
+                      detail::truncate_32_8(b),
+                      detail::truncate_32_8(c),
+                      detail::truncate_32_8(d));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_i32_i16(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_32_16(a), detail::truncate_32_16(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_i32_u16(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_32_16(a), detail::truncate_32_16(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u32_i8(__m512i a, __m512i b, __m512i c, __m512i d) {
+  return detail::join(detail::truncate_32_8(a),
+                      detail::truncate_32_8(b),
+                      detail::truncate_32_8(c),
+                      detail::truncate_32_8(d));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u32_u8(__m512i a, __m512i b, __m512i c, __m512i d) {
+  return detail::join(detail::truncate_32_8(a),
+                      detail::truncate_32_8(b),
+                      detail::truncate_32_8(c),
+                      detail::truncate_32_8(d));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u32_i16(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_32_16(a), detail::truncate_32_16(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u32_u16(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_32_16(a), detail::truncate_32_16(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_i64_i16(__m512i a, __m512i b, __m512i c, __m512i d) {
+  return detail::join(detail::truncate_64_16(a),
+                      detail::truncate_64_16(b),
+                      detail::truncate_64_16(c),
+                      detail::truncate_64_16(d));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_i64_u16(__m512i a, __m512i b, __m512i c, __m512i d) {
+  return detail::join(detail::truncate_64_16(a),
+                      detail::truncate_64_16(b),
+                      detail::truncate_64_16(c),
+                      detail::truncate_64_16(d));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_i64_i32(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_64_32(a), detail::truncate_64_32(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_i64_u32(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_64_32(a), detail::truncate_64_32(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u64_i16(__m512i a, __m512i b, __m512i c, __m512i d) {
+  return detail::join(detail::truncate_64_16(a),
+                      detail::truncate_64_16(b),
+                      detail::truncate_64_16(c),
+                      detail::truncate_64_16(d));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u64_u16(__m512i a, __m512i b, __m512i c, __m512i d) {
+  return detail::join(detail::truncate_64_16(a),
+                      detail::truncate_64_16(b),
+                      detail::truncate_64_16(c),
+                      detail::truncate_64_16(d));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u64_i32(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_64_32(a), detail::truncate_64_32(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_u64_u32(__m512i a, __m512i b) {
+  return detail::join(detail::truncate_64_32(a), detail::truncate_64_32(b));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_f32_i16(__m512 a, __m512 b) {
+  return detail::join(detail::truncate_32_16(detail::cvtt_i32(a)), detail::truncate_32_16(detail::cvtt_i32(b)));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_f32_u16(__m512 a, __m512 b) {
+  return detail::join(detail::truncate_32_16(detail::cvtt_i32(a)), detail::truncate_32_16(detail::cvtt_i32(b)));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_f32_i8(__m512 a, __m512 b, __m512 c, __m512 d) {
+  return detail::join(detail::truncate_32_8(detail::cvtt_i32(a)),
+                      detail::truncate_32_8(detail::cvtt_i32(b)),
+                      detail::truncate_32_8(detail::cvtt_i32(c)),
+                      detail::truncate_32_8(detail::cvtt_i32(d)));
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_f32_u8(__m512 a, __m512 b, __m512 c, __m512 d) {
+  return detail::join(detail::truncate_32_8(detail::cvtt_i32(a)),
+                      detail::truncate_32_8(detail::cvtt_i32(b)),
+                      detail::truncate_32_8(detail::cvtt_i32(c)),
+                      detail::truncate_32_8(detail::cvtt_i32(d)));
+}
+BCASTGEN_SIMD_AVX512 __m512 cast_f64_f32(__m512d a, __m512d b) {
+  return _mm512_maskz_insertf32x8(0xFFFF, _mm512_castps256_ps512(_mm512_maskz_cvtpd_ps(0xFF, a)),
+                                  _mm512_maskz_cvtpd_ps(0xFF, b), 1);
+}
+BCASTGEN_SIMD_AVX512 __m512i cast_f64_i32(__m512d a, __m512d b) {
+  return detail::join(_mm512_maskz_cvttpd_epi32(0xFF, a), _mm512_maskz_cvttpd_epi32(0xFF, b));
+}
+
 }  // namespace bcastgen::simd::avx512
 
 #undef BCASTGEN_SIMD_AVX512
