@@ -52,6 +52,7 @@ std::string canon(const ExprDag& d, std::size_t i, std::map<std::size_t, std::st
     }
     case ExprKind::Binary: s << ':' << bcastgen::op_name(n.op); break;
     case ExprKind::Unary: s << ':' << bcastgen::unary_name(n.unary); break;
+    case ExprKind::Expand: s << ':' << bcastgen::format_shape(n.target); break;
     default: break;
   }
   s << '(';
@@ -113,6 +114,27 @@ TEST(ExprBuilder, BuildsTheParsersDag) {
   EXPECT_EQ(b.cast(x, DType::F32), x);  // a cast to x's own type is x
   const ExprDag dag = b.finish(root);
   EXPECT_EQ(dag.input_used, (std::vector<bool>{true, true, true, true}));
+}
+
+// Broadcast as a node: expand(x, target), as the parser builds and prints it.
+TEST(ExprBuilder, ExpandIsANode) {
+  ExprBuilder b(kXyz);
+  const auto x = b.input("x");
+  const auto wide = b.expand(x, {4, 1, 3}, "Expand_0");
+  EXPECT_EQ(b.expand(x, {4, 1, 3}), wide);  // equal targets share the node
+  EXPECT_NE(b.expand(x, {3}), wide);
+  EXPECT_EQ(b.dtype(b.expand(b.input("keep"), {2})), DType::Bool);
+  const ExprDag d = b.finish(b.binary(Op::Multiply, wide, b.input("y")));
+  EXPECT_EQ(print_expr(d, kXyz), "multiply(expand(x, [4, 1, 3]), y)");
+  expect_same_dag(d, parse_expr("expand(x, [4, 1, 3]) * y", kXyz), "builder vs parser");
+  expect_round_trip(d, kXyz, "expand");
+  try {
+    b.expand(x, {2, -1}, "Expand_7");
+    ADD_FAILURE() << "a negative dim was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("Expand_7"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("negative dimension"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ExprBuilder, ComparisonsGiveBoolAndLiteralsKeepTheirBits) {

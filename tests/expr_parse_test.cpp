@@ -47,6 +47,7 @@ std::string form(const ExprDag& dag, std::size_t i, const std::vector<ExprInput>
     case ExprKind::Unary: return std::string(unary_name(n.unary)) + "(" + args + ")";
     case ExprKind::Where: return "where(" + args + ")";
     case ExprKind::Cast: return "cast(" + args + ", " + bcastgen::dtype_name(n.dtype) + ")";
+    case ExprKind::Expand: return "expand(" + args + ", " + bcastgen::format_shape(n.target) + ")";
   }
   return "?";
 }
@@ -220,6 +221,28 @@ TEST(ExprGrammar, ClampWhereCast) {
   EXPECT_EQ(dtype_of("cast(x, u8)"), DType::U8);
   EXPECT_EQ(form("cast(x < y, i32) + i"), "add(cast(less(x, y), i32), i)");
   EXPECT_EQ(form("min(max(x + shift, 0), 6)"), "minimum(maximum(add(x, shift), 0), 6)");
+}
+
+// expand(x, [dims]): x broadcast with a target shape (ONNX's Expand); the
+// node keeps x's dtype, and only equal targets share a node.
+TEST(ExprGrammar, Expand) {
+  EXPECT_EQ(form("expand(x, [2, 3]) * y"), "multiply(expand(x, [2,3]), y)");
+  EXPECT_EQ(form("expand(x + 1, [])"), "expand(add(x, 1), [])");
+  EXPECT_EQ(dtype_of("expand(i, [4, 1])"), DType::I32);
+  EXPECT_EQ(form("where(expand(keep, [7]), x, 0)"), "where(expand(keep, [7]), x, 0)");
+  const ExprDag shared = parse_expr("expand(x, [2, 3]) + expand(x, [2,3]) + expand(x, [3])", kInputs);
+  std::size_t expands = 0;
+  for (const ExprNode& n : shared.nodes) expands += n.kind == ExprKind::Expand;
+  EXPECT_EQ(expands, 2u);
+  expect_error("expand(x, 3)", 11, "expand's second argument must be a shape [d0, d1, ...], found '3'");
+  expect_error("expand(x, [2, -1])", 15, "a dimension of expand's shape must be a non-negative integer, found '-'");
+  expect_error("expand(x, [2.5])", 12, "a dimension of expand's shape must be a non-negative integer, found '2.5'");
+  expect_error("expand(x, [99999999999999999999])", 12, "must be a non-negative integer");
+  expect_error("expand(x, [2 3])", 14, "expected ',' or ']' in expand's shape, found '3'");
+  expect_error("expand(x, [2", 13, "expected ',' or ']' in expand's shape, found the end of the expression");
+  expect_error("expand(x, [2,", 14, "a dimension of expand's shape must be a non-negative integer, found the end");
+  expect_error("expand(x)", 1, "expand takes 2 arguments (x, [d0, d1, ...]), got 1");
+  expect_error("x + [2]", 5, "expected an operand, found '['");
 }
 
 TEST(ExprGrammar, SpacesAndNumberForms) {
@@ -735,6 +758,7 @@ std::int32_t evaluate(const ExprDag& dag, std::int32_t i, std::int32_t j) {
         }
         break;
       case ExprKind::Cast: ADD_FAILURE() << "no cast expected"; break;
+      case ExprKind::Expand: v[k] = arg(0); break;
     }
   }
   return v[dag.root];

@@ -481,6 +481,18 @@ KernelSpec fused(const std::string& expr, std::vector<bcastgen::gen::InputSpec> 
   return k;
 }
 
+// An Expand node's target joins the output's shape; its operand reads as
+// numpy aligns it there, and the node itself is its operand's registers.
+TEST(Plan, ExpandTargetsShapeTheOutput) {
+  const KernelPlan p = plan_kernel(fused("expand(x, [2, 3, 5]) * y", {{"x", {3, 1}, DType::F32, {}},
+                                                                       {"y", {5}, DType::F32, {}}}),
+                                   options());
+  EXPECT_EQ(p.shapes.out, (Shape{2, 3, 5}));
+  EXPECT_EQ(p.shapes.strides, (std::vector<Shape>{{0, 1, 0}, {0, 0, 1}}));
+  EXPECT_TRUE(isa_plan(p, Isa::Avx2).vector);
+  EXPECT_TRUE(isa_plan(p, Isa::Avx2).lane_nodes.empty());
+}
+
 TEST(Plan, ThreeInputsCoalesceAndClassifyEachOnItsOwn) {
   const KernelPlan p = plan_kernel(fused("max(x * scale + shift, 0)", {{"x", {1, 64, 112, 112}, DType::F32, {}},
                                                                      {"scale", {1, 64, 1, 1}, DType::F32, {}},

@@ -316,6 +316,20 @@ TEST(SpecErrors, ShapesThatDoNotBroadcast) {
   EXPECT_TRUE(t[0].rule_failure);
 }
 
+// expand()'s targets join the output's shape under the numpy rule: another
+// rule is an error, and a target that does not broadcast is named.
+TEST(SpecErrors, ExpandTargets) {
+  const auto r =
+      errors_of("kernels:\n  - name: e\n    rule: none\n    inputs: {x: [3]}\n    expr: expand(x, [2, 3])\n");
+  ASSERT_EQ(r.size(), 1u) << all_text(r);
+  EXPECT_NE(r[0].text().find("kernel 'e': expand() broadcasts under rule numpy; this kernel's rule is none"),
+            std::string::npos)
+      << r[0].text();
+  const auto b = errors_of("kernels:\n  - name: e\n    inputs: {x: [3]}\n    expr: expand(x, [2, 4])\n");
+  ASSERT_EQ(b.size(), 1u) << all_text(b);
+  EXPECT_NE(b[0].text().find("x [3] and expand target [2,4] do not broadcast"), std::string::npos) << b[0].text();
+}
+
 TEST(SpecErrors, PdpdAxisBelowMinusOne) {
   bool only_rule = true;
   const auto d =

@@ -67,7 +67,8 @@ class BodyEmitter {
     }
     uses_.assign(dag_.nodes.size(), 0);
     for (const ExprNode& n : dag_.nodes) {
-      for (std::size_t a : n.args) ++uses_[a];
+      if (n.kind == ExprKind::Expand) continue;  // not a use: the same value (canon)
+      for (std::size_t a : n.args) ++uses_[canon(a)];
     }
     for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
       inputs_.push_back({fmt::format("in{}", k), fmt::format("in{}", k), ip.access[k], node_of_input(k)});
@@ -159,12 +160,19 @@ class BodyEmitter {
 
   std::string elem(std::size_t k) const { return dtype_info(p_.spec.inputs[k].dtype).cpp_type; }
   const ExprNode& node(std::size_t i) const { return dag_.nodes[i]; }
+  // The node whose value node i is: an Expand node is its operand (its
+  // target only shaped the loops).
+  std::size_t canon(std::size_t i) const {
+    while (node(i).kind == ExprKind::Expand) i = node(i).args[0];
+    return i;
+  }
   const Input* input_of(std::size_t i) const {
     return node(i).kind == ExprKind::Input ? &inputs_[node(i).input] : nullptr;
   }
   // A bool held as a compare result of the lanes (not as a byte vector).
   // (Under bool lanes, only a comparison's result is a compare result.)
   bool is_cmp(std::size_t i) const {
+    i = canon(i);
     if (node(i).dtype != DType::Bool) return false;
     return cmp_bools_ || (node(i).kind == ExprKind::Binary && op_kind(node(i).op) == OpKind::Comparison);
   }
@@ -176,6 +184,7 @@ class BodyEmitter {
   // s<i>), nodes used once are nested into their user, and the nodes in
   // `named` are the temporaries s<i>.
   std::string scalar_value(std::size_t i, const std::string& j, std::int64_t jv, const std::set<std::size_t>& named) const {
+    if (node(i).kind == ExprKind::Expand) return scalar_value(canon(i), j, jv, named);
     if (named.count(i)) return fmt::format("s{}", i);
     const ExprNode& n = node(i);
     switch (n.kind) {
@@ -209,7 +218,7 @@ class BodyEmitter {
     std::set<std::size_t> s;
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
       const ExprKind k = node(i).kind;
-      if (uses_[i] > 1 && k != ExprKind::Input && k != ExprKind::Literal) s.insert(i);
+      if (uses_[i] > 1 && k != ExprKind::Input && k != ExprKind::Literal && k != ExprKind::Expand) s.insert(i);
     }
     return s;
   }
@@ -260,6 +269,7 @@ class BodyEmitter {
   // offset `off` of a group whose registers end in `suffix`: t<node>_<suffix>,
   // and _<part> for a node of several registers.
   std::string vector_name(std::size_t i, const std::string& suffix, std::int64_t off, int part = 0) const {
+    if (node(i).kind == ExprKind::Expand) return vector_name(canon(i), suffix, off, part);
     const ExprNode& n = node(i);
     if (n.kind == ExprKind::Literal) return fmt::format("t{}", i);
     if (const Input* in = input_of(i)) {
@@ -329,7 +339,7 @@ class BodyEmitter {
   void emit_nodes(const std::string& suffix, std::int64_t off, int active) {
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
       const ExprKind k = node(i).kind;
-      if (k == ExprKind::Input || k == ExprKind::Literal) continue;
+      if (k == ExprKind::Input || k == ExprKind::Literal || k == ExprKind::Expand) continue;
       if (by_lanes(i)) {
         emit_lane_node(i, suffix, off, active);
         continue;

@@ -1,6 +1,7 @@
 #include "emit_kernel.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cctype>
 #include <climits>
@@ -232,26 +233,49 @@ std::string dispatch_code(const KernelPlan& p, const Values& common) {
   return render_entity("dispatch.cpp.mustache", v);
 }
 
+const char* kind_enumerator(ExprKind k) {
+  switch (k) {
+    case ExprKind::Input: return "Input";
+    case ExprKind::Literal: return "Literal";
+    case ExprKind::Binary: return "Binary";
+    case ExprKind::Unary: return "Unary";
+    case ExprKind::Where: return "Where";
+    case ExprKind::Cast: return "Cast";
+    case ExprKind::Expand: return "Expand";
+  }
+  return "?";
+}
+
+// The dims of the Expand nodes' targets, one array per node (`nodes` is
+// the node table's name), for node_rows to point at.
+std::string target_arrays(const KernelPlan& p, const std::string& nodes) {
+  std::string arrays;
+  for (std::size_t i = 0; i < p.spec.expr.nodes.size(); ++i) {
+    const Shape& target = p.spec.expr.nodes[i].target;
+    if (target.empty()) continue;
+    arrays += fmt::format("static const std::int64_t {}_target{}[] = {{{}}};\n", nodes, i, fmt::join(target, ", "));
+  }
+  return arrays;
+}
+
 // The kernel's DAG as rows of bcastgen::KernelNode (registry.h).
-std::string node_rows(const KernelPlan& p) {
+std::string node_rows(const KernelPlan& p, const std::string& nodes) {
   std::string rows;
-  for (const ExprNode& n : p.spec.expr.nodes) {
+  for (std::size_t k = 0; k < p.spec.expr.nodes.size(); ++k) {
+    const ExprNode& n = p.spec.expr.nodes[k];
     std::size_t a[3] = {0, 0, 0};
     for (std::size_t i = 0; i < n.args.size() && i < 3; ++i) a[i] = n.args[i];
     std::string f = fmt::format("{:.17g}", n.literal.f);
     if (f.find_first_of(".en") == std::string::npos) f += ".0";
+    const std::string target = n.target.empty() ? "bcastgen::ShapeRef{}"
+                                                : fmt::format("bcastgen::ShapeRef({}_target{}, {})", nodes, k,
+                                                              n.target.size());
     rows += fmt::format(
         "    {{bcastgen::ExprKind::{}, bcastgen::Op::{}, bcastgen::UnaryOp::{}, bcastgen::DType::{}, {}, {{{}, {}, {}}}, "
-        "{}, {}, {}, {}u, {}}},\n",
-        n.kind == ExprKind::Input     ? "Input"
-        : n.kind == ExprKind::Literal ? "Literal"
-        : n.kind == ExprKind::Binary  ? "Binary"
-        : n.kind == ExprKind::Unary   ? "Unary"
-        : n.kind == ExprKind::Where   ? "Where"
-                                      : "Cast",
-        camel(op_name(n.op)), camel(unary_name(n.unary)), camel(dtype_name(n.dtype)), n.args.size(), a[0], a[1],
-        a[2], n.input, f, n.literal.i == INT64_MIN ? "INT64_MIN" : std::to_string(n.literal.i), n.literal.u,
-        n.literal.b ? "true" : "false");
+        "{}, {}, {}, {}u, {}, {}}},\n",
+        kind_enumerator(n.kind), camel(op_name(n.op)), camel(unary_name(n.unary)), camel(dtype_name(n.dtype)),
+        n.args.size(), a[0], a[1], a[2], n.input, f,
+        n.literal.i == INT64_MIN ? "INT64_MIN" : std::to_string(n.literal.i), n.literal.u, n.literal.b ? "true" : "false", target);
   }
   return rows;
 }
@@ -267,7 +291,8 @@ std::string table_entry_code(const KernelPlan& p, const Signature& sig, const Va
   Values v = common;
   v.set("erased_body", fmt::format("{}(isa, {});", s.isa, sig.casts));
   v.set("erased_range_body", fmt::format("{}::select_range(isa, out)(begin, end, {});", s.impl, sig.casts));
-  v.set("input_rows", input_rows).set("node_rows", node_rows(p));
+  v.set("input_rows", input_rows).set("node_rows", node_rows(p, s.nodes));
+  v.set("target_arrays", target_arrays(p, s.nodes));
   return render_entity("table_entry.cpp.mustache", v);
 }
 

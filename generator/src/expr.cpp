@@ -79,6 +79,7 @@ std::string node_to_string(const ExprDag& dag, std::size_t i, const std::vector<
     case ExprKind::Unary: s += std::string(unary_name(n.unary)) + "(" + args + ")"; break;
     case ExprKind::Where: s += "where(" + args + ")"; break;
     case ExprKind::Cast: s += "cast(" + args + ", " + dtype_name(n.dtype) + ")"; break;
+    case ExprKind::Expand: s += "expand(" + args + ", " + format_shape(n.target) + ")"; break;
   }
   return s + " : " + dtype_name(n.dtype);
 }

@@ -13,7 +13,7 @@
 
 namespace bcastgen::gen::expr_detail {
 
-enum class Tok { End, Number, Ident, LParen, RParen, Comma, Symbol };
+enum class Tok { End, Number, Ident, LParen, RParen, LBracket, RBracket, Comma, Symbol };
 
 struct Token {
   Tok kind = Tok::End;
@@ -26,12 +26,13 @@ struct Token {
 std::vector<Token> lex(std::string_view text);
 
 // What makes two typed DAG nodes equal, so that they are shared: kind, op
-// or function, dtype, operands, and the input or the literal's bits in its
-// dtype (-0.0 is not 0.0). The parser and ExprBuilder both intern by it.
-using NodeKey = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t>;
+// or function, dtype, operands, the input or the literal's bits in its
+// dtype (-0.0 is not 0.0), and an Expand's target. The parser and
+// ExprBuilder both intern by it.
+using NodeKey = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t, Shape>;
 NodeKey node_key(const ExprNode& e);
 
-enum class AstKind { Input, Number, Bool, Binary, Unary, Where, Cast };
+enum class AstKind { Input, Number, Bool, Binary, Unary, Where, Cast, Expand };
 
 // One node of the syntax tree. Nodes are stored children first, so a
 // parent's index is larger than its children's and every pass over the
@@ -43,6 +44,7 @@ struct AstNode {
   Op op = Op::Add;               // Binary
   UnaryOp unary = UnaryOp::Neg;  // Unary
   DType dtype = DType::Bool;     // Cast: the target
+  Shape target;                  // Expand: the target shape
   std::size_t input = 0;         // Input
   bool value = false;            // Bool
   std::string text;              // Number: the spelling, with a folded minus sign

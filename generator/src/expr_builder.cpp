@@ -2,6 +2,7 @@
 #include "bcastgen/gen/expr_builder.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cfloat>
 #include <cmath>
@@ -195,6 +196,15 @@ ExprBuilder::Value ExprBuilder::cast(Value x, DType dtype, const std::string& or
   return add(std::move(e), origin);
 }
 
+ExprBuilder::Value ExprBuilder::expand(Value x, const Shape& target, const std::string& origin) {
+  ExprNode e;
+  e.kind = ExprKind::Expand;
+  e.args = {x};
+  e.dtype = node(x, origin).dtype;
+  e.target = target;
+  return add(std::move(e), origin);
+}
+
 ExprDag ExprBuilder::finish(Value root) const {
   node(root, "");
   ExprDag d = dag_;
@@ -233,6 +243,11 @@ class Printer {
         out_ += "cast(";
         write(n.args[0], false);
         out_ += std::string(", ") + dtype_name(n.dtype) + ")";
+        return;
+      case ExprKind::Expand:
+        out_ += "expand(";
+        write(n.args[0], false);
+        out_ += fmt::format(", [{}])", fmt::join(n.target, ", "));
         return;
     }
   }

@@ -66,6 +66,7 @@ class DagBuilder {
       case AstKind::Unary: return n.unary == UnaryOp::LogicalNot ? DType::Bool : own_[a[0]];
       case AstKind::Where: return own_[a[1]] ? own_[a[1]] : own_[a[2]];
       case AstKind::Cast: return n.dtype;
+      case AstKind::Expand: return own_[a[0]];
     }
     return std::nullopt;
   }
@@ -98,6 +99,7 @@ class DagBuilder {
         give(a[2], t);
         return;
       case AstKind::Cast: give(a[0], n.dtype); return;
+      case AstKind::Expand: give(a[0], t); return;
     }
   }
 
@@ -138,6 +140,10 @@ class DagBuilder {
       case AstKind::Cast:
         if (arg_type(0) == n.dtype) return e.args[0];  // a cast to x's own type is x
         e.kind = ExprKind::Cast;
+        break;
+      case AstKind::Expand:
+        e.kind = ExprKind::Expand;
+        e.target = n.target;
         break;
     }
     // The runtime's typing rule (type_node, expr.h), in the parser's words.
@@ -198,7 +204,7 @@ NodeKey node_key(const ExprNode& e) {
   const int code = e.kind == ExprKind::Binary ? static_cast<int>(e.op)
                    : e.kind == ExprKind::Unary ? static_cast<int>(e.unary)
                                                : 0;
-  return {e.kind, code, e.dtype, e.args, value};
+  return {e.kind, code, e.dtype, e.args, value, e.kind == ExprKind::Expand ? e.target : Shape{}};
 }
 
 ExprDag build_dag(std::string_view text, const Ast& ast, const std::vector<ExprInput>& inputs) {

@@ -74,8 +74,13 @@ std::vector<Token> lex(std::string_view text) {
       std::size_t len = 1;
       while (pos + len < text.size() && is_ident_char(text[pos + len])) ++len;
       push(Tok::Ident, len);
-    } else if (c == '(' || c == ')' || c == ',') {
-      push(c == '(' ? Tok::LParen : c == ')' ? Tok::RParen : Tok::Comma, 1);
+    } else if (c == '(' || c == ')' || c == ',' || c == '[' || c == ']') {
+      push(c == '('   ? Tok::LParen
+           : c == ')' ? Tok::RParen
+           : c == '[' ? Tok::LBracket
+           : c == ']' ? Tok::RBracket
+                      : Tok::Comma,
+           1);
     } else {
       bool two = false;
       for (std::string_view s : kTwoCharSymbols) two = two || text.substr(pos, 2) == s;

@@ -34,7 +34,7 @@ constexpr UnaryOp kUnaryOps[] = {UnaryOp::Neg,    UnaryOp::Abs,        UnaryOp::
 
 // What a call's name means.
 struct Function {
-  enum Kind { Binary, Unary, Clamp, Where, Cast } kind;
+  enum Kind { Binary, Unary, Clamp, Where, Cast, Expand } kind;
   Op op = Op::Add;
   UnaryOp unary = UnaryOp::Neg;
 };
@@ -50,11 +50,12 @@ std::optional<Function> find_function(std::string_view name) {
   if (name == "clamp") return Function{Function::Clamp};
   if (name == "where") return Function{Function::Where};
   if (name == "cast") return Function{Function::Cast};
+  if (name == "expand") return Function{Function::Expand};
   return std::nullopt;
 }
 
 std::string function_names() {
-  std::vector<std::string> names = {"max", "min", "clamp", "where", "cast"};
+  std::vector<std::string> names = {"max", "min", "clamp", "where", "cast", "expand"};
   for (Op op : kAllOps) {
     if (op != Op::Broadcast) names.push_back(op_name(op));
   }
@@ -225,11 +226,14 @@ class Parser {
     enter(next());
     std::vector<std::size_t> args;
     DType target = DType::Bool;
+    Shape shape;
     std::size_t count = 0;
     if (peek().kind != Tok::RParen) {
       for (;; ++count) {
         if (f->kind == Function::Cast && count == 1) {
           target = dtype_argument();
+        } else if (f->kind == Function::Expand && count == 1) {
+          shape = shape_argument();
         } else {
           args.push_back(expression());
         }
@@ -263,6 +267,12 @@ class Parser {
         n.args = std::move(args);
         return add(std::move(n));
       }
+      case Function::Expand: {
+        AstNode n = node(AstKind::Expand, fn.column, name);
+        n.target = std::move(shape);
+        n.args = std::move(args);
+        return add(std::move(n));
+      }
     }
     fail(fn, "unknown function '" + name + "'");
   }
@@ -278,9 +288,39 @@ class Parser {
     return dtype;
   }
 
+  // expand's target: [d0, d1, ...], dims written as non-negative integers.
+  Shape shape_argument() {
+    const Token& open = next();
+    if (open.kind != Tok::LBracket) {
+      fail(open, "expand's second argument must be a shape [d0, d1, ...], found " + describe(open));
+    }
+    Shape shape;
+    while (peek().kind != Tok::RBracket) {
+      const Token& t = next();
+      std::int64_t d = 0;
+      const bool digits = t.kind == Tok::Number && t.text.find_first_not_of("0123456789") == std::string_view::npos;
+      for (std::size_t i = 0; digits && i < t.text.size(); ++i) {
+        if (__builtin_mul_overflow(d, 10, &d) || __builtin_add_overflow(d, t.text[i] - '0', &d)) d = -1;
+        if (d < 0) break;
+      }
+      if (!digits || d < 0) {
+        fail(t, "a dimension of expand's shape must be a non-negative integer, found " + describe(t));
+      }
+      shape.push_back(d);
+      if (peek().kind == Tok::Comma) {
+        next();
+      } else if (peek().kind != Tok::RBracket) {
+        fail(peek(), "expected ',' or ']' in expand's shape, found " + describe(peek()));
+      }
+    }
+    next();
+    return shape;
+  }
+
   void check_arity(const Token& fn, const Function& f, std::size_t count) const {
-    static constexpr const char* kParams[] = {"(a, b)", "(x)", "(x, lo, hi)", "(cond, x, y)", "(x, dtype)"};
-    static constexpr std::size_t kCounts[] = {2, 1, 3, 3, 2};
+    static constexpr const char* kParams[] = {"(a, b)",       "(x)",        "(x, lo, hi)",
+                                              "(cond, x, y)", "(x, dtype)", "(x, [d0, d1, ...])"};
+    static constexpr std::size_t kCounts[] = {2, 1, 3, 3, 2, 2};
     if (count == kCounts[f.kind]) return;
     fail(fn, std::string(fn.text) + " takes " + std::to_string(kCounts[f.kind]) + " argument" +
                  (kCounts[f.kind] == 1 ? "" : "s") + " " + kParams[f.kind] + ", got " + std::to_string(count));

@@ -16,6 +16,7 @@ const char* kind_name(ExprKind k) {
     case ExprKind::Unary: return "unary";
     case ExprKind::Where: return "where";
     case ExprKind::Cast: return "cast";
+    case ExprKind::Expand: return "expand";
   }
   return "?";
 }
@@ -28,6 +29,7 @@ nlohmann::json dag_json(const KernelSpec& k) {
     if (n.kind == ExprKind::Literal) j["literal"] = n.literal.text;
     if (n.kind == ExprKind::Binary) j["op"] = op_name(n.op);
     if (n.kind == ExprKind::Unary) j["op"] = unary_name(n.unary);
+    if (n.kind == ExprKind::Expand) j["target"] = n.target;
     nodes.push_back(j);
   }
   return {{"nodes", nodes}, {"root", k.expr.root}};

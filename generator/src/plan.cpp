@@ -136,7 +136,9 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
   // Under bool lanes bools are byte vectors, but a comparison yields a
   // compare result: it can only be stored, not fed to another node.
   for (std::size_t i = 0; !cmp_bools && i < d.nodes.size(); ++i) {
+    if (d.nodes[i].kind == ExprKind::Expand) continue;  // the same value as its operand
     for (std::size_t a : d.nodes[i].args) {
+      while (d.nodes[a].kind == ExprKind::Expand) a = d.nodes[a].args[0];
       const ExprNode& arg = d.nodes[a];
       if (arg.kind == ExprKind::Binary && op_kind(arg.op) == OpKind::Comparison) {
         return fmt::format("node {} feeds a comparison's result to another node", node_text(p, i));
@@ -182,6 +184,7 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
         if (!cmp_bools || tw->select.empty()) return none();
         break;
       }
+      case ExprKind::Expand: break;  // its operand's registers
       case ExprKind::Cast: {
         // Between numbers without a form: lane by lane (ops::cast).
         const DType from = d.nodes[n.args[0]].dtype;
@@ -218,7 +221,9 @@ std::string parts_note(const KernelPlan& p, const IsaPlan& ip) {
     if (ip.parts[i] > 1) wider[p.spec.expr.nodes[i].dtype] = ip.parts[i];
   }
   std::string s;
-  for (const auto& [t, n] : wider) s += fmt::format("{}{} nodes in {} registers", s.empty() ? "" : ", ", dtype_name(t), n);
+  for (const auto& [t, n] : wider) {
+    s += fmt::format("{}{} nodes in {} registers", s.empty() ? "" : ", ", dtype_name(t), n);
+  }
   return s.empty() ? "" : fmt::format("; mixed widths in lanes of {}: {} per vector", dtype_name(ip.lane_dtype), s);
 }
 

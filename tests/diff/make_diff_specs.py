@@ -276,6 +276,15 @@ def expr_kernel(rng, name):
     # Each input as a term of type dt, then the terms combined at random.
     terms = [x if t == dt else f"cast({x}, {dt})" for x, _, t in inputs if t == dt or not vector]
     conditions = [x for x, _, t in inputs if t != dt and vector]
+    # Broadcast as a node (rule numpy): one term expanded to the output's
+    # shape, or to it under a new leading axis, which then grows the output.
+    # Drawn from a generator of its own, so that the other draws stay as
+    # they were.
+    ex = random.Random(name + "/expand")
+    if rule == "numpy" and ex.random() < 0.2:
+        k = ex.randrange(len(terms))
+        target = ([ex.choice([2, 3])] if ex.random() < 0.5 else []) + list(out)
+        terms[k] = f"expand({terms[k]}, {shape_text(target)})"
     rng.shuffle(terms)
     e = terms[0]
     for t in terms[1:]:

@@ -227,9 +227,9 @@ static const bcastgen::KernelInput bias_add_inputs[] = {
 };
 
 static const bcastgen::KernelNode bias_add_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
 };
 
 void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
@@ -441,9 +441,9 @@ static const bcastgen::KernelInput mean_sub_inputs[] = {
 };
 
 static const bcastgen::KernelNode mean_sub_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Subtract, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Subtract, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
 };
 
 void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
@@ -654,9 +654,9 @@ static const bcastgen::KernelInput mask_gt_inputs[] = {
 };
 
 static const bcastgen::KernelNode mask_gt_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Greater, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Greater, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
 };
 
 void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<bool> out) {
@@ -909,13 +909,13 @@ static const bcastgen::KernelInput bn_relu_inputs[] = {
 };
 
 static const bcastgen::KernelNode bn_relu_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 2, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {2, 3, 0}, 0, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Maximum, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {4, 5, 0}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 2, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {2, 3, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Maximum, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {4, 5, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
 };
 
 void bn_relu_checked(bcastgen::TensorView<const float> x, bcastgen::TensorView<const float> scale, bcastgen::TensorView<const float> shift, bcastgen::TensorView<float> out) {
@@ -1168,12 +1168,12 @@ static const bcastgen::KernelInput causal_mask_inputs[] = {
 };
 
 static const bcastgen::KernelNode causal_mask_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.125, 0, 0u, false},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {1, 2, 0}, 0, 0.0, 0, 0u, false},
-    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, -10000.0, 0, 0u, false},
-    {bcastgen::ExprKind::Where, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 3, {0, 3, 4}, 0, 0.0, 0, 0u, false},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.125, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {1, 2, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, -10000.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Where, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 3, {0, 3, 4}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
 };
 
 void causal_mask_checked(bcastgen::TensorView<const float> s, bcastgen::TensorView<const bool> keep, bcastgen::TensorView<float> out) {

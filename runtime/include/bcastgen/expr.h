@@ -1,6 +1,9 @@
 // bcastgen runtime: the typed expression DAG of a kernel. A kernel is N
 // named inputs, this DAG over them and one output (its root); a binary op
-// is the DAG op(in0, in1) and the Broadcast op the DAG in0. The generator
+// is the DAG op(in0, in1) and the Broadcast op the DAG in0. An Expand node
+// (ONNX's Expand, NumPy's broadcast_to under the numpy rule) is its operand
+// broadcast with a target shape: the target joins the operands' shapes in
+// the output's, and the node's value at every element is its operand's. The generator
 // parses `expr:` text into it (gen/expr.h); the reference evaluates it per
 // element (reference.h) and the planner and emitter compile it.
 #pragma once
@@ -11,11 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "bcastgen/shape.h"
 #include "bcastgen/types.h"
 
 namespace bcastgen {
 
-enum class ExprKind { Input, Literal, Binary, Unary, Where, Cast };
+enum class ExprKind { Input, Literal, Binary, Unary, Where, Cast, Expand };
 
 enum class UnaryOp { Neg, Abs, Sqrt, Square, Reciprocal, LogicalNot, BitwiseNot };
 
@@ -70,10 +74,11 @@ struct ExprNode {
   Op op = Op::Add;               // Binary (never Broadcast)
   UnaryOp unary = UnaryOp::Neg;  // Unary
   DType dtype = DType::F32;      // the node's result type (Cast: the target)
-  // Operand nodes, all before this one: Binary (a, b), Unary (x), Where (cond, x, y), Cast (x).
+  // Operand nodes, all before this one: Binary (a, b), Unary (x), Where (cond, x, y), Cast (x), Expand (x).
   std::vector<std::size_t> args;
   std::size_t input = 0;  // Input: index into the kernel's inputs
   ExprLiteral literal;    // Literal
+  Shape target;           // Expand: the shape its operand is broadcast with
   int column = 0;         // where the node is first written in the text (1-based byte offset; 0: built in memory)
 };
 
@@ -97,8 +102,8 @@ struct NodeTyping {
   DType dtype = DType::F32;
 };
 
-// The type of a Binary, Unary, Where or Cast node over operands of these
-// dtypes (as many as the kind takes); `cast_to` is a Cast's target.
+// The type of a Binary, Unary, Where, Cast or Expand node over operands of
+// these dtypes (as many as the kind takes); `cast_to` is a Cast's target.
 inline NodeTyping type_node(ExprKind kind, Op op, UnaryOp unary, DType cast_to, const std::vector<DType>& operands) {
   NodeTyping t;
   auto fail = [&](NodeTyping::Problem p, std::size_t operand) {
@@ -124,11 +129,24 @@ inline NodeTyping type_node(ExprKind kind, Op op, UnaryOp unary, DType cast_to, 
     case ExprKind::Cast:
       t.dtype = cast_to;  // any dtype to any
       return t;
+    case ExprKind::Expand:
+      t.dtype = operands[0];
+      return t;
     case ExprKind::Input:
     case ExprKind::Literal: break;
   }
   t.dtype = cast_to;
   return t;
+}
+
+// The targets of the DAG's Expand nodes, which join the inputs' shapes in
+// the output's (broadcast_inputs under the numpy rule).
+inline std::vector<Shape> expand_targets(const ExprDag& dag) {
+  std::vector<Shape> targets;
+  for (const ExprNode& n : dag.nodes) {
+    if (n.kind == ExprKind::Expand) targets.push_back(n.target);
+  }
+  return targets;
 }
 
 // The DAG of one binary op over inputs 0 and 1 (a kernel spec's `op:`).

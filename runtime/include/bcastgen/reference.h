@@ -106,7 +106,8 @@ inline void check_expr_node(const ExprDag& dag, std::size_t k, const std::vector
     case ExprKind::Input:
     case ExprKind::Literal: arity = 0; break;
     case ExprKind::Unary:
-    case ExprKind::Cast: arity = 1; break;
+    case ExprKind::Cast:
+    case ExprKind::Expand: arity = 1; break;
     case ExprKind::Binary: arity = 2; break;
     case ExprKind::Where: arity = 3; break;
     default: throw InvalidArgument(at + "unknown kind " + std::to_string(static_cast<int>(n.kind)));
@@ -133,6 +134,11 @@ inline void check_expr_node(const ExprDag& dag, std::size_t k, const std::vector
     return;
   }
   if (n.kind == ExprKind::Literal) return;
+  if (n.kind == ExprKind::Expand) {
+    for (std::int64_t d : n.target) {
+      if (d < 0) throw InvalidArgument(at + "expand target " + format_shape(n.target) + " has a negative dimension");
+    }
+  }
   if (n.kind == ExprKind::Unary && static_cast<std::size_t>(n.unary) >= std::size(kUnaryInfo)) {
     throw InvalidArgument(at + "unknown unary op " + std::to_string(static_cast<int>(n.unary)));
   }
@@ -153,9 +159,9 @@ inline void check_expr_node(const ExprDag& dag, std::size_t k, const std::vector
     case NodeTyping::NotBool: throw mismatch("the condition", operands[0], DType::Bool);
   }
   if (n.dtype != t.dtype) {
-    throw mismatch(n.kind == ExprKind::Binary  ? "the result"
-                   : n.kind == ExprKind::Unary ? "the operand"
-                                               : "the first branch",
+    throw mismatch(n.kind == ExprKind::Binary                                  ? "the result"
+                   : n.kind == ExprKind::Unary || n.kind == ExprKind::Expand ? "the operand"
+                                                                             : "the first branch",
                    n.kind == ExprKind::Binary ? n.dtype : t.dtype, n.kind == ExprKind::Binary ? t.dtype : n.dtype);
   }
 }
@@ -234,6 +240,7 @@ inline ExprValue expr_node_value(const ExprNode& n, const std::vector<ExprValue>
       });
       break;
     case ExprKind::Cast: ops::cast_value(nodes[n.args[0]].dtype, n.dtype, vals[n.args[0]].bytes, r.bytes); break;
+    case ExprKind::Expand: r = vals[n.args[0]]; break;  // the operand, at this element of the output
   }
   return r;
 }
@@ -297,12 +304,13 @@ inline void broadcast_to(DType dtype, BroadcastMode mode, const void* input, con
 }
 
 // The output shape of an expression over `inputs`: broadcast_inputs(rule,
-// their shapes, axis, names).out. Throws as broadcast_inputs.
+// their shapes and the DAG's expand targets, axis, names).out. Throws as
+// broadcast_inputs.
 inline Shape expr_output_shape(const std::vector<ExprOperand>& inputs, Rule rule, std::int64_t axis = -1,
-                               const std::vector<std::string>& names = {}) {
+                               const std::vector<std::string>& names = {}, const std::vector<Shape>& targets = {}) {
   std::vector<Shape> shapes;
   for (const ExprOperand& in : inputs) shapes.push_back(in.shape);
-  return broadcast_inputs(rule, shapes, axis, names).out;
+  return broadcast_inputs(rule, shapes, targets, axis, names).out;
 }
 
 // out = the value of `dag` at every element of the broadcast of `inputs`
@@ -323,7 +331,7 @@ inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs,
     shapes.push_back(in.shape);
   }
   detail::check_expr_dag(dag, dtypes, names);
-  const BroadcastInputs b = broadcast_inputs(rule, shapes, axis, names);
+  const BroadcastInputs b = broadcast_inputs(rule, shapes, expand_targets(dag), axis, names);
   const std::int64_t numel = checked_numel(b.out);
   if (numel == 0) return;
   for (std::size_t j = 0; j < inputs.size(); ++j) {

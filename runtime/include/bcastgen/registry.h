@@ -22,7 +22,8 @@ struct KernelInput {
 };
 
 // One node of the kernel's DAG, as plain data (see ExprNode): Binary uses
-// op, Unary unary, Input input, Literal the value member of its dtype.
+// op, Unary unary, Input input, Literal the value member of its dtype,
+// Expand target.
 struct KernelNode {
   ExprKind kind;
   Op op;
@@ -35,6 +36,7 @@ struct KernelNode {
   std::int64_t i;
   std::uint64_t u;
   bool b;
+  ShapeRef target;
 };
 
 struct KernelEntry {
@@ -76,6 +78,7 @@ inline ExprDag entry_dag(const KernelEntry& e) {
     n.literal.i = k.i;
     n.literal.u = k.u;
     n.literal.b = k.b;
+    n.target = k.target.to_shape();
     d.nodes.push_back(n);
   }
   d.root = e.root;

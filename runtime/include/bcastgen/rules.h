@@ -327,6 +327,35 @@ inline BroadcastInputs broadcast_inputs(Rule rule, const std::vector<Shape>& sha
   return r;
 }
 
+// Broadcasts the inputs of a kernel together with the targets of its
+// Expand nodes (expand_targets, expr.h), which have no data: the targets
+// join the inputs' shapes in the output's, and the result holds the inputs'
+// alignment and strides only. Expand takes the numpy rule, under which an
+// expanded operand and every other input align to the output right to
+// left, so each input's strides are the ones numpy gives it. Throws
+// InvalidArgument for targets under another rule, and as broadcast_inputs.
+inline BroadcastInputs broadcast_inputs(Rule rule, const std::vector<Shape>& shapes, const std::vector<Shape>& targets,
+                                        std::int64_t axis, const std::vector<std::string>& names = {}) {
+  if (targets.empty()) return broadcast_inputs(rule, shapes, axis, names);
+  if (rule != Rule::Numpy) {
+    throw InvalidArgument(std::string("expand() broadcasts under rule numpy; this kernel's rule is ") +
+                          rule_name(rule));
+  }
+  std::vector<Shape> all = shapes;
+  std::vector<std::string> all_names;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    all_names.push_back(i < names.size() ? names[i] : std::string(1, static_cast<char>('A' + i % 26)));
+  }
+  for (const Shape& target : targets) {
+    all.push_back(target);
+    all_names.push_back("expand target");  // the message shows the shape after the name
+  }
+  BroadcastInputs r = broadcast_inputs(rule, all, axis, all_names);
+  r.aligned.resize(shapes.size());
+  r.strides.resize(shapes.size());
+  return r;
+}
+
 // The Broadcast op: materializes `input` at `target`. In the result, A is
 // the input and B the target. `axis` is used by pdpd, `axes_mapping` by
 // explicit (input axis i goes to target axis axes_mapping[i]).

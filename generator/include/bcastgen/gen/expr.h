@@ -15,8 +15,11 @@
 // Calls: every binary op by its name or alias (add(a, b), power, pow,
 // remainder, ...) and max, min; the unary functions neg abs sqrt square
 // reciprocal logical_not bitwise_not; clamp(x, lo, hi), meaning
-// minimum(maximum(x, lo), hi) as NumPy's clip; where(cond, x, y); and
-// cast(x, dtype) with a dtype name (a cast to x's own type is x itself).
+// minimum(maximum(x, lo), hi) as NumPy's clip; where(cond, x, y);
+// cast(x, dtype) with a dtype name (a cast to x's own type is x itself);
+// and expand(x, [d0, d1, ...]), x broadcast with a target shape of
+// non-negative integer dims (ONNX's Expand), of x's type, which joins the
+// output's shape under the numpy rule.
 //
 // Types:
 // - Binary ops need operands of one type (cast to mix) that op_supports()

@@ -57,6 +57,9 @@ class ExprBuilder {
   Value where(Value condition, Value x, Value y, const std::string& origin = "");
   // A cast to x's own dtype is x.
   Value cast(Value x, DType dtype, const std::string& origin = "");
+  // x broadcast with `target` (ONNX's Expand): the target joins the output's
+  // shape (rule numpy), and the node's value is x's. Dims must be >= 0.
+  Value expand(Value x, const Shape& target, const std::string& origin = "");
 
   DType dtype(Value v) const;
   // The origin of the node's first builder call (a shared node keeps it).
@@ -72,7 +75,7 @@ class ExprBuilder {
   const ExprNode& node(Value v, const std::string& origin) const;
 
   // An ExprNode's identity for sharing (expr_detail::node_key, as the parser's).
-  using Key = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t>;
+  using Key = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t, Shape>;
   std::vector<ExprInput> inputs_;
   std::vector<DType> dtypes_;        // the inputs', for check_expr_node
   std::vector<std::string> names_;   // the inputs', for its messages
