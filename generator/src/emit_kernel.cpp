@@ -275,7 +275,8 @@ std::string node_rows(const KernelPlan& p, const std::string& nodes) {
         "{}, {}, {}, {}u, {}, {}}},\n",
         kind_enumerator(n.kind), camel(op_name(n.op)), camel(unary_name(n.unary)), camel(dtype_name(n.dtype)),
         n.args.size(), a[0], a[1], a[2], n.input, f,
-        n.literal.i == INT64_MIN ? "INT64_MIN" : std::to_string(n.literal.i), n.literal.u, n.literal.b ? "true" : "false", target);
+        n.literal.i == INT64_MIN ? "INT64_MIN" : std::to_string(n.literal.i), n.literal.u,
+        n.literal.b ? "true" : "false", target);
   }
   return rows;
 }
