@@ -56,6 +56,9 @@ std::string literal_cpp(const ExprLiteral& lit, DType t) {
   return fmt::format("{}{{{}u}}", info.cpp_type, lit.u);
 }
 
+// A mask with the low n of 64 lanes set, one bit per lane.
+std::uint64_t low_lanes(std::int64_t n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+
 class BodyEmitter {
  public:
   BodyEmitter(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming)
@@ -160,12 +163,8 @@ class BodyEmitter {
 
   std::string elem(std::size_t k) const { return dtype_info(p_.spec.inputs[k].dtype).cpp_type; }
   const ExprNode& node(std::size_t i) const { return dag_.nodes[i]; }
-  // The node whose value node i is: an Expand node is its operand (its
-  // target only shaped the loops).
-  std::size_t canon(std::size_t i) const {
-    while (node(i).kind == ExprKind::Expand) i = node(i).args[0];
-    return i;
-  }
+  // The node whose value node i is (an Expand node's target only shaped the loops).
+  std::size_t canon(std::size_t i) const { return expand_operand(dag_, i); }
   const Input* input_of(std::size_t i) const {
     return node(i).kind == ExprKind::Input ? &inputs_[node(i).input] : nullptr;
   }
@@ -438,7 +437,6 @@ class BodyEmitter {
   // The masks of a partial vector of `active` lanes that its loads and
   // stores use: `tail`, and one per part for nodes of several registers.
   void emit_tail_masks(int active) {
-    auto bits = [](std::int64_t n) { return n >= 64 ? ~0ull : (1ull << n) - 1; };
     std::set<int> done;
     auto masks_of = [&](std::size_t i) {
       if (!done.insert(parts(i)).second) return;
@@ -446,7 +444,7 @@ class BodyEmitter {
       for (int q = 0; q < parts(i); ++q) {
         const std::int64_t in_part = std::clamp<std::int64_t>(active - q * n, 0, n);
         pr_.line(fmt::format("const {} {} = {:#x}{};", parts(i) == 1 ? tv_->mask : tv(i)->mask, tail_mask(i, q),
-                             bits(in_part), n > 32 ? "ull" : ""));
+                             low_lanes(in_part), n > 32 ? "ull" : ""));
       }
     };
     for (const Input& in : inputs_) {
@@ -570,7 +568,7 @@ class BodyEmitter {
     const int w = dtype_size(ip_.lane_dtype) / 4;
     std::string word_list;
     for (int l = 0; l < ip_.lanes * w; ++l) word_list += fmt::format("{}{}", l ? ", " : "", l / w < n ? -1 : 0);
-    const std::uint64_t bits = n >= 64 ? ~0ull : (1ull << n) - 1;
+    const std::uint64_t bits = low_lanes(n);
     return expand(iv_->mask_const, {{"words", word_list}, {"bits", fmt::format("{:#x}", bits)}});
   }
 

@@ -233,19 +233,6 @@ std::string dispatch_code(const KernelPlan& p, const Values& common) {
   return render_entity("dispatch.cpp.mustache", v);
 }
 
-const char* kind_enumerator(ExprKind k) {
-  switch (k) {
-    case ExprKind::Input: return "Input";
-    case ExprKind::Literal: return "Literal";
-    case ExprKind::Binary: return "Binary";
-    case ExprKind::Unary: return "Unary";
-    case ExprKind::Where: return "Where";
-    case ExprKind::Cast: return "Cast";
-    case ExprKind::Expand: return "Expand";
-  }
-  return "?";
-}
-
 // The dims of the Expand nodes' targets, one array per node (`nodes` is
 // the node table's name), for node_rows to point at.
 std::string target_arrays(const KernelPlan& p, const std::string& nodes) {
@@ -273,7 +260,7 @@ std::string node_rows(const KernelPlan& p, const std::string& nodes) {
     rows += fmt::format(
         "    {{bcastgen::ExprKind::{}, bcastgen::Op::{}, bcastgen::UnaryOp::{}, bcastgen::DType::{}, {}, {{{}, {}, {}}}, "
         "{}, {}, {}, {}u, {}, {}}},\n",
-        kind_enumerator(n.kind), camel(op_name(n.op)), camel(unary_name(n.unary)), camel(dtype_name(n.dtype)),
+        camel(expr_kind_name(n.kind)), camel(op_name(n.op)), camel(unary_name(n.unary)), camel(dtype_name(n.dtype)),
         n.args.size(), a[0], a[1], a[2], n.input, f,
         n.literal.i == INT64_MIN ? "INT64_MIN" : std::to_string(n.literal.i), n.literal.u,
         n.literal.b ? "true" : "false", target);

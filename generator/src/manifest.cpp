@@ -8,23 +8,11 @@
 namespace bcastgen::gen {
 namespace {
 
-const char* kind_name(ExprKind k) {
-  switch (k) {
-    case ExprKind::Input: return "input";
-    case ExprKind::Literal: return "literal";
-    case ExprKind::Binary: return "binary";
-    case ExprKind::Unary: return "unary";
-    case ExprKind::Where: return "where";
-    case ExprKind::Cast: return "cast";
-    case ExprKind::Expand: return "expand";
-  }
-  return "?";
-}
 
 nlohmann::json dag_json(const KernelSpec& k) {
   nlohmann::json nodes = nlohmann::json::array();
   for (const ExprNode& n : k.expr.nodes) {
-    nlohmann::json j{{"kind", kind_name(n.kind)}, {"dtype", dtype_name(n.dtype)}, {"args", n.args}};
+    nlohmann::json j{{"kind", expr_kind_name(n.kind)}, {"dtype", dtype_name(n.dtype)}, {"args", n.args}};
     if (n.kind == ExprKind::Input) j["input"] = k.inputs[n.input].name;
     if (n.kind == ExprKind::Literal) j["literal"] = n.literal.text;
     if (n.kind == ExprKind::Binary) j["op"] = op_name(n.op);

@@ -138,8 +138,7 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
   for (std::size_t i = 0; !cmp_bools && i < d.nodes.size(); ++i) {
     if (d.nodes[i].kind == ExprKind::Expand) continue;  // the same value as its operand
     for (std::size_t a : d.nodes[i].args) {
-      while (d.nodes[a].kind == ExprKind::Expand) a = d.nodes[a].args[0];
-      const ExprNode& arg = d.nodes[a];
+      const ExprNode& arg = d.nodes[expand_operand(d, a)];
       if (arg.kind == ExprKind::Binary && op_kind(arg.op) == OpKind::Comparison) {
         return fmt::format("node {} feeds a comparison's result to another node", node_text(p, i));
       }

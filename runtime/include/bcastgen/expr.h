@@ -139,6 +139,28 @@ inline NodeTyping type_node(ExprKind kind, Op op, UnaryOp unary, DType cast_to, 
   return t;
 }
 
+// The kind's name: "input", "literal", "binary", "unary", "where", "cast",
+// "expand" (the manifest's, and the generated kernel tables' enumerators).
+inline constexpr const char* expr_kind_name(ExprKind k) {
+  switch (k) {
+    case ExprKind::Input: return "input";
+    case ExprKind::Literal: return "literal";
+    case ExprKind::Binary: return "binary";
+    case ExprKind::Unary: return "unary";
+    case ExprKind::Where: return "where";
+    case ExprKind::Cast: return "cast";
+    case ExprKind::Expand: return "expand";
+  }
+  return "?";
+}
+
+// The node whose value node i is: an Expand node has its operand's value
+// (its target shapes the output, not the value), so Expands are skipped.
+inline std::size_t expand_operand(const ExprDag& dag, std::size_t i) {
+  while (dag.nodes[i].kind == ExprKind::Expand) i = dag.nodes[i].args[0];
+  return i;
+}
+
 // The targets of the DAG's Expand nodes, which join the inputs' shapes in
 // the output's (broadcast_inputs under the numpy rule).
 inline std::vector<Shape> expand_targets(const ExprDag& dag) {

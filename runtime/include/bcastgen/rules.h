@@ -272,6 +272,13 @@ inline BroadcastResult broadcast_shapes(Rule rule, const Shape& a, const Shape& 
   throw InvalidArgument("unknown rule");
 }
 
+namespace detail {
+// Input i's name in broadcast_inputs' errors: names[i], else "A", "B", ...
+inline std::string input_name(const std::vector<std::string>& names, std::size_t i) {
+  return i < names.size() ? names[i] : std::string(1, static_cast<char>('A' + i % 26));
+}
+}  // namespace detail
+
 // N inputs broadcast together: the output shape, and each input's strides
 // aligned to it (one per output axis, 0 where the input broadcasts).
 struct BroadcastInputs {
@@ -289,7 +296,7 @@ struct BroadcastInputs {
 // when empty). Throws as broadcast_shapes does.
 inline BroadcastInputs broadcast_inputs(Rule rule, const std::vector<Shape>& shapes, std::int64_t axis = -1,
                                         const std::vector<std::string>& names = {}) {
-  auto name = [&](std::size_t i) { return i < names.size() ? names[i] : std::string(1, static_cast<char>('A' + i % 26)); };
+  auto name = [&](std::size_t i) { return detail::input_name(names, i); };
   BroadcastInputs r;
   if (shapes.size() == 2 && rule != Rule::Numpy) {
     BroadcastResult two = broadcast_shapes(rule, shapes[0], shapes[1], axis);
@@ -343,9 +350,7 @@ inline BroadcastInputs broadcast_inputs(Rule rule, const std::vector<Shape>& sha
   }
   std::vector<Shape> all = shapes;
   std::vector<std::string> all_names;
-  for (std::size_t i = 0; i < shapes.size(); ++i) {
-    all_names.push_back(i < names.size() ? names[i] : std::string(1, static_cast<char>('A' + i % 26)));
-  }
+  for (std::size_t i = 0; i < shapes.size(); ++i) all_names.push_back(detail::input_name(names, i));
   for (const Shape& target : targets) {
     all.push_back(target);
     all_names.push_back("expand target");  // the message shows the shape after the name
