@@ -1,7 +1,7 @@
 # Install rules and the exported CMake package (included by the top-level
 # CMakeLists.txt). `cmake --install <build> --prefix <p>` gives:
 #   <p>/bin/bcastgen
-#   <p>/include/bcastgen/*.h            runtime headers (bcastgen::runtime)
+#   <p>/include/bcastgen/*.h, *.inl     runtime headers (bcastgen::runtime)
 #   <p>/include/bcastgen/gen/*.h        generator library headers (bcastgen::core)
 #   <p>/lib/libbcastgen_core.a
 #   <p>/lib/cmake/bcastgen/             bcastgenConfig.cmake, bcastgenConfigVersion.cmake,
@@ -19,7 +19,7 @@ install(TARGETS bcastgen bcastgen_runtime
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/bcastgen"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.inl")
 install(EXPORT bcastgenTargets
   NAMESPACE bcastgen::
   DESTINATION "${BCASTGEN_INSTALL_CMAKEDIR}")

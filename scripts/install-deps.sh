@@ -21,6 +21,8 @@ packages=(
   libclang-14-dev llvm-14-dev clang-format-14 libclang-rt-14-dev
   # tests: GoogleTest; NumPy is the oracle of tests/ops_numpy_test.cpp (/usr/bin/python3)
   libgtest-dev libgmock-dev python3-numpy
+  # tests: MPFR, the correctly rounded oracle of the math functions' ulp bounds
+  libmpfr-dev
   "$@"
 )
 

@@ -61,6 +61,15 @@ std::set<std::string> header_names(const bg::IsaInfo& row) {
   for (auto it = std::sregex_iterator(text.begin(), text.end(), def); it != std::sregex_iterator(); ++it) {
     EXPECT_TRUE(names.insert((*it)[2]).second) << row.name << ": " << (*it)[2] << " is defined twice";
   }
+  // The shared math algorithms, included into the ISA's namespace.
+  const std::string kMath = "bcastgen/simd/math_f32.inl";
+  if (text.find("#include \"" + kMath + "\"") != std::string::npos) {
+    const std::string math = bg::gen::embedded_file("runtime/include/" + kMath);
+    const std::regex fn("(^|\\n)BCASTGEN_SIMD_FN [^(\\n]*?([a-z0-9_]+)\\(");
+    for (auto it = std::sregex_iterator(math.begin(), math.end(), fn); it != std::sregex_iterator(); ++it) {
+      EXPECT_TRUE(names.insert((*it)[2]).second) << row.name << ": " << (*it)[2] << " is defined twice";
+    }
+  }
   return names;
 }
 

@@ -29,9 +29,6 @@ constexpr BinarySymbol kBinarySymbols[] = {
 constexpr std::pair<std::string_view, UnaryOp> kPrefixSymbols[] = {
     {"-", UnaryOp::Neg}, {"!", UnaryOp::LogicalNot}, {"~", UnaryOp::BitwiseNot}};
 
-constexpr UnaryOp kUnaryOps[] = {UnaryOp::Neg,    UnaryOp::Abs,        UnaryOp::Sqrt,      UnaryOp::Square,
-                                 UnaryOp::Reciprocal, UnaryOp::LogicalNot, UnaryOp::BitwiseNot};
-
 // What a call's name means.
 struct Function {
   enum Kind { Binary, Unary, Clamp, Where, Cast, Expand } kind;
@@ -44,8 +41,8 @@ std::optional<Function> find_function(std::string_view name) {
   if (parse_op(name, &op) && op != Op::Broadcast) return Function{Function::Binary, op};
   if (name == "max") return Function{Function::Binary, Op::Maximum};
   if (name == "min") return Function{Function::Binary, Op::Minimum};
-  for (UnaryOp u : kUnaryOps) {
-    if (name == unary_name(u)) return Function{Function::Unary, Op::Add, u};
+  for (const UnaryInfo& u : kUnaryInfo) {
+    if (name == u.name) return Function{Function::Unary, Op::Add, u.op};
   }
   if (name == "clamp") return Function{Function::Clamp};
   if (name == "where") return Function{Function::Where};
@@ -60,7 +57,7 @@ std::string function_names() {
     if (op != Op::Broadcast) names.push_back(op_name(op));
   }
   for (const OpAlias& a : kOpAliases) names.push_back(a.name);
-  for (UnaryOp u : kUnaryOps) names.push_back(unary_name(u));
+  for (const UnaryInfo& u : kUnaryInfo) names.push_back(u.name);
   std::sort(names.begin(), names.end());
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;

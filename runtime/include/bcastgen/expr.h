@@ -21,12 +21,23 @@ namespace bcastgen {
 
 enum class ExprKind { Input, Literal, Binary, Unary, Where, Cast, Expand };
 
-enum class UnaryOp { Neg, Abs, Sqrt, Square, Reciprocal, LogicalNot, BitwiseNot };
+enum class UnaryOp {
+  Neg, Abs, Sqrt, Square, Reciprocal, LogicalNot, BitwiseNot,
+  // exact: integer-valued rounding and the sign
+  Floor, Ceil, Trunc, Round, Sign,
+  // math and activation functions (floats; math.h has their algorithms and bounds)
+  Exp, Expm1, Exp2, Log, Log1p, Log2, Log10, Tanh, Sigmoid, Erf, Gelu, GeluTanh, Silu, Softplus,
+  Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
+};
 
 struct UnaryInfo {
   UnaryOp op;
   const char* name;  // also the scalar function's name in bcastgen::ops
   Accepts accepts;
+  // The accuracy contract: 0 for an exact function (its result is the
+  // correctly rounded one, the same as NumPy's), else the most ulps (of f32
+  // and of f64) its result may be from the exact value (math.h).
+  int max_ulp = 0;
 };
 
 // One row per UnaryOp, in enum order.
@@ -38,7 +49,47 @@ inline constexpr UnaryInfo kUnaryInfo[] = {
     {UnaryOp::Reciprocal, "reciprocal", Accepts::Floats},
     {UnaryOp::LogicalNot, "logical_not", Accepts::Bool},
     {UnaryOp::BitwiseNot, "bitwise_not", Accepts::IntegersAndBool},
+    {UnaryOp::Floor, "floor", Accepts::Numbers},
+    {UnaryOp::Ceil, "ceil", Accepts::Numbers},
+    {UnaryOp::Trunc, "trunc", Accepts::Numbers},
+    {UnaryOp::Round, "round", Accepts::Numbers},
+    {UnaryOp::Sign, "sign", Accepts::Numbers},
+    {UnaryOp::Exp, "exp", Accepts::Floats, 1},
+    {UnaryOp::Expm1, "expm1", Accepts::Floats, 1},
+    {UnaryOp::Exp2, "exp2", Accepts::Floats, 1},
+    {UnaryOp::Log, "log", Accepts::Floats, 1},
+    {UnaryOp::Log1p, "log1p", Accepts::Floats, 1},
+    {UnaryOp::Log2, "log2", Accepts::Floats, 1},
+    {UnaryOp::Log10, "log10", Accepts::Floats, 1},
+    {UnaryOp::Tanh, "tanh", Accepts::Floats, 1},
+    {UnaryOp::Sigmoid, "sigmoid", Accepts::Floats, 1},
+    {UnaryOp::Erf, "erf", Accepts::Floats, 1},
+    {UnaryOp::Gelu, "gelu", Accepts::Floats, 2},
+    {UnaryOp::GeluTanh, "gelu_tanh", Accepts::Floats, 2},
+    {UnaryOp::Silu, "silu", Accepts::Floats, 2},
+    {UnaryOp::Softplus, "softplus", Accepts::Floats, 2},
+    {UnaryOp::Sin, "sin", Accepts::Floats, 1},
+    {UnaryOp::Cos, "cos", Accepts::Floats, 1},
+    {UnaryOp::Tan, "tan", Accepts::Floats, 1},
+    {UnaryOp::Asin, "asin", Accepts::Floats, 1},
+    {UnaryOp::Acos, "acos", Accepts::Floats, 1},
+    {UnaryOp::Atan, "atan", Accepts::Floats, 1},
+    {UnaryOp::Sinh, "sinh", Accepts::Floats, 1},
+    {UnaryOp::Cosh, "cosh", Accepts::Floats, 1},
+    {UnaryOp::Asinh, "asinh", Accepts::Floats, 1},
+    {UnaryOp::Acosh, "acosh", Accepts::Floats, 1},
+    {UnaryOp::Atanh, "atanh", Accepts::Floats, 1},
 };
+
+namespace detail {
+inline constexpr bool unary_rows_in_enum_order() {
+  for (std::size_t i = 0; i < std::size(kUnaryInfo); ++i) {
+    if (static_cast<std::size_t>(kUnaryInfo[i].op) != i) return false;
+  }
+  return true;
+}
+}  // namespace detail
+static_assert(detail::unary_rows_in_enum_order(), "kUnaryInfo must list the UnaryOps in enum order");
 
 inline constexpr const UnaryInfo& unary_info(UnaryOp u) {
   const auto i = static_cast<std::size_t>(u);

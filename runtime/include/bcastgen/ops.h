@@ -65,6 +65,16 @@
 //   sqrt, reciprocal
 //       floats: std::sqrt (correctly rounded; NaN below zero, sqrt(-0) ==
 //       -0) and 1 / x in the type.
+//   floor, ceil, trunc, round
+//       floats: std::floor, std::ceil, std::trunc, and round to nearest even
+//       (numpy.round; std::nearbyint in the default rounding mode); -0 and
+//       NaN stay. Integers are already integral: x.
+//   sign
+//       floats: 1 for x > 0, -1 for x < 0, +0 for either zero, x for NaN
+//       (NumPy). Integers: -1, 0 or 1.
+//   exp .. softplus, sin .. atanh
+//       floats: the math and activation functions of math.h, with their
+//       algorithms, bounds and special values.
 //   logical_not     bool: !x.
 //   bitwise_not     integers: ~x; bool: !x (NumPy's invert on bool).
 //   where(c, x, y)  c ? x : y.
@@ -103,6 +113,7 @@
 
 #include "bcastgen/errors.h"
 #include "bcastgen/expr.h"
+#include "bcastgen/math.h"
 #include "bcastgen/types.h"
 
 namespace bcastgen {
@@ -212,8 +223,41 @@ inline decltype(auto) visit_unary_op(UnaryOp u, F&& f) {
     BCASTGEN_VISIT_UNARY_(Reciprocal)
     BCASTGEN_VISIT_UNARY_(LogicalNot)
     BCASTGEN_VISIT_UNARY_(BitwiseNot)
+    BCASTGEN_VISIT_UNARY_(Floor)
+    BCASTGEN_VISIT_UNARY_(Ceil)
+    BCASTGEN_VISIT_UNARY_(Trunc)
+    BCASTGEN_VISIT_UNARY_(Round)
+    BCASTGEN_VISIT_UNARY_(Sign)
+    BCASTGEN_VISIT_UNARY_(Exp)
+    BCASTGEN_VISIT_UNARY_(Expm1)
+    BCASTGEN_VISIT_UNARY_(Exp2)
+    BCASTGEN_VISIT_UNARY_(Log)
+    BCASTGEN_VISIT_UNARY_(Log1p)
+    BCASTGEN_VISIT_UNARY_(Log2)
+    BCASTGEN_VISIT_UNARY_(Log10)
+    BCASTGEN_VISIT_UNARY_(Tanh)
+    BCASTGEN_VISIT_UNARY_(Sigmoid)
+    BCASTGEN_VISIT_UNARY_(Erf)
+    BCASTGEN_VISIT_UNARY_(Gelu)
+    BCASTGEN_VISIT_UNARY_(GeluTanh)
+    BCASTGEN_VISIT_UNARY_(Silu)
+    BCASTGEN_VISIT_UNARY_(Softplus)
+    BCASTGEN_VISIT_UNARY_(Sin)
+    BCASTGEN_VISIT_UNARY_(Cos)
+    BCASTGEN_VISIT_UNARY_(Tan)
+    BCASTGEN_VISIT_UNARY_(Asin)
+    BCASTGEN_VISIT_UNARY_(Acos)
+    BCASTGEN_VISIT_UNARY_(Atan)
+    BCASTGEN_VISIT_UNARY_(Sinh)
+    BCASTGEN_VISIT_UNARY_(Cosh)
+    BCASTGEN_VISIT_UNARY_(Asinh)
+    BCASTGEN_VISIT_UNARY_(Acosh)
+    BCASTGEN_VISIT_UNARY_(Atanh)
   }
 #undef BCASTGEN_VISIT_UNARY_
+  // The list above has a line per row of kUnaryInfo (-Wswitch names one
+  // missing; this catches a row added past the last enumerator).
+  static_assert(std::size(kUnaryInfo) == static_cast<std::size_t>(UnaryOp::Atanh) + 1);
   throw InvalidArgument("unknown unary op " + std::to_string(static_cast<int>(u)));
 }
 
@@ -670,6 +714,45 @@ inline T reciprocal(T x) {
 }
 
 template <class T>
+inline T floor(T x) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) return std::floor(x);
+  else return x;
+}
+
+template <class T>
+inline T ceil(T x) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) return std::ceil(x);
+  else return x;
+}
+
+template <class T>
+inline T trunc(T x) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) return std::trunc(x);
+  else return x;
+}
+
+// To nearest, ties to even: vroundps' and numpy.round's rule.
+template <class T>
+inline T round(T x) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) return std::nearbyint(x);
+  else return x;
+}
+
+template <class T>
+inline T sign(T x) {
+  detail::require_number<T>();
+  if constexpr (std::is_floating_point_v<T>) {
+    return x > 0 ? T(1) : x < 0 ? T(-1) : x == 0 ? T(0) : x;
+  } else {
+    return static_cast<T>((x > 0) - (x < 0));
+  }
+}
+
+template <class T>
 inline T logical_not(T x) {
   static_assert(std::is_same_v<T, bool>, "bcastgen::ops::logical_not takes bool");
   return !x;
@@ -798,6 +881,36 @@ inline T call_unary(T x) {
   else if constexpr (kU == UnaryOp::Reciprocal) return reciprocal(x);
   else if constexpr (kU == UnaryOp::LogicalNot) return logical_not(x);
   else if constexpr (kU == UnaryOp::BitwiseNot) return bitwise_not(x);
+  else if constexpr (kU == UnaryOp::Floor) return floor(x);
+  else if constexpr (kU == UnaryOp::Ceil) return ceil(x);
+  else if constexpr (kU == UnaryOp::Trunc) return trunc(x);
+  else if constexpr (kU == UnaryOp::Round) return round(x);
+  else if constexpr (kU == UnaryOp::Sign) return sign(x);
+  else if constexpr (kU == UnaryOp::Exp) return exp(x);
+  else if constexpr (kU == UnaryOp::Expm1) return expm1(x);
+  else if constexpr (kU == UnaryOp::Exp2) return exp2(x);
+  else if constexpr (kU == UnaryOp::Log) return log(x);
+  else if constexpr (kU == UnaryOp::Log1p) return log1p(x);
+  else if constexpr (kU == UnaryOp::Log2) return log2(x);
+  else if constexpr (kU == UnaryOp::Log10) return log10(x);
+  else if constexpr (kU == UnaryOp::Tanh) return tanh(x);
+  else if constexpr (kU == UnaryOp::Sigmoid) return sigmoid(x);
+  else if constexpr (kU == UnaryOp::Erf) return erf(x);
+  else if constexpr (kU == UnaryOp::Gelu) return gelu(x);
+  else if constexpr (kU == UnaryOp::GeluTanh) return gelu_tanh(x);
+  else if constexpr (kU == UnaryOp::Silu) return silu(x);
+  else if constexpr (kU == UnaryOp::Softplus) return softplus(x);
+  else if constexpr (kU == UnaryOp::Sin) return sin(x);
+  else if constexpr (kU == UnaryOp::Cos) return cos(x);
+  else if constexpr (kU == UnaryOp::Tan) return tan(x);
+  else if constexpr (kU == UnaryOp::Asin) return asin(x);
+  else if constexpr (kU == UnaryOp::Acos) return acos(x);
+  else if constexpr (kU == UnaryOp::Atan) return atan(x);
+  else if constexpr (kU == UnaryOp::Sinh) return sinh(x);
+  else if constexpr (kU == UnaryOp::Cosh) return cosh(x);
+  else if constexpr (kU == UnaryOp::Asinh) return asinh(x);
+  else if constexpr (kU == UnaryOp::Acosh) return acosh(x);
+  else if constexpr (kU == UnaryOp::Atanh) return atanh(x);
   else static_assert(detail::always_false_unary<kU>, "bcastgen::ops::call_unary: a function without a scalar body here");
 }
 

@@ -829,6 +829,53 @@ BCASTGEN_SIMD_AVX2 __m256i cast_f64_i32(__m256d a, __m256d b) {
   return _mm256_set_m128i(_mm256_cvttpd_epi32(b), _mm256_cvttpd_epi32(a));
 }
 
+// --- rounding to integers and sign (exact; ops.h) ---
+// round is to nearest even (numpy.round); vroundps never raises, and keeps -0.
+BCASTGEN_SIMD_AVX2 __m256 floor_f32(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX2 __m256 ceil_f32(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX2 __m256 trunc_f32(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX2 __m256 round_f32(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX2 __m256d floor_f64(__m256d x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX2 __m256d ceil_f64(__m256d x) { return _mm256_round_pd(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX2 __m256d trunc_f64(__m256d x) { return _mm256_round_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX2 __m256d round_f64(__m256d x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+// sign: 1 or -1 by the compares, +0 for either zero, x itself for NaN.
+BCASTGEN_SIMD_AVX2 __m256 sign_f32(__m256 x) {
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 ones = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_GT_OQ), _mm256_set1_ps(1.0f)),
+                                   _mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_LT_OQ), _mm256_set1_ps(-1.0f)));
+  return _mm256_blendv_ps(ones, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+BCASTGEN_SIMD_AVX2 __m256d sign_f64(__m256d x) {
+  const __m256d zero = _mm256_setzero_pd();
+  const __m256d ones = _mm256_or_pd(_mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_GT_OQ), _mm256_set1_pd(1.0)),
+                                    _mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_LT_OQ), _mm256_set1_pd(-1.0)));
+  return _mm256_blendv_pd(ones, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q));
+}
+
+// --- math functions: the shared algorithms of math_f32.inl ---
+namespace detail {
+BCASTGEN_SIMD_AVX2 __m256 fmadd_f32(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }
+// vmaxps/vminps: a > b ? a : b (a < b ? a : b), so b where either is NaN.
+BCASTGEN_SIMD_AVX2 __m256 max_or_b_f32(__m256 a, __m256 b) { return _mm256_max_ps(a, b); }
+BCASTGEN_SIMD_AVX2 __m256 min_or_b_f32(__m256 a, __m256 b) { return _mm256_min_ps(a, b); }
+BCASTGEN_SIMD_AVX2 __m256i bits_f32(__m256 x) { return _mm256_castps_si256(x); }
+BCASTGEN_SIMD_AVX2 __m256 from_bits_f32(__m256i x) { return _mm256_castsi256_ps(x); }
+template <int N>
+BCASTGEN_SIMD_AVX2 __m256i shift_left_i32(__m256i x) { return _mm256_slli_epi32(x, N); }
+template <int N>
+BCASTGEN_SIMD_AVX2 __m256i shift_right_i32(__m256i x) { return _mm256_srai_epi32(x, N); }
+// table[j] per lane, j in 0..7: the table is one register.
+BCASTGEN_SIMD_AVX2 __m256 lookup8_f32(const float* table, __m256i j) {
+  return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), j);
+}
+}  // namespace detail
+using f32v = __m256;
+using i32v = __m256i;
+#define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX2
+#include "bcastgen/simd/math_f32.inl"
+#undef BCASTGEN_SIMD_FN
+
 }  // namespace bcastgen::simd::avx2
 
 #undef BCASTGEN_SIMD_AVX2

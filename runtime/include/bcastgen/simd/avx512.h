@@ -928,6 +928,57 @@ BCASTGEN_SIMD_AVX512 __m512i cast_f64_i32(__m512d a, __m512d b) {
   return detail::join(_mm512_maskz_cvttpd_epi32(0xFF, a), _mm512_maskz_cvttpd_epi32(0xFF, b));
 }
 
+// --- rounding to integers and sign (exact; ops.h) ---
+// round is to nearest even (numpy.round); vrndscale never raises, and keeps -0.
+BCASTGEN_SIMD_AVX512 __m512 floor_f32(__m512 x) { return _mm512_maskz_roundscale_ps(0xFFFF, x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX512 __m512 ceil_f32(__m512 x) { return _mm512_maskz_roundscale_ps(0xFFFF, x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX512 __m512 trunc_f32(__m512 x) { return _mm512_maskz_roundscale_ps(0xFFFF, x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX512 __m512 round_f32(__m512 x) {
+  return _mm512_maskz_roundscale_ps(0xFFFF, x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+BCASTGEN_SIMD_AVX512 __m512d floor_f64(__m512d x) { return _mm512_maskz_roundscale_pd(0xFF, x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX512 __m512d ceil_f64(__m512d x) { return _mm512_maskz_roundscale_pd(0xFF, x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX512 __m512d trunc_f64(__m512d x) { return _mm512_maskz_roundscale_pd(0xFF, x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+BCASTGEN_SIMD_AVX512 __m512d round_f64(__m512d x) {
+  return _mm512_maskz_roundscale_pd(0xFF, x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+// sign: 1 or -1 by the compares, +0 for either zero, x itself for NaN.
+BCASTGEN_SIMD_AVX512 __m512 sign_f32(__m512 x) {
+  const __m512 zero = _mm512_setzero_ps();
+  __m512 r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, zero, _CMP_GT_OQ), zero, _mm512_set1_ps(1.0f));
+  r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), r, _mm512_set1_ps(-1.0f));
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), r, x);
+}
+BCASTGEN_SIMD_AVX512 __m512d sign_f64(__m512d x) {
+  const __m512d zero = _mm512_setzero_pd();
+  __m512d r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, zero, _CMP_GT_OQ), zero, _mm512_set1_pd(1.0));
+  r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, zero, _CMP_LT_OQ), r, _mm512_set1_pd(-1.0));
+  return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), r, x);
+}
+
+// --- math functions: the shared algorithms of math_f32.inl ---
+namespace detail {
+BCASTGEN_SIMD_AVX512 __m512 fmadd_f32(__m512 a, __m512 b, __m512 c) { return _mm512_fmadd_ps(a, b, c); }
+// vmaxps/vminps: a > b ? a : b (a < b ? a : b), so b where either is NaN.
+BCASTGEN_SIMD_AVX512 __m512 max_or_b_f32(__m512 a, __m512 b) { return _mm512_maskz_max_ps(0xFFFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512 min_or_b_f32(__m512 a, __m512 b) { return _mm512_maskz_min_ps(0xFFFF, a, b); }
+BCASTGEN_SIMD_AVX512 __m512i bits_f32(__m512 x) { return _mm512_castps_si512(x); }
+BCASTGEN_SIMD_AVX512 __m512 from_bits_f32(__m512i x) { return _mm512_castsi512_ps(x); }
+template <int N>
+BCASTGEN_SIMD_AVX512 __m512i shift_left_i32(__m512i x) { return _mm512_maskz_slli_epi32(0xFFFF, x, N); }
+template <int N>
+BCASTGEN_SIMD_AVX512 __m512i shift_right_i32(__m512i x) { return _mm512_maskz_srai_epi32(0xFFFF, x, N); }
+// table[j] per lane, j in 0..7: the table is the low half of one register.
+BCASTGEN_SIMD_AVX512 __m512 lookup8_f32(const float* table, __m512i j) {
+  return _mm512_maskz_permutexvar_ps(0xFFFF, j, _mm512_castps256_ps512(_mm256_loadu_ps(table)));
+}
+}  // namespace detail
+using f32v = __m512;
+using i32v = __m512i;
+#define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX512
+#include "bcastgen/simd/math_f32.inl"
+#undef BCASTGEN_SIMD_FN
+
 }  // namespace bcastgen::simd::avx512
 
 #undef BCASTGEN_SIMD_AVX512

@@ -1,0 +1,130 @@
+// bcastgen runtime: the math and activation functions of expressions, one
+// scalar function per (function, float type) in bcastgen::ops. These are
+// what every scalar path computes (the reference, the scalar variant, the
+// scalar tails and the lane-by-lane nodes of vector variants), so a kernel
+// gives the same bits on every element and every ISA.
+//
+// How each is computed, and the bound it is held to (README, "Math
+// functions"; bench/ulp/ measures it over all 2^32 f32 inputs):
+// - f32 with a vector form (exp): the scalar instantiation of its one
+//   algorithm (bcastgen/simd/math_f32.inl), <= 1 ulp.
+// - f32 without one: the double function of the C library, rounded once to
+//   float. glibc's double functions are within a few double ulps, 2^-50 of
+//   an f32 ulp, so the result is within 0.5 ulp + 2^-28: <= 1 ulp, and
+//   correctly rounded but for inputs whose exact value lies that close to a
+//   midpoint between two floats. The composites (sigmoid, silu, softplus,
+//   gelu, gelu_tanh) are evaluated in double in a form that does not cancel.
+// - f64: the same formulas in long double (x87 extended on x86-64, 64-bit
+//   significand), rounded once to double: <= 1 ulp wherever the long double
+//   library is within 2^10 of its own ulps (glibc: a few).
+//
+// Special values follow C99 Annex F and the Array API: NaN in gives NaN;
+// exp(-inf) = +0, log(+-0) = -inf, log(x < 0) = NaN, expm1(-0) = -0,
+// tanh(+-inf) = +-1, erf(+-inf) = +-1, sigmoid(-inf) = 0, sigmoid(inf) = 1,
+// softplus(-inf) = 0, softplus(inf) = inf; silu(-inf), gelu(-inf) and
+// gelu_tanh(-inf) are -0 (the limit, and what every large negative finite
+// input rounds to), not the NaN of -inf * 0.
+#pragma once
+
+#include <cmath>
+
+#include "bcastgen/simd/scalar.h"
+
+namespace bcastgen::ops {
+
+namespace detail {
+
+// The composites, over any float type R (double for f32, long double for
+// f64), written so that no step cancels or overflows.
+template <class R>
+inline R sigmoid_in(R x) {
+  if (x >= 0) return R(1) / (R(1) + std::exp(-x));
+  const R e = std::exp(x);  // NaN also lands here: e is NaN
+  return e / (R(1) + e);
+}
+
+template <class R>
+inline R silu_in(R x) {
+  if (std::isinf(x)) return x > 0 ? x : R(-0.0);
+  return x * sigmoid_in(x);
+}
+
+// max(x, 0) + log(1 + e^-|x|): log1p keeps the small tail exact, and e^-|x|
+// never overflows.
+template <class R>
+inline R softplus_in(R x) {
+  if (std::isnan(x)) return x;
+  return (x > 0 ? x : R(0)) + std::log1p(std::exp(-std::fabs(x)));
+}
+
+// x/2 * erfc(-x/sqrt 2): erfc keeps the negative side's relative accuracy,
+// which 1 + erf(x/sqrt 2) loses below x = -4.
+template <class R>
+inline R gelu_in(R x) {
+  if (std::isinf(x)) return x > 0 ? x : R(-0.0);
+  const R inv_sqrt2 = R(0.707106781186547524400844362104849039L);
+  return R(0.5) * x * std::erfc(-x * inv_sqrt2);
+}
+
+// x/2 * (1 + tanh(z)) = x * sigmoid(2 z), z = sqrt(2/pi) (x + 0.044715 x^3):
+// the sigmoid form does not cancel for negative x.
+template <class R>
+inline R gelu_tanh_in(R x) {
+  if (std::isinf(x)) return x > 0 ? x : R(-0.0);
+  const R sqrt_2_over_pi = R(0.797884560802865355879892119868763737L);
+  const R z = sqrt_2_over_pi * (x + R(0.044715L) * x * x * x);
+  return x * sigmoid_in(R(2) * z);
+}
+
+// f32 through double, f64 through long double, rounded once.
+template <class T>
+using wider_t = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+
+}  // namespace detail
+
+// One function per line: its name (kUnaryInfo, expr.h) over f32 and f64.
+#define BCASTGEN_MATH_FUNCTION_(NAME, BODY)                                                   \
+  template <class T>                                                                          \
+  inline std::enable_if_t<std::is_floating_point_v<T>, T> NAME(T x) {                         \
+    using R = detail::wider_t<T>;                                                             \
+    const R w = static_cast<R>(x);                                                            \
+    return static_cast<T>(BODY);                                                              \
+  }
+
+BCASTGEN_MATH_FUNCTION_(expm1, std::expm1(w))
+BCASTGEN_MATH_FUNCTION_(exp2, std::exp2(w))
+BCASTGEN_MATH_FUNCTION_(log, std::log(w))
+BCASTGEN_MATH_FUNCTION_(log1p, std::log1p(w))
+BCASTGEN_MATH_FUNCTION_(log2, std::log2(w))
+BCASTGEN_MATH_FUNCTION_(log10, std::log10(w))
+BCASTGEN_MATH_FUNCTION_(tanh, std::tanh(w))
+BCASTGEN_MATH_FUNCTION_(sigmoid, detail::sigmoid_in(w))
+BCASTGEN_MATH_FUNCTION_(erf, std::erf(w))
+BCASTGEN_MATH_FUNCTION_(gelu, detail::gelu_in(w))
+BCASTGEN_MATH_FUNCTION_(gelu_tanh, detail::gelu_tanh_in(w))
+BCASTGEN_MATH_FUNCTION_(silu, detail::silu_in(w))
+BCASTGEN_MATH_FUNCTION_(softplus, detail::softplus_in(w))
+BCASTGEN_MATH_FUNCTION_(sin, std::sin(w))
+BCASTGEN_MATH_FUNCTION_(cos, std::cos(w))
+BCASTGEN_MATH_FUNCTION_(tan, std::tan(w))
+BCASTGEN_MATH_FUNCTION_(asin, std::asin(w))
+BCASTGEN_MATH_FUNCTION_(acos, std::acos(w))
+BCASTGEN_MATH_FUNCTION_(atan, std::atan(w))
+BCASTGEN_MATH_FUNCTION_(sinh, std::sinh(w))
+BCASTGEN_MATH_FUNCTION_(cosh, std::cosh(w))
+BCASTGEN_MATH_FUNCTION_(asinh, std::asinh(w))
+BCASTGEN_MATH_FUNCTION_(acosh, std::acosh(w))
+BCASTGEN_MATH_FUNCTION_(atanh, std::atanh(w))
+#undef BCASTGEN_MATH_FUNCTION_
+
+// exp has a vector form: f32 is its algorithm's scalar instantiation.
+template <class T>
+inline std::enable_if_t<std::is_floating_point_v<T>, T> exp(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return simd::scalar::exp_f32(x);
+  } else {
+    return static_cast<T>(std::exp(static_cast<long double>(x)));
+  }
+}
+
+}  // namespace bcastgen::ops

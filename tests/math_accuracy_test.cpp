@@ -1,0 +1,163 @@
+// The math functions of bcastgen::ops (math.h) against an independent,
+// correctly rounded oracle: MPFR at 256 bits. Every function with an ulp
+// bound (kUnaryInfo's max_ulp) is held to it in f32 and f64 on a sample:
+// the special values, every binade of both signs, random bit patterns and
+// the function's tails. The exhaustive f32 check is bench/ulp/ (a script);
+// this is its sampled version. The vector forms give the scalar bits
+// (simd_math_test.cpp), so holding ops holds every ISA.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "bcastgen/ops.h"
+#include "mpfr_oracle.h"
+#include "numpy_oracle.h"  // Rng
+
+namespace bg = bcastgen;
+using bg::UnaryOp;
+using bg::test::Big;
+using bg::test::exact;
+using bg::test::Rng;
+using bg::test::ulp_error;
+
+namespace {
+
+template <class T>
+T from_bits(std::uint64_t bits) {
+  T x;
+  if constexpr (sizeof(T) == 4) {
+    const auto b = static_cast<std::uint32_t>(bits);
+    std::memcpy(&x, &b, 4);
+  } else {
+    std::memcpy(&x, &bits, 8);
+  }
+  return x;
+}
+
+// Specials, both signs of every binade (three mantissas each), random bit
+// patterns and uniform values over [-120, 120], where the functions'
+// thresholds and tails are (exp's overflow at 88.7, gelu's underflow
+// around -14, softplus's and sigmoid's saturation).
+template <class T>
+std::vector<T> sample_inputs(Rng& rng) {
+  using L = std::numeric_limits<T>;
+  std::vector<T> v = {T(0),         T(-0.0),     T(1),         T(-1),        T(0.5),        T(-0.5),
+                      L::infinity(), -L::infinity(), L::quiet_NaN(), L::denorm_min(), -L::denorm_min(), L::min(),
+                      -L::min(),    L::max(),     L::lowest(),  T(88.72283), T(88.72284), T(-103.97),
+                      T(-87.33655), T(1e-8),      T(-1e-8),     T(0.99999),  T(-0.99999),  T(709.78),
+                      T(-745.13)};
+  const int bits = sizeof(T) * 8;
+  const int exponent_bits = sizeof(T) == 4 ? 8 : 11, mantissa_bits = bits - 1 - exponent_bits;
+  for (std::uint64_t e = 0; e < (1u << exponent_bits) - 1; ++e) {
+    for (std::uint64_t m : {std::uint64_t{0}, (std::uint64_t{1} << mantissa_bits) - 1, rng.next()}) {
+      m &= (std::uint64_t{1} << mantissa_bits) - 1;
+      for (std::uint64_t sign : {std::uint64_t{0}, std::uint64_t{1}}) {
+        v.push_back(from_bits<T>(sign << (bits - 1) | e << mantissa_bits | m));
+      }
+    }
+  }
+  for (int i = 0; i < 2000; ++i) v.push_back(from_bits<T>(rng.next()));
+  for (int i = 0; i < 2000; ++i) v.push_back(static_cast<T>(rng.unit() * 240.0 - 120.0));
+  return v;
+}
+
+struct Worst {
+  double ulp = 0;
+  double at = 0;
+  double got = 0;
+};
+
+template <class T>
+Worst worst_error(UnaryOp u, const std::vector<T>& inputs) {
+  Worst w;
+  Big x, y;
+  for (T v : inputs) {
+    mpfr_set_ld(x.v, static_cast<long double>(v), MPFR_RNDN);
+    exact(u, y.v, x.v);
+    const T ours = bg::ops::apply_unary<T>(u, v);
+    const double e = ulp_error<T>(ours, y.v);
+    if (!(e <= w.ulp)) w = Worst{e, static_cast<double>(v), static_cast<double>(ours)};
+  }
+  return w;
+}
+
+class MathAccuracy : public ::testing::TestWithParam<UnaryOp> {};
+
+TEST_P(MathAccuracy, WithinItsUlpBoundInF32AndF64) {
+  const bg::UnaryInfo& info = bg::unary_info(GetParam());
+  Rng rng{0x6d617468 + static_cast<std::uint64_t>(info.op)};
+  const Worst f = worst_error<float>(info.op, sample_inputs<float>(rng));
+  EXPECT_LE(f.ulp, info.max_ulp) << info.name << "<f32>(" << f.at << ") = " << f.got;
+  const Worst d = worst_error<double>(info.op, sample_inputs<double>(rng));
+  EXPECT_LE(d.ulp, info.max_ulp) << info.name << "<f64>(" << d.at << ") = " << d.got;
+  RecordProperty("max_ulp_f32", std::to_string(f.ulp));
+  RecordProperty("max_ulp_f64", std::to_string(d.ulp));
+}
+
+std::vector<UnaryOp> bounded_functions() {
+  std::vector<UnaryOp> v;
+  for (const bg::UnaryInfo& info : bg::kUnaryInfo) {
+    if (info.max_ulp > 0) v.push_back(info.op);
+  }
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Functions, MathAccuracy, ::testing::ValuesIn(bounded_functions()),
+                         [](const auto& p) { return std::string(bg::unary_name(p.param)); });
+
+// The oracle itself: a result one ulp off must measure as one ulp.
+TEST(MathAccuracyOracle, MeasuresAnUlp) {
+  Big x, y;
+  mpfr_set_d(x.v, 1.0, MPFR_RNDN);
+  exact(UnaryOp::Exp, y.v, x.v);
+  const float e = 2.71828182845904523536f;
+  EXPECT_LT(ulp_error<float>(e, y.v), 0.5);
+  const double off = ulp_error<float>(std::nextafter(e, 3.0f), y.v);
+  EXPECT_GT(off, 0.5);
+  EXPECT_LT(off, 1.5);
+}
+
+// The special values the README promises (C99 Annex F, the Array API).
+TEST(MathSpecialValues, AsDocumented) {
+  namespace ops = bg::ops;
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const bg::UnaryInfo& info : bg::kUnaryInfo) {
+    if (info.max_ulp == 0) continue;
+    EXPECT_TRUE(std::isnan(ops::apply_unary<float>(info.op, nan))) << info.name;
+    EXPECT_TRUE(std::isnan(ops::apply_unary<double>(info.op, double(nan)))) << info.name;
+  }
+  EXPECT_EQ(ops::exp(-inf), 0.0f);
+  EXPECT_FALSE(std::signbit(ops::exp(-inf)));
+  EXPECT_EQ(ops::exp(inf), inf);
+  EXPECT_EQ(ops::log(0.0f), -inf);
+  EXPECT_EQ(ops::log(-0.0f), -inf);
+  EXPECT_TRUE(std::isnan(ops::log(-1.0f)));
+  EXPECT_EQ(ops::expm1(-0.0f), 0.0f);
+  EXPECT_TRUE(std::signbit(ops::expm1(-0.0f)));
+  EXPECT_EQ(ops::tanh(inf), 1.0f);
+  EXPECT_EQ(ops::tanh(-inf), -1.0f);
+  EXPECT_EQ(ops::erf(-inf), -1.0f);
+  EXPECT_EQ(ops::sigmoid(-inf), 0.0f);
+  EXPECT_EQ(ops::sigmoid(inf), 1.0f);
+  EXPECT_EQ(ops::softplus(-inf), 0.0f);
+  EXPECT_EQ(ops::softplus(inf), inf);
+  for (float (*f)(float) : {&ops::silu<float>, &ops::gelu<float>, &ops::gelu_tanh<float>}) {
+    EXPECT_EQ(f(-inf), 0.0f);
+    EXPECT_EQ(f(inf), inf);
+  }
+  EXPECT_EQ(ops::gelu(-double(inf)), 0.0);
+  // Overflow and underflow at the thresholds, subnormal results kept.
+  EXPECT_EQ(ops::exp(88.72283f), 0x1.ffff08p+127f);  // finite, correctly rounded
+  EXPECT_EQ(ops::exp(88.7228394f), inf);
+  EXPECT_EQ(ops::exp(-103.98f), 0.0f);
+  EXPECT_GT(ops::exp(-103.9f), 0.0f);
+  EXPECT_LT(ops::exp(-90.0f), std::numeric_limits<float>::min());
+  EXPECT_GT(ops::exp(-90.0f), 0.0f);
+}
+
+}  // namespace

@@ -1,0 +1,116 @@
+// The math algorithms written once (bcastgen/simd/math_f32.inl) give the
+// same bits in every instantiation: each vector ISA's lanes against the
+// scalar one, which bcastgen::ops calls (and math_accuracy_test holds to
+// the ulp bound). CI compares every 61st f32 bit pattern, about 70 million
+// inputs, plus the specials; BCASTGEN_SIMD_MATH_ALL=1 compares all 2^32.
+// An ISA this CPU lacks is skipped.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "bcastgen/cpu.h"
+#include "bcastgen/simd/scalar.h"
+#if defined(__x86_64__)
+#include "bcastgen/simd/avx2.h"
+#include "bcastgen/simd/avx512.h"
+#endif
+
+namespace bg = bcastgen;
+
+namespace {
+
+using Batch = void (*)(const float* in, float* out, std::size_t n);  // n: a multiple of 16
+
+struct VectorFunction {
+  const char* name;
+  bg::Isa isa;
+  Batch batch;
+  float (*scalar)(float);
+};
+
+#if defined(__x86_64__)
+#define BCASTGEN_BATCH_(ISA, TARGET, LANES, LOAD, STORE, FN)                                   \
+  __attribute__((target(TARGET))) void FN##_##ISA(const float* in, float* out, std::size_t n) { \
+    for (std::size_t i = 0; i < n; i += LANES) STORE(out + i, bg::simd::ISA::FN(LOAD(in + i)));  \
+  }
+BCASTGEN_BATCH_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, exp_f32)
+BCASTGEN_BATCH_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, exp_f32)
+#undef BCASTGEN_BATCH_
+
+const std::vector<VectorFunction> kFunctions = {
+    {"exp", bg::Isa::Avx2, exp_f32_avx2, bg::simd::scalar::exp_f32},
+    {"exp", bg::Isa::Avx512, exp_f32_avx512, bg::simd::scalar::exp_f32},
+};
+#else
+const std::vector<VectorFunction> kFunctions;
+#endif
+
+std::uint32_t bits(float x) {
+  std::uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
+
+float from_bits(std::uint32_t b) {
+  float x;
+  std::memcpy(&x, &b, 4);
+  return x;
+}
+
+class SimdMath : public ::testing::TestWithParam<VectorFunction> {};
+
+TEST_P(SimdMath, EveryLaneGivesTheScalarBits) {
+  const VectorFunction& f = GetParam();
+  if (!bg::cpu_supports(f.isa)) GTEST_SKIP() << "this CPU cannot run " << bg::isa_name(f.isa);
+  const bool all = std::getenv("BCASTGEN_SIMD_MATH_ALL") != nullptr;
+  const std::uint64_t stride = all ? 1 : 61;
+  constexpr std::size_t kBlock = 1 << 16;
+  std::vector<float> in(kBlock), out(kBlock);
+  std::size_t compared = 0, differ = 0;
+  std::string first;
+  auto check = [&](std::size_t n) {
+    n = (n + 15) / 16 * 16;  // whole vectors (the callers pad with 1.0)
+    f.batch(in.data(), out.data(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const float want = f.scalar(in[i]);
+      if (bits(out[i]) == bits(want) || (std::isnan(out[i]) && std::isnan(want))) continue;
+      if (differ++ == 0) {
+        first = std::string(f.name) + "(" + std::to_string(in[i]) + " = 0x" + std::to_string(bits(in[i])) +
+                "): vector " + std::to_string(out[i]) + ", scalar " + std::to_string(want);
+      }
+    }
+    compared += n;
+  };
+  // The specials, then the strided sweep (a stride prime to every power of
+  // two reaches every exponent and low mantissa bit pattern).
+  const float inf = INFINITY;
+  const std::vector<float> specials = {0.0f, -0.0f, inf, -inf, NAN, 1e-45f, -1e-45f, 1.17549435e-38f, 3.4028235e38f,
+                                       -3.4028235e38f, 88.72283f, 88.7228394f, -103.97f, -103.98f, -87.33655f, 1.0f};
+  std::copy(specials.begin(), specials.end(), in.begin());
+  std::fill(in.begin() + specials.size(), in.begin() + 16 * ((specials.size() + 15) / 16), 1.0f);
+  check(specials.size());
+  std::size_t n = 0;
+  for (std::uint64_t b = 0; b < (std::uint64_t{1} << 32); b += stride) {
+    in[n++] = from_bits(static_cast<std::uint32_t>(b));
+    if (n == kBlock) {
+      check(n);
+      n = 0;
+    }
+  }
+  std::fill(in.begin() + n, in.end(), 1.0f);
+  check(n);
+  EXPECT_EQ(differ, 0u) << "of " << compared << " inputs; first: " << first;
+  EXPECT_GT(compared, (std::uint64_t{1} << 32) / stride);
+}
+
+INSTANTIATE_TEST_SUITE_P(Functions, SimdMath, ::testing::ValuesIn(kFunctions), [](const auto& p) {
+  return std::string(p.param.name) + "_" + bg::isa_name(p.param.isa);
+});
+
+}  // namespace
