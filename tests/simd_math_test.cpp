@@ -41,11 +41,23 @@ struct VectorFunction {
   }
 BCASTGEN_BATCH_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, exp_f32)
 BCASTGEN_BATCH_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, exp_f32)
+BCASTGEN_BATCH_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, sigmoid_f32)
+BCASTGEN_BATCH_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, sigmoid_f32)
+BCASTGEN_BATCH_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, silu_f32)
+BCASTGEN_BATCH_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, silu_f32)
+BCASTGEN_BATCH_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, tanh_f32)
+BCASTGEN_BATCH_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, tanh_f32)
 #undef BCASTGEN_BATCH_
 
 const std::vector<VectorFunction> kFunctions = {
     {"exp", bg::Isa::Avx2, exp_f32_avx2, bg::simd::scalar::exp_f32},
     {"exp", bg::Isa::Avx512, exp_f32_avx512, bg::simd::scalar::exp_f32},
+    {"sigmoid", bg::Isa::Avx2, sigmoid_f32_avx2, bg::simd::scalar::sigmoid_f32},
+    {"sigmoid", bg::Isa::Avx512, sigmoid_f32_avx512, bg::simd::scalar::sigmoid_f32},
+    {"silu", bg::Isa::Avx2, silu_f32_avx2, bg::simd::scalar::silu_f32},
+    {"silu", bg::Isa::Avx512, silu_f32_avx512, bg::simd::scalar::silu_f32},
+    {"tanh", bg::Isa::Avx2, tanh_f32_avx2, bg::simd::scalar::tanh_f32},
+    {"tanh", bg::Isa::Avx512, tanh_f32_avx512, bg::simd::scalar::tanh_f32},
 };
 #else
 const std::vector<VectorFunction> kFunctions;

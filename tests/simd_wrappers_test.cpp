@@ -47,13 +47,17 @@ std::set<std::string> vocabulary_names(bg::Isa isa) {
   return names;
 }
 
+// A runtime header's text without its `namespace detail` blocks: helpers,
+// not wrappers.
+std::string without_detail(const std::string& header) {
+  return std::regex_replace(bg::gen::embedded_file("runtime/include/" + header),
+                            std::regex("\nnamespace detail \\{\n[\\s\\S]*?\n\\}  // namespace detail\n"), "\n");
+}
+
 // The functions a SIMD header defines: each starts its line with the ISA's
-// attribute macro, BCASTGEN_SIMD_<ISA> <type> <name>(; the helpers of its
-// `namespace detail` blocks are not wrappers.
+// attribute macro, BCASTGEN_SIMD_<ISA> <type> <name>(.
 std::set<std::string> header_names(const bg::IsaInfo& row) {
-  const std::string text = std::regex_replace(
-      bg::gen::embedded_file(std::string("runtime/include/") + row.header),
-      std::regex("\nnamespace detail \\{\n[\\s\\S]*?\n\\}  // namespace detail\n"), "\n");
+  const std::string text = without_detail(row.header);
   std::string upper = row.name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   const std::regex def("(^|\\n)BCASTGEN_SIMD_" + upper + " [^(\\n]*?([a-z0-9_]+)\\(");
@@ -64,7 +68,7 @@ std::set<std::string> header_names(const bg::IsaInfo& row) {
   // The shared math algorithms, included into the ISA's namespace.
   const std::string kMath = "bcastgen/simd/math_f32.inl";
   if (text.find("#include \"" + kMath + "\"") != std::string::npos) {
-    const std::string math = bg::gen::embedded_file("runtime/include/" + kMath);
+    const std::string math = without_detail(kMath);
     const std::regex fn("(^|\\n)BCASTGEN_SIMD_FN [^(\\n]*?([a-z0-9_]+)\\(");
     for (auto it = std::sregex_iterator(math.begin(), math.end(), fn); it != std::sregex_iterator(); ++it) {
       EXPECT_TRUE(names.insert((*it)[2]).second) << row.name << ": " << (*it)[2] << " is defined twice";

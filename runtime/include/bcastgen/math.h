@@ -6,8 +6,8 @@
 //
 // How each is computed, and the bound it is held to (README, "Math
 // functions"; bench/ulp/ measures it over all 2^32 f32 inputs):
-// - f32 with a vector form (exp): the scalar instantiation of its one
-//   algorithm (bcastgen/simd/math_f32.inl), <= 1 ulp.
+// - f32 with a vector form (exp, sigmoid, silu, tanh): the scalar instantiation of
+//   its one algorithm (bcastgen/simd/math_f32.inl).
 // - f32 without one: the double function of the C library, rounded once to
 //   float. glibc's double functions are within a few double ulps, 2^-50 of
 //   an f32 ulp, so the result is within 0.5 ulp + 2^-28: <= 1 ulp, and
@@ -97,12 +97,9 @@ BCASTGEN_MATH_FUNCTION_(log, std::log(w))
 BCASTGEN_MATH_FUNCTION_(log1p, std::log1p(w))
 BCASTGEN_MATH_FUNCTION_(log2, std::log2(w))
 BCASTGEN_MATH_FUNCTION_(log10, std::log10(w))
-BCASTGEN_MATH_FUNCTION_(tanh, std::tanh(w))
-BCASTGEN_MATH_FUNCTION_(sigmoid, detail::sigmoid_in(w))
 BCASTGEN_MATH_FUNCTION_(erf, std::erf(w))
 BCASTGEN_MATH_FUNCTION_(gelu, detail::gelu_in(w))
 BCASTGEN_MATH_FUNCTION_(gelu_tanh, detail::gelu_tanh_in(w))
-BCASTGEN_MATH_FUNCTION_(silu, detail::silu_in(w))
 BCASTGEN_MATH_FUNCTION_(softplus, detail::softplus_in(w))
 BCASTGEN_MATH_FUNCTION_(sin, std::sin(w))
 BCASTGEN_MATH_FUNCTION_(cos, std::cos(w))
@@ -115,16 +112,26 @@ BCASTGEN_MATH_FUNCTION_(cosh, std::cosh(w))
 BCASTGEN_MATH_FUNCTION_(asinh, std::asinh(w))
 BCASTGEN_MATH_FUNCTION_(acosh, std::acosh(w))
 BCASTGEN_MATH_FUNCTION_(atanh, std::atanh(w))
-#undef BCASTGEN_MATH_FUNCTION_
 
-// exp has a vector form: f32 is its algorithm's scalar instantiation.
-template <class T>
-inline std::enable_if_t<std::is_floating_point_v<T>, T> exp(T x) {
-  if constexpr (std::is_same_v<T, float>) {
-    return simd::scalar::exp_f32(x);
-  } else {
-    return static_cast<T>(std::exp(static_cast<long double>(x)));
+// The functions with a vector form: f32 is the scalar instantiation of their
+// one algorithm (simd/math_f32.inl), f64 (and long double) as above.
+#define BCASTGEN_MATH_VECTOR_FUNCTION_(NAME, BODY)                                            \
+  template <class T>                                                                          \
+  inline std::enable_if_t<std::is_floating_point_v<T>, T> NAME(T x) {                         \
+    if constexpr (std::is_same_v<T, float>) {                                                 \
+      return simd::scalar::NAME##_f32(x);                                                     \
+    } else {                                                                                  \
+      using R = detail::wider_t<T>;                                                           \
+      const R w = static_cast<R>(x);                                                          \
+      return static_cast<T>(BODY);                                                            \
+    }                                                                                         \
   }
-}
+
+BCASTGEN_MATH_VECTOR_FUNCTION_(exp, std::exp(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(sigmoid, detail::sigmoid_in(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(silu, detail::silu_in(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(tanh, std::tanh(w))
+#undef BCASTGEN_MATH_VECTOR_FUNCTION_
+#undef BCASTGEN_MATH_FUNCTION_
 
 }  // namespace bcastgen::ops

@@ -26,6 +26,11 @@ BCASTGEN_SIMD_FN float splat_f32(float x) { return x; }
 BCASTGEN_SIMD_FN float add_f32(float a, float b) { return a + b; }
 BCASTGEN_SIMD_FN float subtract_f32(float a, float b) { return a - b; }
 BCASTGEN_SIMD_FN float multiply_f32(float a, float b) { return a * b; }
+BCASTGEN_SIMD_FN float divide_f32(float a, float b) { return a / b; }
+BCASTGEN_SIMD_FN float neg_f32(float x) { return -x; }
+BCASTGEN_SIMD_FN float abs_f32(float x) { return std::fabs(x); }
+BCASTGEN_SIMD_FN bool less_f32(float a, float b) { return a < b; }
+BCASTGEN_SIMD_FN float select_f32(bool c, float x, float y) { return c ? x : y; }
 BCASTGEN_SIMD_FN std::int32_t splat_i32(std::int32_t x) { return x; }
 // Integer lanes wrap, as the vector instructions do (no signed overflow).
 BCASTGEN_SIMD_FN std::int32_t add_i32(std::int32_t a, std::int32_t b) {
@@ -35,6 +40,7 @@ BCASTGEN_SIMD_FN std::int32_t subtract_i32(std::int32_t a, std::int32_t b) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
 }
 BCASTGEN_SIMD_FN std::int32_t bitwise_and_i32(std::int32_t a, std::int32_t b) { return a & b; }
+BCASTGEN_SIMD_FN std::int32_t bitwise_xor_i32(std::int32_t a, std::int32_t b) { return a ^ b; }
 
 namespace detail {
 BCASTGEN_SIMD_FN float fmadd_f32(float a, float b, float c) { return std::fma(a, b, c); }
