@@ -47,7 +47,8 @@ def integral(f):  # NumPy 1.24 has no integer loops for these; the Array API ret
 U = {'neg': np.negative, 'abs': np.absolute, 'sqrt': np.sqrt, 'square': np.square,
      'reciprocal': np.reciprocal, 'logical_not': np.logical_not, 'bitwise_not': np.invert,
      'floor': integral(np.floor), 'ceil': integral(np.ceil), 'trunc': integral(np.trunc),
-     'round': integral(np.round), 'sign': np.sign}
+     'round': integral(np.round), 'sign': np.sign, 'isnan': np.isnan, 'isinf': np.isinf,
+     'isfinite': np.isfinite, 'signbit': np.signbit}
 
 chunks = []
 with np.errstate(all='ignore'):
@@ -168,12 +169,12 @@ std::string bytes_of(const std::vector<T>& v) {
   return s;
 }
 
-template <class T>
+template <class T, class R = T>
 Case unary_case(UnaryOp u, Rng& rng) {
   const std::vector<T> x = inputs<T>(rng);
-  std::vector<T> ours;
-  for (T v : x) ours.push_back(bg::ops::apply_unary<T>(u, v));
-  return Case{bg::unary_name(u), bg::dtype_of_v<T>, bg::dtype_of_v<T>, x.size(), bytes_of(x), bytes_of(ours)};
+  std::vector<R> ours;
+  for (T v : x) ours.push_back(bg::ops::apply_unary<T, R>(u, v));
+  return Case{bg::unary_name(u), bg::dtype_of_v<T>, bg::dtype_of_v<R>, x.size(), bytes_of(x), bytes_of(ours)};
 }
 
 // Through the type-erased cast_value, which calls cast<To, From>.
@@ -230,7 +231,8 @@ std::vector<Case> all_cases() {
     bg::visit_dtype(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
       for (const bg::UnaryInfo& info : bg::kUnaryInfo) {
-        if (info.max_ulp == 0 && bg::unary_supports(info.op, t)) cases.push_back(unary_case<T>(info.op, rng));
+        if (info.max_ulp != 0 || !bg::unary_supports(info.op, t)) continue;
+        cases.push_back(info.gives_bool ? unary_case<T, bool>(info.op, rng) : unary_case<T>(info.op, rng));
       }
       for (DType to : bg::kAllDTypes) cases.push_back(cast_case<T>(to, rng));
     });
@@ -249,9 +251,9 @@ std::string manifest_line(const Case& c, std::size_t offset) {
 TEST(OpsUnaryNumpy, EveryUnaryOpAndCastMatchesNumpy) {
   std::vector<Case> cases = all_cases();
   // neg, abs, square, floor, ceil, trunc, round, sign x 10 numeric dtypes +
-  // sqrt, reciprocal x 2 floats + logical_not x bool + bitwise_not x 9, then
-  // 11 x 11 casts.
-  ASSERT_EQ(cases.size(), 80u + 4u + 1u + 9u + 121u);
+  // sqrt, reciprocal, isnan, isinf, isfinite, signbit x 2 floats +
+  // logical_not x bool + bitwise_not x 9, then 11 x 11 casts.
+  ASSERT_EQ(cases.size(), 80u + 12u + 1u + 9u + 121u);
 
   // A canary the comparison must reject: neg<i32>(5) claimed to be 4.
   Rng canary_rng{1};
@@ -353,7 +355,10 @@ TEST(OpsUnary, ApplyUnaryDispatchesAndRejectsUnsupportedDtypes) {
     bg::visit_dtype(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
       for (const bg::UnaryInfo& info : bg::kUnaryInfo) {
-        if (bg::unary_supports(info.op, t)) {
+        if (bg::unary_supports(info.op, t) && info.gives_bool) {
+          EXPECT_NO_THROW((ops::apply_unary<T, bool>(info.op, T(1)))) << info.name << " " << bg::dtype_name(t);
+          EXPECT_THROW(ops::apply_unary<T>(info.op, T(1)), bg::InvalidArgument) << info.name << ": gives bool";
+        } else if (bg::unary_supports(info.op, t)) {
           EXPECT_NO_THROW(ops::apply_unary<T>(info.op, T(1))) << info.name << " " << bg::dtype_name(t);
         } else {
           try {

@@ -290,7 +290,7 @@ class BodyEmitter {
     switch (n.kind) {
       case ExprKind::Binary:
         return expand(*voc_.op(ip_.isa, node(n.args[0]).dtype, n.op), {{"a", arg(0)}, {"b", arg(1)}});
-      case ExprKind::Unary: return expand(*voc_.unary(ip_.isa, n.dtype, n.unary), {{"x", arg(0)}});
+      case ExprKind::Unary: return expand(*voc_.unary(ip_.isa, node(n.args[0]).dtype, n.unary), {{"x", arg(0)}});
       case ExprKind::Where: return expand(tv(i)->select, {{"c", arg(0)}, {"x", arg(1)}, {"y", arg(2)}});
       case ExprKind::Cast: return cast_expr(i, suffix, off, part);
       default: return "?";

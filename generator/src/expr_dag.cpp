@@ -63,7 +63,9 @@ class DagBuilder {
       case AstKind::Binary:
         if (op_kind(n.op) == OpKind::Comparison || op_kind(n.op) == OpKind::Logical) return DType::Bool;
         return own_[a[0]] ? own_[a[0]] : own_[a[1]];
-      case AstKind::Unary: return n.unary == UnaryOp::LogicalNot ? DType::Bool : own_[a[0]];
+      case AstKind::Unary:
+        if (n.unary == UnaryOp::LogicalNot || unary_info(n.unary).gives_bool) return DType::Bool;
+        return own_[a[0]];
       case AstKind::Where: return own_[a[1]] ? own_[a[1]] : own_[a[2]];
       case AstKind::Cast: return n.dtype;
       case AstKind::Expand: return own_[a[0]];
@@ -92,7 +94,12 @@ class DagBuilder {
         give(a[1], *operands);
         return;
       }
-      case AstKind::Unary: give(a[0], n.unary == UnaryOp::LogicalNot ? DType::Bool : t); return;
+      case AstKind::Unary:
+        if (unary_info(n.unary).gives_bool && !own_[a[0]]) {
+          fail(n, "cannot infer the operand type of " + what(n) + ": it is a number only (give it a type: cast(1, f32))");
+        }
+        give(a[0], n.unary == UnaryOp::LogicalNot ? DType::Bool : t);
+        return;
       case AstKind::Where:
         give(a[0], DType::Bool);
         give(a[1], t);

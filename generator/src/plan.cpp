@@ -174,10 +174,13 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
         if (!voc.op(isa, t, n.op) && !by_lanes()) return none();
         break;
       }
-      case ExprKind::Unary:
-        if (is_cmp) return none();
-        if (!voc.unary(isa, n.dtype, n.unary) && !by_lanes()) return none();
+      case ExprKind::Unary: {
+        // Keyed by the operand's dtype: isnan and the like give a compare result of it.
+        const DType t = d.nodes[n.args[0]].dtype;
+        if (is_cmp != unary_info(n.unary).gives_bool) return none();
+        if (!voc.unary(isa, t, n.unary) && !by_lanes()) return none();
         break;
+      }
       case ExprKind::Where: {
         const TypeVocabulary* tw = n.dtype == DType::Bool ? tv : voc.type(isa, n.dtype);
         if (!cmp_bools || tw->select.empty()) return none();

@@ -23,8 +23,8 @@ enum class ExprKind { Input, Literal, Binary, Unary, Where, Cast, Expand };
 
 enum class UnaryOp {
   Neg, Abs, Sqrt, Square, Reciprocal, LogicalNot, BitwiseNot,
-  // exact: integer-valued rounding and the sign
-  Floor, Ceil, Trunc, Round, Sign,
+  // exact: integer-valued rounding and the sign; classification (bool results)
+  Floor, Ceil, Trunc, Round, Sign, Isnan, Isinf, Isfinite, Signbit,
   // math and activation functions (floats; math.h has their algorithms and bounds)
   Exp, Expm1, Exp2, Log, Log1p, Log2, Log10, Tanh, Sigmoid, Erf, Gelu, GeluTanh, Silu, Softplus,
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
@@ -38,6 +38,7 @@ struct UnaryInfo {
   // correctly rounded one, the same as NumPy's), else the most ulps (of f32
   // and of f64) its result may be from the exact value (math.h).
   int max_ulp = 0;
+  bool gives_bool = false;  // the result is bool (isnan, ...), not the operand's dtype
 };
 
 // One row per UnaryOp, in enum order.
@@ -54,6 +55,10 @@ inline constexpr UnaryInfo kUnaryInfo[] = {
     {UnaryOp::Trunc, "trunc", Accepts::Numbers},
     {UnaryOp::Round, "round", Accepts::Numbers},
     {UnaryOp::Sign, "sign", Accepts::Numbers},
+    {UnaryOp::Isnan, "isnan", Accepts::Floats, 0, true},
+    {UnaryOp::Isinf, "isinf", Accepts::Floats, 0, true},
+    {UnaryOp::Isfinite, "isfinite", Accepts::Floats, 0, true},
+    {UnaryOp::Signbit, "signbit", Accepts::Floats, 0, true},
     {UnaryOp::Exp, "exp", Accepts::Floats, 1},
     {UnaryOp::Expm1, "expm1", Accepts::Floats, 1},
     {UnaryOp::Exp2, "exp2", Accepts::Floats, 1},
@@ -99,7 +104,8 @@ inline constexpr const UnaryInfo& unary_info(UnaryOp u) {
 // The function name of a unary op: "neg", ..., "logical_not", "bitwise_not".
 inline constexpr const char* unary_name(UnaryOp u) { return unary_info(u).name; }
 
-// Whether a unary op accepts a dtype (its result has the same dtype).
+// Whether a unary op accepts a dtype (its result has the same dtype, or is
+// bool where the row says gives_bool).
 inline constexpr bool unary_supports(UnaryOp u, DType t) {
   // What an Accepts class admits is defined once, by op_supports: ask it
   // about a binary op of the same class.
@@ -170,7 +176,7 @@ inline NodeTyping type_node(ExprKind kind, Op op, UnaryOp unary, DType cast_to, 
       return t;
     case ExprKind::Unary:
       if (!unary_supports(unary, operands[0])) return fail(NodeTyping::Unsupported, 0);
-      t.dtype = operands[0];
+      t.dtype = unary_info(unary).gives_bool ? DType::Bool : operands[0];
       return t;
     case ExprKind::Where:
       if (operands[0] != DType::Bool) return fail(NodeTyping::NotBool, 0);

@@ -75,6 +75,9 @@
 //   exp .. softplus, sin .. atanh
 //       floats: the math and activation functions of math.h, with their
 //       algorithms, bounds and special values.
+//   isnan, isinf, isfinite, signbit
+//       floats, bool results: std::isnan, ... (signbit reads the sign bit,
+//       of -0 and of a NaN too, as NumPy).
 //   logical_not     bool: !x.
 //   bitwise_not     integers: ~x; bool: !x (NumPy's invert on bool).
 //   where(c, x, y)  c ? x : y.
@@ -228,6 +231,10 @@ inline decltype(auto) visit_unary_op(UnaryOp u, F&& f) {
     BCASTGEN_VISIT_UNARY_(Trunc)
     BCASTGEN_VISIT_UNARY_(Round)
     BCASTGEN_VISIT_UNARY_(Sign)
+    BCASTGEN_VISIT_UNARY_(Isnan)
+    BCASTGEN_VISIT_UNARY_(Isinf)
+    BCASTGEN_VISIT_UNARY_(Isfinite)
+    BCASTGEN_VISIT_UNARY_(Signbit)
     BCASTGEN_VISIT_UNARY_(Exp)
     BCASTGEN_VISIT_UNARY_(Expm1)
     BCASTGEN_VISIT_UNARY_(Exp2)
@@ -752,6 +759,32 @@ inline T sign(T x) {
   }
 }
 
+// Classification, bool results (NumPy's and the Array API's).
+template <class T>
+inline bool isnan(T x) {
+  detail::require_float<T>();
+  return std::isnan(x);
+}
+
+template <class T>
+inline bool isinf(T x) {
+  detail::require_float<T>();
+  return std::isinf(x);
+}
+
+template <class T>
+inline bool isfinite(T x) {
+  detail::require_float<T>();
+  return std::isfinite(x);
+}
+
+// The sign bit, NaN's too: signbit(-0.0) and signbit(-NaN) are true.
+template <class T>
+inline bool signbit(T x) {
+  detail::require_float<T>();
+  return std::signbit(x);
+}
+
 template <class T>
 inline T logical_not(T x) {
   static_assert(std::is_same_v<T, bool>, "bcastgen::ops::logical_not takes bool");
@@ -870,9 +903,10 @@ constexpr bool unary_defined_for(UnaryOp u) {
   return unary_supports(u, dtype_of_v<T>);
 }
 
-// Calls the unary function kU; the pair must be unary_defined_for.
+// Calls the unary function kU; the pair must be unary_defined_for. The
+// result is T, or bool where the row says gives_bool.
 template <UnaryOp kU, class T>
-inline T call_unary(T x) {
+inline auto call_unary(T x) {
   static_assert(unary_defined_for<T>(kU), "bcastgen::ops::call_unary: op not defined for this element type");
   if constexpr (kU == UnaryOp::Neg) return neg(x);
   else if constexpr (kU == UnaryOp::Abs) return abs(x);
@@ -886,6 +920,10 @@ inline T call_unary(T x) {
   else if constexpr (kU == UnaryOp::Trunc) return trunc(x);
   else if constexpr (kU == UnaryOp::Round) return round(x);
   else if constexpr (kU == UnaryOp::Sign) return sign(x);
+  else if constexpr (kU == UnaryOp::Isnan) return isnan(x);
+  else if constexpr (kU == UnaryOp::Isinf) return isinf(x);
+  else if constexpr (kU == UnaryOp::Isfinite) return isfinite(x);
+  else if constexpr (kU == UnaryOp::Signbit) return signbit(x);
   else if constexpr (kU == UnaryOp::Exp) return exp(x);
   else if constexpr (kU == UnaryOp::Expm1) return expm1(x);
   else if constexpr (kU == UnaryOp::Exp2) return exp2(x);
@@ -917,15 +955,18 @@ inline T call_unary(T x) {
 // Run-time dispatch: the unary function `u` on x. Throws InvalidArgument
 // when !unary_defined_for<T>(u). Meant for tests and the reference; hot
 // loops dispatch once with visit_unary_op and call_unary<kU, T>.
-template <class T>
-inline T apply_unary(UnaryOp u, T x) {
-  return visit_unary_op(u, [&](auto u_c) -> T {
+// R is the result type: T, or bool for the gives_bool functions (a function
+// of the other kind throws too).
+template <class T, class R = T>
+inline R apply_unary(UnaryOp u, T x) {
+  return visit_unary_op(u, [&](auto u_c) -> R {
     constexpr UnaryOp kU = decltype(u_c)::value;
-    if constexpr (unary_defined_for<T>(kU)) {
+    if constexpr (unary_defined_for<T>(kU) &&
+                  (unary_info(kU).gives_bool ? std::is_same_v<R, bool> : std::is_same_v<R, T>)) {
       return call_unary<kU, T>(x);
     } else {
       throw InvalidArgument(std::string("unary '") + unary_name(kU) + "' does not support dtype " +
-                            dtype_name(dtype_of_v<T>));
+                            dtype_name(dtype_of_v<T>) + (unary_defined_for<T>(kU) ? " with this result type" : ""));
     }
   });
 }

@@ -228,9 +228,13 @@ inline ExprValue expr_node_value(const ExprNode& n, const std::vector<ExprValue>
       });
       break;
     case ExprKind::Unary:
-      visit_dtype(n.dtype, [&](auto tag) {
+      visit_dtype(nodes[n.args[0]].dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        r.set<T>(ops::apply_unary<T>(n.unary, vals[n.args[0]].get<T>()));
+        if (unary_info(n.unary).gives_bool) {
+          r.set<bool>(ops::apply_unary<T, bool>(n.unary, vals[n.args[0]].get<T>()));
+        } else {
+          r.set<T>(ops::apply_unary<T>(n.unary, vals[n.args[0]].get<T>()));
+        }
       });
       break;
     case ExprKind::Where:

@@ -13,6 +13,7 @@
 
 #include <immintrin.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -851,6 +852,28 @@ BCASTGEN_SIMD_AVX2 __m256d sign_f64(__m256d x) {
   const __m256d ones = _mm256_or_pd(_mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_GT_OQ), _mm256_set1_pd(1.0)),
                                     _mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_LT_OQ), _mm256_set1_pd(-1.0)));
   return _mm256_blendv_pd(ones, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q));
+}
+// Classification: a compare result. signbit is the sign bit itself (of -0
+// and of a NaN too): an arithmetic shift, or for f64 a signed compare with 0.
+BCASTGEN_SIMD_AVX2 __m256 isnan_f32(__m256 x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
+BCASTGEN_SIMD_AVX2 __m256 isinf_f32(__m256 x) {
+  return _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x), _mm256_set1_ps(INFINITY), _CMP_EQ_OQ);
+}
+BCASTGEN_SIMD_AVX2 __m256 isfinite_f32(__m256 x) {
+  return _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x), _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
+}
+BCASTGEN_SIMD_AVX2 __m256 signbit_f32(__m256 x) {
+  return _mm256_castsi256_ps(_mm256_srai_epi32(_mm256_castps_si256(x), 31));
+}
+BCASTGEN_SIMD_AVX2 __m256d isnan_f64(__m256d x) { return _mm256_cmp_pd(x, x, _CMP_UNORD_Q); }
+BCASTGEN_SIMD_AVX2 __m256d isinf_f64(__m256d x) {
+  return _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), x), _mm256_set1_pd(INFINITY), _CMP_EQ_OQ);
+}
+BCASTGEN_SIMD_AVX2 __m256d isfinite_f64(__m256d x) {
+  return _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), x), _mm256_set1_pd(INFINITY), _CMP_LT_OQ);
+}
+BCASTGEN_SIMD_AVX2 __m256d signbit_f64(__m256d x) {
+  return _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_setzero_si256(), _mm256_castpd_si256(x)));
 }
 
 // --- math functions: the shared algorithms of math_f32.inl ---

@@ -15,6 +15,7 @@
 
 #include <immintrin.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -955,6 +956,24 @@ BCASTGEN_SIMD_AVX512 __m512d sign_f64(__m512d x) {
   r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, zero, _CMP_LT_OQ), r, _mm512_set1_pd(-1.0));
   return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), r, x);
 }
+// Classification: a lane mask. signbit is the sign bit itself (of -0 and of
+// a NaN too).
+BCASTGEN_SIMD_AVX512 __mmask16 isnan_f32(__m512 x) { return _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q); }
+BCASTGEN_SIMD_AVX512 __mmask16 isinf_f32(__m512 x) {
+  return _mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(INFINITY), _CMP_EQ_OQ);
+}
+BCASTGEN_SIMD_AVX512 __mmask16 isfinite_f32(__m512 x) {
+  return _mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(INFINITY), _CMP_LT_OQ);
+}
+BCASTGEN_SIMD_AVX512 __mmask16 signbit_f32(__m512 x) { return _mm512_movepi32_mask(_mm512_castps_si512(x)); }
+BCASTGEN_SIMD_AVX512 __mmask8 isnan_f64(__m512d x) { return _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q); }
+BCASTGEN_SIMD_AVX512 __mmask8 isinf_f64(__m512d x) {
+  return _mm512_cmp_pd_mask(_mm512_abs_pd(x), _mm512_set1_pd(INFINITY), _CMP_EQ_OQ);
+}
+BCASTGEN_SIMD_AVX512 __mmask8 isfinite_f64(__m512d x) {
+  return _mm512_cmp_pd_mask(_mm512_abs_pd(x), _mm512_set1_pd(INFINITY), _CMP_LT_OQ);
+}
+BCASTGEN_SIMD_AVX512 __mmask8 signbit_f64(__m512d x) { return _mm512_movepi64_mask(_mm512_castpd_si512(x)); }
 
 // --- math functions: the shared algorithms of math_f32.inl ---
 namespace detail {
