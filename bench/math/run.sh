@@ -22,7 +22,11 @@ mkdir -p "$work"
 } >"$work/math_kernels.yaml"
 "$build/generator/bcastgen" generate "$work/math_kernels.yaml" -o "$work"
 g++ -std=c++17 -O2 -I"$root/runtime/include" -c "$work/math_kernels.cpp" -o "$work/math_kernels.o"
-g++ -std=c++17 -O2 -I"$root/runtime/include" -I"$work" -I/usr/include/x86_64-linux-gnu \
-  "$root/bench/math/math_bench.cpp" "$work/math_kernels.o" -lsleef -lbenchmark -lpthread -o "$work/math_bench"
+sleef_include=/usr/include/$(gcc -dumpmachine)
+g++ -std=c++17 -O2 -mavx2 -mfma -DSLEEF_LOOP_AVX2 -I"$sleef_include" -c "$root/bench/math/sleef_loops.cpp" \
+  -o "$work/sleef_avx2.o"
+g++ -std=c++17 -O2 -mavx512f -I"$sleef_include" -c "$root/bench/math/sleef_loops.cpp" -o "$work/sleef_avx512.o"
+g++ -std=c++17 -O2 -I"$root/runtime/include" -I"$work" "$root/bench/math/math_bench.cpp" "$work/math_kernels.o" \
+  "$work/sleef_avx2.o" "$work/sleef_avx512.o" -lsleef -lbenchmark -lpthread -o "$work/math_bench"
 "$work/math_bench" --benchmark_repetitions="${BENCH_REPETITIONS:-11}" --benchmark_report_aggregates_only=true \
   --benchmark_min_time=0.05 "${@:2}" 2>&1 | grep -E 'median|Run on|CPU' 
