@@ -9,10 +9,10 @@
 // and the wrappers used below: splat_f32, add_f32, subtract_f32,
 // multiply_f32, divide_f32, neg_f32, abs_f32, less_f32 (a compare result),
 // select_f32, splat_i32, add_i32, subtract_i32, bitwise_and_i32,
-// bitwise_xor_i32, and in
-// namespace detail fmadd_f32, max_or_b_f32, min_or_b_f32, bits_f32,
-// from_bits_f32, shift_left_i32<N>, shift_right_i32<N> (arithmetic) and
-// lookup8_f32. Each wrapper is one IEEE operation (fmadd rounds once), so
+// bitwise_xor_i32, and in namespace detail fmadd_f32, max_or_b_f32,
+// min_or_b_f32, bits_f32, from_bits_f32, shift_left_i32<N>,
+// shift_right_i32<N> (arithmetic) and lookup8_f32. Each wrapper is one IEEE
+// operation (fmadd rounds once) or exact (selects, bits, lookups), so
 // every instantiation computes the same bits: a kernel's vector lanes, its
 // scalar tail, its scalar variant and bcastgen::ops (the reference) agree on
 // every element, whichever ISA the CPU dispatches to.
