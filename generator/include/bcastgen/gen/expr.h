@@ -13,8 +13,10 @@
 //   &  ^  |                         bitwise_and, bitwise_xor, bitwise_or (three levels)
 //   &&  ||                          logical_and, logical_or (two levels)
 // Calls: every binary op by its name or alias (add(a, b), power, pow,
-// remainder, ...) and max, min; the unary functions neg abs sqrt square
-// reciprocal logical_not bitwise_not; clamp(x, lo, hi), meaning
+// remainder, ...) and max, min; every unary function of kUnaryInfo
+// (runtime expr.h) by its name: neg abs sqrt square reciprocal logical_not
+// bitwise_not, floor ceil trunc round sign, isnan isinf isfinite signbit,
+// and the math functions exp ... gelu ... atanh; clamp(x, lo, hi), meaning
 // minimum(maximum(x, lo), hi) as NumPy's clip; where(cond, x, y);
 // cast(x, dtype) with a dtype name (a cast to x's own type is x itself);
 // and expand(x, [d0, d1, ...]), x broadcast with a target shape of
@@ -24,8 +26,9 @@
 // Types:
 // - Binary ops need operands of one type (cast to mix) that op_supports()
 //   accepts; comparisons give bool. logical ops and ! take bool.
-// - Unary: neg, abs, square take numbers; sqrt and reciprocal floats;
-//   bitwise_not integers and bool.
+// - Unary: neg, abs, square, floor, ceil, trunc, round, sign take numbers;
+//   sqrt, reciprocal and the math functions floats; bitwise_not integers
+//   and bool. isnan, isinf, isfinite, signbit take floats and give bool.
 // - where needs a bool condition and branches of one type.
 // - A number takes its type from its context: the other operand, where's
 //   other branch, the op's result (inside a literal-only subexpression), or
