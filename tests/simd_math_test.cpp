@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
@@ -93,8 +94,10 @@ TEST_P(SimdMath, EveryLaneGivesTheScalarBits) {
       const float want = f.scalar(in[i]);
       if (bits(out[i]) == bits(want) || (std::isnan(out[i]) && std::isnan(want))) continue;
       if (differ++ == 0) {
-        first = std::string(f.name) + "(" + std::to_string(in[i]) + " = 0x" + std::to_string(bits(in[i])) +
-                "): vector " + std::to_string(out[i]) + ", scalar " + std::to_string(want);
+        char text[160];
+        std::snprintf(text, sizeof text, "%s(%.9g = 0x%08x): vector %.9g, scalar %.9g", f.name, in[i],
+                      static_cast<unsigned>(bits(in[i])), out[i], want);
+        first = text;
       }
     }
     compared += n;
