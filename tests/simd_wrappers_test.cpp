@@ -57,22 +57,22 @@ std::string without_detail(const std::string& header) {
 // The functions a SIMD header defines: each starts its line with the ISA's
 // attribute macro, BCASTGEN_SIMD_<ISA> <type> <name>(.
 std::set<std::string> header_names(const bg::IsaInfo& row) {
+  std::set<std::string> names;
+  // The names of the functions `text` defines with attribute macro `macro`.
+  auto add_definitions = [&](const std::string& text, const std::string& macro) {
+    const std::regex def("(^|\\n)" + macro + " [^(\\n]*?([a-z0-9_]+)\\(");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), def); it != std::sregex_iterator(); ++it) {
+      EXPECT_TRUE(names.insert((*it)[2]).second) << row.name << ": " << (*it)[2] << " is defined twice";
+    }
+  };
   const std::string text = without_detail(row.header);
   std::string upper = row.name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  const std::regex def("(^|\\n)BCASTGEN_SIMD_" + upper + " [^(\\n]*?([a-z0-9_]+)\\(");
-  std::set<std::string> names;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), def); it != std::sregex_iterator(); ++it) {
-    EXPECT_TRUE(names.insert((*it)[2]).second) << row.name << ": " << (*it)[2] << " is defined twice";
-  }
+  add_definitions(text, "BCASTGEN_SIMD_" + upper);
   // The shared math algorithms, included into the ISA's namespace.
   const std::string kMath = "bcastgen/simd/math_f32.inl";
   if (text.find("#include \"" + kMath + "\"") != std::string::npos) {
-    const std::string math = without_detail(kMath);
-    const std::regex fn("(^|\\n)BCASTGEN_SIMD_FN [^(\\n]*?([a-z0-9_]+)\\(");
-    for (auto it = std::sregex_iterator(math.begin(), math.end(), fn); it != std::sregex_iterator(); ++it) {
-      EXPECT_TRUE(names.insert((*it)[2]).second) << row.name << ": " << (*it)[2] << " is defined twice";
-    }
+    add_definitions(without_detail(kMath), "BCASTGEN_SIMD_FN");
   }
   return names;
 }

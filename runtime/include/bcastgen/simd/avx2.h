@@ -830,7 +830,7 @@ BCASTGEN_SIMD_AVX2 __m256i cast_f64_i32(__m256d a, __m256d b) {
   return _mm256_set_m128i(_mm256_cvttpd_epi32(b), _mm256_cvttpd_epi32(a));
 }
 
-// --- rounding to integers and sign (exact; ops.h) ---
+// --- rounding to integers, classification and sign (exact; ops.h) ---
 // round is to nearest even (numpy.round); vroundps never raises, and keeps -0.
 BCASTGEN_SIMD_AVX2 __m256 floor_f32(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 BCASTGEN_SIMD_AVX2 __m256 ceil_f32(__m256 x) { return _mm256_round_ps(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
@@ -840,40 +840,40 @@ BCASTGEN_SIMD_AVX2 __m256d floor_f64(__m256d x) { return _mm256_round_pd(x, _MM_
 BCASTGEN_SIMD_AVX2 __m256d ceil_f64(__m256d x) { return _mm256_round_pd(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
 BCASTGEN_SIMD_AVX2 __m256d trunc_f64(__m256d x) { return _mm256_round_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
 BCASTGEN_SIMD_AVX2 __m256d round_f64(__m256d x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-// sign: 1 or -1 by the compares, +0 for either zero, x itself for NaN.
-BCASTGEN_SIMD_AVX2 __m256 sign_f32(__m256 x) {
-  const __m256 zero = _mm256_setzero_ps();
-  const __m256 ones = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_GT_OQ), _mm256_set1_ps(1.0f)),
-                                   _mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_LT_OQ), _mm256_set1_ps(-1.0f)));
-  return _mm256_blendv_ps(ones, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
-}
-BCASTGEN_SIMD_AVX2 __m256d sign_f64(__m256d x) {
-  const __m256d zero = _mm256_setzero_pd();
-  const __m256d ones = _mm256_or_pd(_mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_GT_OQ), _mm256_set1_pd(1.0)),
-                                    _mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_LT_OQ), _mm256_set1_pd(-1.0)));
-  return _mm256_blendv_pd(ones, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q));
-}
 // Classification: a compare result. signbit is the sign bit itself (of -0
 // and of a NaN too): an arithmetic shift, or for f64 a signed compare with 0.
 BCASTGEN_SIMD_AVX2 __m256 isnan_f32(__m256 x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
 BCASTGEN_SIMD_AVX2 __m256 isinf_f32(__m256 x) {
-  return _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x), _mm256_set1_ps(INFINITY), _CMP_EQ_OQ);
+  return _mm256_cmp_ps(abs_f32(x), _mm256_set1_ps(INFINITY), _CMP_EQ_OQ);
 }
 BCASTGEN_SIMD_AVX2 __m256 isfinite_f32(__m256 x) {
-  return _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x), _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
+  return _mm256_cmp_ps(abs_f32(x), _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
 }
 BCASTGEN_SIMD_AVX2 __m256 signbit_f32(__m256 x) {
   return _mm256_castsi256_ps(_mm256_srai_epi32(_mm256_castps_si256(x), 31));
 }
 BCASTGEN_SIMD_AVX2 __m256d isnan_f64(__m256d x) { return _mm256_cmp_pd(x, x, _CMP_UNORD_Q); }
 BCASTGEN_SIMD_AVX2 __m256d isinf_f64(__m256d x) {
-  return _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), x), _mm256_set1_pd(INFINITY), _CMP_EQ_OQ);
+  return _mm256_cmp_pd(abs_f64(x), _mm256_set1_pd(INFINITY), _CMP_EQ_OQ);
 }
 BCASTGEN_SIMD_AVX2 __m256d isfinite_f64(__m256d x) {
-  return _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), x), _mm256_set1_pd(INFINITY), _CMP_LT_OQ);
+  return _mm256_cmp_pd(abs_f64(x), _mm256_set1_pd(INFINITY), _CMP_LT_OQ);
 }
 BCASTGEN_SIMD_AVX2 __m256d signbit_f64(__m256d x) {
   return _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_setzero_si256(), _mm256_castpd_si256(x)));
+}
+// sign: 1 or -1 by the compares, +0 for either zero, x itself for NaN.
+BCASTGEN_SIMD_AVX2 __m256 sign_f32(__m256 x) {
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 ones = _mm256_or_ps(_mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_GT_OQ), _mm256_set1_ps(1.0f)),
+                                   _mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_LT_OQ), _mm256_set1_ps(-1.0f)));
+  return _mm256_blendv_ps(ones, x, isnan_f32(x));
+}
+BCASTGEN_SIMD_AVX2 __m256d sign_f64(__m256d x) {
+  const __m256d zero = _mm256_setzero_pd();
+  const __m256d ones = _mm256_or_pd(_mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_GT_OQ), _mm256_set1_pd(1.0)),
+                                    _mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_LT_OQ), _mm256_set1_pd(-1.0)));
+  return _mm256_blendv_pd(ones, x, isnan_f64(x));
 }
 
 // --- math functions: the shared algorithms of math_f32.inl ---

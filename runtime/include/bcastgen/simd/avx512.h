@@ -929,7 +929,7 @@ BCASTGEN_SIMD_AVX512 __m512i cast_f64_i32(__m512d a, __m512d b) {
   return detail::join(_mm512_maskz_cvttpd_epi32(0xFF, a), _mm512_maskz_cvttpd_epi32(0xFF, b));
 }
 
-// --- rounding to integers and sign (exact; ops.h) ---
+// --- rounding to integers, classification and sign (exact; ops.h) ---
 // round is to nearest even (numpy.round); vrndscale never raises, and keeps -0.
 BCASTGEN_SIMD_AVX512 __m512 floor_f32(__m512 x) { return _mm512_maskz_roundscale_ps(0xFFFF, x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 BCASTGEN_SIMD_AVX512 __m512 ceil_f32(__m512 x) { return _mm512_maskz_roundscale_ps(0xFFFF, x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
@@ -943,37 +943,37 @@ BCASTGEN_SIMD_AVX512 __m512d trunc_f64(__m512d x) { return _mm512_maskz_roundsca
 BCASTGEN_SIMD_AVX512 __m512d round_f64(__m512d x) {
   return _mm512_maskz_roundscale_pd(0xFF, x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
+// Classification: a lane mask. signbit is the sign bit itself (of -0 and of
+// a NaN too).
+BCASTGEN_SIMD_AVX512 __mmask16 isnan_f32(__m512 x) { return _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q); }
+BCASTGEN_SIMD_AVX512 __mmask16 isinf_f32(__m512 x) {
+  return _mm512_cmp_ps_mask(abs_f32(x), _mm512_set1_ps(INFINITY), _CMP_EQ_OQ);
+}
+BCASTGEN_SIMD_AVX512 __mmask16 isfinite_f32(__m512 x) {
+  return _mm512_cmp_ps_mask(abs_f32(x), _mm512_set1_ps(INFINITY), _CMP_LT_OQ);
+}
+BCASTGEN_SIMD_AVX512 __mmask16 signbit_f32(__m512 x) { return _mm512_movepi32_mask(_mm512_castps_si512(x)); }
+BCASTGEN_SIMD_AVX512 __mmask8 isnan_f64(__m512d x) { return _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q); }
+BCASTGEN_SIMD_AVX512 __mmask8 isinf_f64(__m512d x) {
+  return _mm512_cmp_pd_mask(abs_f64(x), _mm512_set1_pd(INFINITY), _CMP_EQ_OQ);
+}
+BCASTGEN_SIMD_AVX512 __mmask8 isfinite_f64(__m512d x) {
+  return _mm512_cmp_pd_mask(abs_f64(x), _mm512_set1_pd(INFINITY), _CMP_LT_OQ);
+}
+BCASTGEN_SIMD_AVX512 __mmask8 signbit_f64(__m512d x) { return _mm512_movepi64_mask(_mm512_castpd_si512(x)); }
 // sign: 1 or -1 by the compares, +0 for either zero, x itself for NaN.
 BCASTGEN_SIMD_AVX512 __m512 sign_f32(__m512 x) {
   const __m512 zero = _mm512_setzero_ps();
   __m512 r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, zero, _CMP_GT_OQ), zero, _mm512_set1_ps(1.0f));
   r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), r, _mm512_set1_ps(-1.0f));
-  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), r, x);
+  return _mm512_mask_blend_ps(isnan_f32(x), r, x);
 }
 BCASTGEN_SIMD_AVX512 __m512d sign_f64(__m512d x) {
   const __m512d zero = _mm512_setzero_pd();
   __m512d r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, zero, _CMP_GT_OQ), zero, _mm512_set1_pd(1.0));
   r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, zero, _CMP_LT_OQ), r, _mm512_set1_pd(-1.0));
-  return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), r, x);
+  return _mm512_mask_blend_pd(isnan_f64(x), r, x);
 }
-// Classification: a lane mask. signbit is the sign bit itself (of -0 and of
-// a NaN too).
-BCASTGEN_SIMD_AVX512 __mmask16 isnan_f32(__m512 x) { return _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q); }
-BCASTGEN_SIMD_AVX512 __mmask16 isinf_f32(__m512 x) {
-  return _mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(INFINITY), _CMP_EQ_OQ);
-}
-BCASTGEN_SIMD_AVX512 __mmask16 isfinite_f32(__m512 x) {
-  return _mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(INFINITY), _CMP_LT_OQ);
-}
-BCASTGEN_SIMD_AVX512 __mmask16 signbit_f32(__m512 x) { return _mm512_movepi32_mask(_mm512_castps_si512(x)); }
-BCASTGEN_SIMD_AVX512 __mmask8 isnan_f64(__m512d x) { return _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q); }
-BCASTGEN_SIMD_AVX512 __mmask8 isinf_f64(__m512d x) {
-  return _mm512_cmp_pd_mask(_mm512_abs_pd(x), _mm512_set1_pd(INFINITY), _CMP_EQ_OQ);
-}
-BCASTGEN_SIMD_AVX512 __mmask8 isfinite_f64(__m512d x) {
-  return _mm512_cmp_pd_mask(_mm512_abs_pd(x), _mm512_set1_pd(INFINITY), _CMP_LT_OQ);
-}
-BCASTGEN_SIMD_AVX512 __mmask8 signbit_f64(__m512d x) { return _mm512_movepi64_mask(_mm512_castpd_si512(x)); }
 
 // --- math functions: the shared algorithms of math_f32.inl ---
 namespace detail {
