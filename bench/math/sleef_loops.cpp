@@ -2,12 +2,10 @@
 // once with -mavx2 -mfma -DSLEEF_LOOP_AVX2 and once with -mavx512f, because
 // sleef.h declares each ISA's functions only under its flag. sigmoid and
 // silu are composed as PyTorch's CPU kernels do.
+#include "sleef_loops.h"
+
 #include <immintrin.h>
 #include <sleef.h>
-
-#include <cstdint>
-
-enum class Fn { Exp, Tanh, Sigmoid, Silu };
 
 #if defined(SLEEF_LOOP_AVX2)
 #define VEC __m256
