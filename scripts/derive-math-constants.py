@@ -15,6 +15,7 @@ from decimal import Decimal, getcontext
 
 getcontext().prec = 60
 LN2 = Decimal(2).ln()
+PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494459")
 
 
 def to_f32(x):
@@ -31,6 +32,40 @@ def split(x):
     return hi, to_f32(x - Decimal(hi))
 
 
+def split_bits(x, bits):
+    """x as hi + lo with hi keeping `bits` significant bits, so that hi times
+    an integer of 24 - bits bits is exact."""
+    exponent = int(Decimal(abs(x)).ln() / LN2) if x else 0
+    while Decimal(2) ** exponent > abs(x):
+        exponent -= 1
+    unit = Decimal(2) ** (exponent - bits + 1)
+    hi = to_f32((x / unit).to_integral_value() * unit)
+    return hi, to_f32(x - Decimal(hi))
+
+
+def f32_from_bits(b):
+    return struct.unpack("<f", struct.pack("<I", b))[0]
+
+
+def log_table():
+    """log: x = 2^k z, z in [OFF, 2 OFF), split by the 3 bits below the
+    exponent of z - OFF into 8 intervals; each has 1/c (any float: z / c is
+    computed as an exact product) and -log(1/c) as hi + lo. OFF puts 1.0 in
+    the middle of interval 4 (2/3 of its 2^20 bit patterns lie below 1, where
+    floats are twice as dense), whose 1/c is exactly 1 and log c 0, so that
+    log(x) near 1 is r + ... with no cancellation."""
+    off = 0x3F800000 - 0xAAAAB - (4 << 20)
+    inv = []
+    rmax = 0
+    for i in range(8):
+        zl = f32_from_bits(off + (i << 20))
+        zh = f32_from_bits(off + ((i + 1) << 20) - 1)
+        c = 1.0 if i == 4 else to_f32(2 / (Decimal(zl) + Decimal(zh)))
+        inv.append(c)
+        rmax = max(rmax, abs(zl * c - 1), abs(zh * c - 1))
+    return off, inv, rmax
+
+
 def main():
     print("// exp: n = round(x * 8 / ln 2), x = n * ln2 / 8 + r, e^x = 2^(n >> 3) * 2^((n & 7) / 8) * e^r")
     print(f"kExpInvLn2x8 = {spell(to_f32(8 / LN2))}")
@@ -42,6 +77,30 @@ def main():
     print("// e^r - 1 = r + r^2 (1/2 + r (1/6 + r / 24)): Taylor; |r| <= ln 2 / 16 keeps its")
     print("// truncation error below (ln 2 / 16)^5 / 120 = %.2g, 0.02 ulp of the result." % (float(LN2 / 16) ** 5 / 120))
     print(f"kExpC3 = {spell(to_f32(Decimal(1) / 6))}, kExpC4 = {spell(to_f32(Decimal(1) / 24))}")
+
+    print("// exp2: n = round(8 x), t = x - n / 8 exactly, r = t ln 2 (hi + lo)")
+    print("kLn2Hi = %s, kLn2Lo = %s" % tuple(spell(v) for v in split(LN2)))
+
+    print("// expm1: n = round(x / ln 2), r = x - n ln 2 with ln 2 = hi (13 bits: n <= 128 times it is")
+    print("// exact) + lo")
+    print(f"kInvLn2 = {spell(to_f32(1 / LN2))}")
+    print("kLn2Hi13 = %s, kLn2Lo13 = %s" % tuple(spell(v) for v in split_bits(LN2, 13)))
+
+    off, inv, rmax = log_table()
+    print("// log: x = 2^k z, OFF = 0x%08x, |z / c - 1| <= %.4f" % (off, rmax))
+    print("// ln 2 = hi (16 bits: k, |k| <= 150, times it is exact) + lo")
+    print("kLogLn2Hi = %s, kLogLn2Lo = %s" % tuple(spell(v) for v in split_bits(LN2, 16)))
+    print("kLogInvC = {" + ", ".join(spell(c) for c in inv) + "}")
+    his, los = zip(*(split(-Decimal(c).ln()) for c in inv))
+    print("kLogCHi = {" + ", ".join(spell(h) for h in his) + "}")
+    print("kLogCLo = {" + ", ".join(spell(l) for l in los) + "}")
+    print("// log2 = ln * log2(e), log10 = ln * log10(e), each factor hi + lo")
+    print("kLog2EHi = %s, kLog2ELo = %s" % tuple(spell(v) for v in split(1 / LN2)))
+    print("kLog10EHi = %s, kLog10ELo = %s" % tuple(spell(v) for v in split(1 / Decimal(10).ln())))
+
+    print("// gelu_tanh: 2 z = 2 sqrt(2 / pi) (x + 0.044715 x^3), each factor hi + lo")
+    print("kGeluTanh2C = %s + %s" % tuple(spell(v) for v in split(2 * (2 / PI).sqrt())))
+    print("kGeluTanhK = %s + %s" % tuple(spell(v) for v in split(Decimal("0.044715"))))
 
 
 if __name__ == "__main__":

@@ -139,6 +139,21 @@ TEST(MathSpecialValues, AsDocumented) {
   EXPECT_TRUE(std::isnan(ops::log(-1.0f)));
   EXPECT_EQ(ops::expm1(-0.0f), 0.0f);
   EXPECT_TRUE(std::signbit(ops::expm1(-0.0f)));
+  EXPECT_EQ(ops::expm1(-inf), -1.0f);
+  EXPECT_EQ(ops::expm1(inf), inf);
+  EXPECT_EQ(ops::log1p(-1.0f), -inf);
+  EXPECT_TRUE(std::isnan(ops::log1p(-2.0f)));
+  EXPECT_TRUE(std::signbit(ops::log1p(-0.0f)));
+  EXPECT_EQ(ops::log1p(inf), inf);
+  EXPECT_EQ(ops::log(inf), inf);
+  EXPECT_EQ(ops::log2(0x1p-149f), -149.0f);  // exact at powers of two, subnormals too
+  EXPECT_EQ(ops::log2(0x1p+127f), 127.0f);
+  EXPECT_EQ(ops::log10(1000.0f), 3.0f);
+  EXPECT_EQ(ops::exp2(-149.0f), 0x1p-149f);
+  EXPECT_EQ(ops::exp2(-150.0f), 0.0f);
+  EXPECT_EQ(ops::exp2(128.0f), inf);
+  EXPECT_EQ(ops::erf(inf), 1.0f);
+  EXPECT_TRUE(std::signbit(ops::erf(-0.0f)));
   EXPECT_EQ(ops::tanh(inf), 1.0f);
   EXPECT_EQ(ops::tanh(-inf), -1.0f);
   EXPECT_EQ(ops::erf(-inf), -1.0f);

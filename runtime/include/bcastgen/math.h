@@ -6,17 +6,21 @@
 //
 // How each is computed, and the bound it is held to (README, "Math
 // functions"; bench/ulp/ measures it over all 2^32 f32 inputs):
-// - f32 with a vector form (exp, sigmoid, silu, tanh): the scalar instantiation of
-//   its one algorithm (bcastgen/simd/math_f32.inl).
-// - f32 without one: the double function of the C library, rounded once to
-//   float. glibc's double functions are within a few double ulps, 2^-50 of
-//   an f32 ulp, so the result is within 0.5 ulp + 2^-28: <= 1 ulp, and
-//   correctly rounded but for inputs whose exact value lies that close to a
-//   midpoint between two floats. The composites (sigmoid, silu, softplus,
-//   gelu, gelu_tanh) are evaluated in double in a form that does not cancel.
-// - f64: the same formulas in long double (x87 extended on x86-64, 64-bit
-//   significand), rounded once to double: <= 1 ulp wherever the long double
-//   library is within 2^10 of its own ulps (glibc: a few).
+// - f32 with a vector form (exp exp2 expm1 log log2 log10 log1p erf gelu
+//   sigmoid silu tanh softplus gelu_tanh): the scalar instantiation of its
+//   one algorithm (bcastgen/simd/math_f32.inl).
+// - f32 without one (sin cos tan asin acos atan sinh cosh asinh acosh
+//   atanh): the double function of the C library, rounded once to float.
+//   glibc's double functions are within a few double ulps, 2^-50 of an f32
+//   ulp, so the result is within 0.5 ulp + 2^-28: <= 1 ulp, and correctly
+//   rounded but for inputs whose exact value lies that close to a midpoint
+//   between two floats.
+// - f64: the C library's long double function (x87 extended on x86-64,
+//   64-bit significand), rounded once to double: <= 1 ulp wherever the long
+//   double library is within 2^10 of its own ulps (glibc: a few). The
+//   composites (sigmoid, silu, softplus, gelu, gelu_tanh) are evaluated in a
+//   form that does not cancel. These long double forms are also the oracle
+//   of bench/ulp/ for f32.
 //
 // Special values follow C99 Annex F and the Array API: NaN in gives NaN;
 // exp(-inf) = +0, log(+-0) = -inf, log(x < 0) = NaN, expm1(-0) = -0,
@@ -34,8 +38,8 @@ namespace bcastgen::ops {
 
 namespace detail {
 
-// The composites, over any float type R (double for f32, long double for
-// f64), written so that no step cancels or overflows.
+// The composites, over any float type R (long double for f64 and for the
+// f32 oracle), written so that no step cancels or overflows.
 template <class R>
 inline R sigmoid_in(R x) {
   if (x >= 0) return R(1) / (R(1) + std::exp(-x));
@@ -91,16 +95,6 @@ using wider_t = std::conditional_t<std::is_same_v<T, float>, double, long double
     return static_cast<T>(BODY);                                                              \
   }
 
-BCASTGEN_MATH_FUNCTION_(expm1, std::expm1(w))
-BCASTGEN_MATH_FUNCTION_(exp2, std::exp2(w))
-BCASTGEN_MATH_FUNCTION_(log, std::log(w))
-BCASTGEN_MATH_FUNCTION_(log1p, std::log1p(w))
-BCASTGEN_MATH_FUNCTION_(log2, std::log2(w))
-BCASTGEN_MATH_FUNCTION_(log10, std::log10(w))
-BCASTGEN_MATH_FUNCTION_(erf, std::erf(w))
-BCASTGEN_MATH_FUNCTION_(gelu, detail::gelu_in(w))
-BCASTGEN_MATH_FUNCTION_(gelu_tanh, detail::gelu_tanh_in(w))
-BCASTGEN_MATH_FUNCTION_(softplus, detail::softplus_in(w))
 BCASTGEN_MATH_FUNCTION_(sin, std::sin(w))
 BCASTGEN_MATH_FUNCTION_(cos, std::cos(w))
 BCASTGEN_MATH_FUNCTION_(tan, std::tan(w))
@@ -128,9 +122,19 @@ BCASTGEN_MATH_FUNCTION_(atanh, std::atanh(w))
   }
 
 BCASTGEN_MATH_VECTOR_FUNCTION_(exp, std::exp(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(exp2, std::exp2(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(expm1, std::expm1(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(log, std::log(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(log2, std::log2(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(log10, std::log10(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(log1p, std::log1p(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(erf, std::erf(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(gelu, detail::gelu_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(sigmoid, detail::sigmoid_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(silu, detail::silu_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(tanh, std::tanh(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(softplus, detail::softplus_in(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(gelu_tanh, detail::gelu_tanh_in(w))
 #undef BCASTGEN_MATH_VECTOR_FUNCTION_
 #undef BCASTGEN_MATH_FUNCTION_
 

@@ -9,13 +9,16 @@
 // and the wrappers used below: splat_f32, add_f32, subtract_f32,
 // multiply_f32, divide_f32, neg_f32, abs_f32, less_f32 (a compare result),
 // select_f32, splat_i32, add_i32, subtract_i32, bitwise_and_i32,
-// bitwise_xor_i32, and in namespace detail fmadd_f32, max_or_b_f32,
+// bitwise_xor_i32, cast_i32_f32, and in namespace detail fmadd_f32, max_or_b_f32,
 // min_or_b_f32, bits_f32, from_bits_f32, shift_left_i32<N>,
 // shift_right_i32<N> (arithmetic) and lookup8_f32. Each wrapper is one IEEE
 // operation (fmadd rounds once) or exact (selects, bits, lookups), so
 // every instantiation computes the same bits: a kernel's vector lanes, its
 // scalar tail, its scalar variant and bcastgen::ops (the reference) agree on
-// every element, whichever ISA the CPU dispatches to.
+// every element, whichever ISA the CPU dispatches to. That holds when the
+// calling code is compiled without multiply-add contraction, as the
+// generated files are (GCC contracts by default, even in ISO mode, wherever
+// the target has FMA).
 //
 // The constants come from scripts/derive-math-constants.py, which prints
 // them in this spelling. The error bounds below are measured over all 2^32
@@ -31,20 +34,14 @@ struct ExpParts {
   f32v hi, u, scale_a, scale_b;
 };
 
-BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x) {
+// e^(n ln2/8 + r), for n held in z's low bits (z = n + 1.5 * 2^23) and
+// |r| <= ln2/16 (plus a few ulps).
+BCASTGEN_SIMD_FN ExpParts exp_reduced(f32v z, f32v r) {
   static constexpr float kHi[8] = {0x1p+0f,       0x1.172b84p+0f, 0x1.306fep+0f,  0x1.4bfdaep+0f,
                                    0x1.6a09e6p+0f, 0x1.8ace54p+0f, 0x1.ae89fap+0f, 0x1.d5818ep+0f};
   static constexpr float kLo[8] = {0.0f,           -0x1.c15742p-27f, 0x1.4636e2p-25f, -0x1.593abcp-25f,
                                    0x1.9fcef4p-26f, 0x1.15506ep-27f,  -0x1.a94b14p-26f, -0x1.822dbcp-27f};
-  const f32v xc = min_or_b_f32(splat_f32(89.0f), max_or_b_f32(splat_f32(-120.0f), x));
-  // Adding 1.5 * 2^23 rounds x * 8/ln2 to an integer n, held in the low bits.
-  const f32v shifter = splat_f32(0x1.8p+23f);
-  const f32v z = fmadd_f32(xc, splat_f32(0x1.715476p+3f), shifter);
-  const f32v n = subtract_f32(z, shifter);
-  const i32v ni = subtract_i32(bits_f32(z), bits_f32(shifter));
-  // r = x - n ln2/8, with ln2/8 as hi + lo: n * hi is exact inside the fma.
-  f32v r = fmadd_f32(n, splat_f32(-0x1.62e43p-4f), xc);
-  r = fmadd_f32(n, splat_f32(0x1.05c61p-32f), r);
+  const i32v ni = subtract_i32(bits_f32(z), bits_f32(splat_f32(0x1.8p+23f)));
   // e^r - 1 = r + r^2 (1/2 + r (1/6 + r/24))
   f32v q = fmadd_f32(r, splat_f32(0x1.555556p-5f), splat_f32(0x1.555556p-3f));
   q = fmadd_f32(r, q, splat_f32(0.5f));
@@ -58,6 +55,36 @@ BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x) {
   const i32v bias = splat_i32(127);
   return {hi, fmadd_f32(hi, p, lo), from_bits_f32(shift_left_i32<23>(add_i32(a, bias))),
           from_bits_f32(shift_left_i32<23>(add_i32(b, bias)))};
+}
+
+// x = n ln2/8 + r, with n held in z's low bits. x is clamped to [-120,
+// 89], past the thresholds (e^x < 2^-150 rounds to 0 below -103.97,
+// overflows above 88.723); max_or_b/min_or_b return x when it is NaN, so
+// NaN propagates.
+struct ExpReduction {
+  f32v z, r;
+};
+
+BCASTGEN_SIMD_FN ExpReduction exp_reduction(f32v x) {
+  const f32v xc = min_or_b_f32(splat_f32(89.0f), max_or_b_f32(splat_f32(-120.0f), x));
+  // Adding 1.5 * 2^23 rounds x * 8/ln2 to an integer n, held in the low bits.
+  const f32v shifter = splat_f32(0x1.8p+23f);
+  const f32v z = fmadd_f32(xc, splat_f32(0x1.715476p+3f), shifter);
+  const f32v n = subtract_f32(z, shifter);
+  // r = x - n ln2/8, with ln2/8 as hi + lo: the first fma is exact.
+  const f32v r = fmadd_f32(n, splat_f32(-0x1.62e43p-4f), xc);
+  return {z, fmadd_f32(n, splat_f32(0x1.05c61p-32f), r)};
+}
+
+BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x) {
+  const ExpReduction e = exp_reduction(x);
+  return exp_reduced(e.z, e.r);
+}
+
+// e^(x + x_lo), for |x_lo| <= ulp(x) / 2 (a double-float argument).
+BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x, f32v x_lo) {
+  const ExpReduction e = exp_reduction(x);
+  return exp_reduced(e.z, add_f32(e.r, x_lo));
 }
 
 }  // namespace detail
@@ -89,8 +116,7 @@ struct SmallExp {
   f32v s, s_err, scale_a, scale_b, big_e, big_e_err;
 };
 
-BCASTGEN_SIMD_FN SmallExp small_exp(f32v x) {
-  const ExpParts e = exp_parts(x);
+BCASTGEN_SIMD_FN SmallExp small_exp(const ExpParts& e) {
   const f32v s = add_f32(e.hi, e.u);
   const f32v s_err = add_f32(subtract_f32(e.hi, s), e.u);
   return {s, s_err, e.scale_a, e.scale_b, multiply_f32(multiply_f32(s, e.scale_a), e.scale_b),
@@ -131,8 +157,7 @@ struct SigmoidParts {
   f32v hi, lo, scale_a, scale_b;
 };
 
-BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x) {
-  const SmallExp e = small_exp(neg_f32(abs_f32(x)));
+BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x, const SmallExp& e) {
   const Inverse d = inverse_one_plus(e);
   const f32v p_hi = multiply_f32(e.s, d.q);
   const f32v p_lo = times_inverse_lo(e.s, e.s_err, d, p_hi);
@@ -140,6 +165,10 @@ BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x) {
   const auto negative = less_f32(x, splat_f32(0.0f));
   return {select_f32(negative, p_hi, d.q), select_f32(negative, p_lo, multiply_f32(d.q, d.r)),
           select_f32(negative, e.scale_a, one), select_f32(negative, e.scale_b, one)};
+}
+
+BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x) {
+  return sigmoid_parts(x, small_exp(exp_parts(neg_f32(abs_f32(x)))));
 }
 
 }  // namespace detail
@@ -177,7 +206,7 @@ BCASTGEN_SIMD_FN f32v tanh_f32(f32v x) {
   p = detail::fmadd_f32(a2, p, splat_f32(0x1.110dp-3f));
   p = detail::fmadd_f32(a2, p, splat_f32(-0x1.55554ap-2f));
   const f32v small = detail::fmadd_f32(multiply_f32(a2, a), p, a);
-  const detail::SmallExp e = detail::small_exp(multiply_f32(a, splat_f32(-2.0f)));
+  const detail::SmallExp e = detail::small_exp(detail::exp_parts(multiply_f32(a, splat_f32(-2.0f))));
   const detail::Inverse d = detail::inverse_one_plus(e);
   const f32v one = splat_f32(1.0f);
   const f32v n_hi = subtract_f32(one, e.big_e);
@@ -187,4 +216,361 @@ BCASTGEN_SIMD_FN f32v tanh_f32(f32v x) {
   const f32v y = select_f32(less_f32(a, splat_f32(0.55f)), small, large);
   const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
   return detail::from_bits_f32(bitwise_xor_i32(detail::bits_f32(y), sign));
+}
+
+// 2^x, <= 1 ulp: n = round(8 x) leaves t = x - n/8 exact (|t| <= 1/16), and
+// 2^x = 2^(n/8) e^(t ln 2) is exp's evaluation from r = t ln 2 (ln 2 as
+// hi + lo, one rounding). Integers give exact powers of two. x is clamped
+// to [-151, 129], past the thresholds (2^x rounds to 0 at -150 and below,
+// overflows at 128).
+BCASTGEN_SIMD_FN f32v exp2_f32(f32v x) {
+  const f32v xc = detail::min_or_b_f32(splat_f32(129.0f), detail::max_or_b_f32(splat_f32(-151.0f), x));
+  const f32v shifter = splat_f32(0x1.8p+23f);
+  const f32v z = detail::fmadd_f32(xc, splat_f32(8.0f), shifter);
+  const f32v t = detail::fmadd_f32(subtract_f32(z, shifter), splat_f32(-0.125f), xc);
+  const f32v r = detail::fmadd_f32(t, splat_f32(0x1.62e43p-1f), multiply_f32(t, splat_f32(-0x1.05c61p-29f)));
+  const detail::ExpParts e = detail::exp_reduced(z, r);
+  return multiply_f32(multiply_f32(add_f32(e.hi, e.u), e.scale_a), e.scale_b);
+}
+
+// e^x - 1, <= 1 ulp, without the cancellation of exp(x) - 1 near 0.
+//
+// x = n ln2 + r + r_lo with |r| <= ln2/2 (ln 2 as a 13-bit hi, so n hi is
+// exact, + lo), e^r - 1 = r + r^2/2 + r^3 Q(r) as em_hi + em_lo (Q: minimax,
+// relative error 2^-30; scripts/derive-math-polynomials.sollya), then
+// e^x - 1 = 2^n em + (2^n - 1): A = 2^n em_hi is exact, B = 2^n - 1 is
+// exact with its error B_err (Fast2Sum, larger term first), and
+// |B| >= |A|, so A + B is S + S_err exactly; everything else is below an
+// ulp, and the sum rounds once. n = 128 (x in [88.37, 88.72], finite) would
+// need 2^128: there the terms are halved (d = 1) and the result doubled,
+// which is exact or overflows as the one rounding would. x is clamped to
+// [-18, 88.8]: e^x - 1 rounds to -1 below -17.33 and overflows above 88.73.
+// |x| < 2^-25 gives x itself (its exact value rounds to x; -0 stays -0).
+BCASTGEN_SIMD_FN f32v expm1_f32(f32v x) {
+  const f32v xc = detail::min_or_b_f32(splat_f32(88.8f), detail::max_or_b_f32(splat_f32(-18.0f), x));
+  const f32v shifter = splat_f32(0x1.8p+23f);
+  const f32v z = detail::fmadd_f32(xc, splat_f32(0x1.715476p+0f), shifter);
+  const f32v n = subtract_f32(z, shifter);
+  const f32v r_hi = detail::fmadd_f32(n, splat_f32(-0x1.62ep-1f), xc);
+  const f32v r = detail::fmadd_f32(n, splat_f32(-0x1.0bfbe8p-15f), r_hi);
+  const f32v r_lo = detail::fmadd_f32(n, splat_f32(-0x1.0bfbe8p-15f), subtract_f32(r_hi, r));
+  // e^r - 1 as em_hi + em_lo: r + h exactly by Fast2Sum (|r| >= h = r^2/2),
+  // h's rounding error h_lo from an fma, e^r r_lo ~ r_lo (1 + r).
+  const f32v half_r = multiply_f32(r, splat_f32(0.5f));
+  const f32v h = multiply_f32(half_r, r);
+  const f32v h_lo = detail::fmadd_f32(half_r, r, neg_f32(h));
+  f32v q = detail::fmadd_f32(r, splat_f32(0x1.a37ca2p-13f), splat_f32(0x1.6d1002p-10f));
+  q = detail::fmadd_f32(r, q, splat_f32(0x1.110f7ep-7f));
+  q = detail::fmadd_f32(r, q, splat_f32(0x1.55551ap-5f));
+  q = detail::fmadd_f32(r, q, splat_f32(0x1.555556p-3f));
+  f32v tail = detail::fmadd_f32(multiply_f32(multiply_f32(r, r), r), q, h_lo);
+  tail = add_f32(detail::fmadd_f32(r_lo, r, tail), r_lo);
+  const f32v em_hi = add_f32(r, h);
+  const f32v em_lo = add_f32(add_f32(subtract_f32(r, em_hi), h), tail);
+  // 2^m with m = n - d, d = 1 only for n = 128; the 1 becomes 2^-d.
+  const i32v ni = subtract_i32(detail::bits_f32(z), detail::bits_f32(shifter));
+  const i32v d = detail::shift_right_i32<8>(add_i32(ni, splat_i32(128)));
+  const i32v bias = splat_i32(127);
+  const f32v two_m = detail::from_bits_f32(detail::shift_left_i32<23>(add_i32(subtract_i32(ni, d), bias)));
+  const f32v one = detail::from_bits_f32(detail::shift_left_i32<23>(subtract_i32(bias, d)));
+  const f32v b = subtract_f32(two_m, one);
+  const auto m_negative = less_f32(two_m, splat_f32(1.0f));
+  const f32v b_err = select_f32(m_negative, add_f32(subtract_f32(neg_f32(one), b), two_m),
+                                subtract_f32(subtract_f32(two_m, b), one));
+  const f32v a = multiply_f32(em_hi, two_m);
+  const f32v s = add_f32(b, a);
+  const f32v s_err = add_f32(subtract_f32(b, s), a);
+  const f32v y = add_f32(s, add_f32(add_f32(s_err, b_err), multiply_f32(em_lo, two_m)));
+  const f32v scaled = multiply_f32(y, detail::from_bits_f32(detail::shift_left_i32<23>(add_i32(d, bias))));
+  return select_f32(less_f32(abs_f32(x), splat_f32(0x1p-25f)), x, scaled);
+}
+
+namespace detail {
+
+// ln x = hi + lo before its last rounding, for x > 0 finite (subnormals
+// too); |lo| <= 0.04 |hi| + 2^-24 and the pair is within 0.1 ulp of ln x.
+//
+// x = 2^k z with z in [OFF, 2 OFF), OFF = 0x3f355555 (0.708); the 3 bits of
+// z below its offset exponent pick one of 8 intervals, with 1/c from a table
+// (lookup8) so that z/c - 1 = r, |r| <= 0.0566: z/c = p_hi + p_lo exactly
+// (an fma), r = p_hi - 1 exactly. Then
+//   ln x = k ln2 + ln c + ln(1 + r) + p_lo (1 - r),
+// with ln(1 + r) = r - r^2/2 + r^3 Q(r) (Q: minimax, relative error 2^-31;
+// scripts/derive-math-polynomials.sollya). k ln2_hi (16 bits) + ln c_hi + r
+// is summed exactly (two Fast2Sums: |k ln2| >= |ln c| >= |r| where not
+// zero); the rest is small. Interval 4 holds 1.0 in its middle with c = 1,
+// ln c = 0, so near x = 1 the result is r + ... with no cancellation.
+// Tables: scripts/derive-math-constants.py.
+struct LogParts {
+  f32v hi, lo;
+};
+
+BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
+  static constexpr float kInvC[8] = {0x1.5a241p+0f, 0x1.3f2b3ap+0f, 0x1.2818aep+0f, 0x1.142286p+0f,
+                                     0x1p+0f,       0x1.cfb2bap-1f, 0x1.a08adcp-1f, 0x1.7a17a4p-1f};
+  static constexpr float kLogCHi[8] = {-0x1.34e88ep-2f, -0x1.c3abf6p-3f, -0x1.29ffeap-3f, -0x1.361db2p-4f,
+                                       0.0f,            0x1.95e042p-4f,  0x1.a693a8p-3f,  0x1.36766ep-2f};
+  static constexpr float kLogCLo[8] = {-0x1.1af1aep-27f, -0x1.edcae6p-28f, -0x1.ed63d8p-31f, -0x1.919fdp-30f,
+                                       0.0f,             -0x1.ea0be6p-34f, 0x1.ecbc58p-30f,  0x1.2cecd8p-27f};
+  // Subnormals: scaled by 2^23 first, and k lowered by 23.
+  const auto subnormal = less_f32(x, splat_f32(0x1p-126f));
+  const f32v xn = select_f32(subnormal, multiply_f32(x, splat_f32(0x1p+23f)), x);
+  const i32v ix = bits_f32(xn);
+  const i32v t = subtract_i32(ix, splat_i32(0x3f355555));
+  const i32v i = bitwise_and_i32(shift_right_i32<20>(t), splat_i32(7));
+  const i32v ki = shift_right_i32<23>(t);
+  const f32v z = from_bits_f32(subtract_i32(ix, shift_left_i32<23>(ki)));
+  const f32v k = subtract_f32(cast_i32_f32(ki), select_f32(subnormal, splat_f32(23.0f), splat_f32(0.0f)));
+  const f32v inv_c = lookup8_f32(kInvC, i);
+  const f32v p_hi = multiply_f32(z, inv_c);
+  const f32v p_lo = fmadd_f32(z, inv_c, neg_f32(p_hi));
+  const f32v r = subtract_f32(p_hi, splat_f32(1.0f));
+  const f32v a = multiply_f32(k, splat_f32(0x1.62e4p-1f));
+  const f32v log_c = lookup8_f32(kLogCHi, i);
+  const f32v s1 = add_f32(a, log_c);
+  const f32v e1 = add_f32(subtract_f32(a, s1), log_c);
+  const f32v s2 = add_f32(s1, r);
+  const f32v e2 = add_f32(subtract_f32(s1, s2), r);
+  f32v q = fmadd_f32(r, splat_f32(-0x1.5690bep-3f), splat_f32(0x1.9a8de6p-3f));
+  q = fmadd_f32(r, q, splat_f32(-0x1.ffffaap-3f));
+  q = fmadd_f32(r, q, splat_f32(0x1.555548p-2f));
+  f32v small = fmadd_f32(k, splat_f32(0x1.7f7d1cp-20f), lookup8_f32(kLogCLo, i));
+  small = add_f32(add_f32(small, add_f32(e1, e2)), fmadd_f32(neg_f32(p_lo), r, p_lo));
+  return {s2, fmadd_f32(multiply_f32(r, r), fmadd_f32(r, q, splat_f32(-0.5f)), small)};
+}
+
+// ln x's special values, over a result y computed for x > 0 finite: inf
+// and NaN give x, +-0 gives -inf, x < 0 NaN.
+BCASTGEN_SIMD_FN f32v log_specials(f32v x, f32v y) {
+  y = select_f32(less_f32(x, splat_f32(INFINITY)), y, x);
+  y = select_f32(less_f32(abs_f32(x), splat_f32(0x1p-149f)), splat_f32(-INFINITY), y);
+  return select_f32(less_f32(x, splat_f32(0.0f)), splat_f32(NAN), y);
+}
+
+// (hi + lo) (c_hi + c_lo), rounded once: ln x in another base.
+BCASTGEN_SIMD_FN f32v times_constant(const LogParts& l, float c_hi, float c_lo) {
+  const f32v p = multiply_f32(l.hi, splat_f32(c_hi));
+  const f32v p_err = fmadd_f32(l.hi, splat_f32(c_hi), neg_f32(p));
+  return add_f32(p, fmadd_f32(l.hi, splat_f32(c_lo), fmadd_f32(l.lo, splat_f32(c_hi), p_err)));
+}
+
+// ln(1 + v + v_lo) as hi + lo, for v + v_lo a double-float (|v_lo| <=
+// ulp(v)), v > -1. Where |v| >= 2^-10, u = 1 + v is carried as u + u_lo
+// (2Sum) and ln(u + u_lo) = ln u + u_lo / u, the second term below 2^-24 of
+// the result. Below, u_lo would be as large as the result and its division
+// would round by half an ulp, so the series v - v^2/2 + v^3/3 (truncation
+// 2^-32 relatively) is used instead.
+BCASTGEN_SIMD_FN LogParts log1p_parts(f32v v, f32v v_lo) {
+  const f32v one = splat_f32(1.0f);
+  const f32v u = add_f32(one, v);
+  const f32v v_part = subtract_f32(u, one);
+  const f32v u_lo = add_f32(add_f32(subtract_f32(one, subtract_f32(u, v_part)), subtract_f32(v, v_part)), v_lo);
+  const LogParts l = log_parts(u);
+  const f32v series_lo = fmadd_f32(multiply_f32(v, v), fmadd_f32(v, splat_f32(0x1.555556p-2f), splat_f32(-0.5f)), v_lo);
+  const auto small = less_f32(abs_f32(v), splat_f32(0x1p-10f));
+  return {select_f32(small, v, l.hi), select_f32(small, series_lo, add_f32(l.lo, divide_f32(u_lo, u)))};
+}
+
+}  // namespace detail
+
+// ln x, <= 1 ulp: log_parts rounded once.
+BCASTGEN_SIMD_FN f32v log_f32(f32v x) {
+  const detail::LogParts l = detail::log_parts(x);
+  return detail::log_specials(x, add_f32(l.hi, l.lo));
+}
+
+// log2 x = ln x log2(e), <= 1 ulp: log_parts times log2(e) as hi + lo,
+// rounded once. Powers of two give their exponent exactly.
+BCASTGEN_SIMD_FN f32v log2_f32(f32v x) {
+  return detail::log_specials(x, detail::times_constant(detail::log_parts(x), 0x1.715476p+0f, 0x1.4ae0cp-26f));
+}
+
+// log10 x = ln x log10(e), <= 1 ulp, as log2.
+BCASTGEN_SIMD_FN f32v log10_f32(f32v x) {
+  return detail::log_specials(x, detail::times_constant(detail::log_parts(x), 0x1.bcb7b2p-2f, -0x1.5b235ep-27f));
+}
+
+// ln(1 + x), <= 1 ulp: log1p_parts rounded once. x = -1 gives -inf,
+// x < -1 NaN, subnormals stay, and -0 stays -0: its low part is -0, so that
+// the series' x + lo is -0 + -0.
+BCASTGEN_SIMD_FN f32v log1p_f32(f32v x) {
+  const detail::LogParts l = detail::log1p_parts(x, splat_f32(-0.0f));
+  return detail::log_specials(add_f32(splat_f32(1.0f), x), add_f32(l.hi, l.lo));
+}
+
+// ln(1 + e^x), <= 2 ulp, in a form that neither overflows nor cancels:
+// max(x, 0) + ln(1 + E), E = e^-|x| <= 1 carried as big_e + big_e_err
+// (small_exp) into log1p_parts, and the last sum by 2Sum. For x below
+// about -88, the result is E itself (subnormal results kept).
+// softplus(-inf) = 0, softplus(inf) = inf, NaN gives NaN.
+BCASTGEN_SIMD_FN f32v softplus_f32(f32v x) {
+  const detail::SmallExp e = detail::small_exp(detail::exp_parts(neg_f32(abs_f32(x))));
+  const detail::LogParts l = detail::log1p_parts(e.big_e, e.big_e_err);
+  const f32v m = detail::max_or_b_f32(splat_f32(0.0f), x);  // NaN: x
+  const f32v s = add_f32(m, l.hi);
+  const f32v m_part = subtract_f32(s, l.hi);
+  const f32v s_err = add_f32(subtract_f32(l.hi, subtract_f32(s, m_part)), subtract_f32(m, m_part));
+  const f32v y = add_f32(s, add_f32(s_err, l.lo));
+  return select_f32(less_f32(x, splat_f32(INFINITY)), y, x);
+}
+
+// x/2 (1 + tanh(z)) = x sigmoid(2 z), z = sqrt(2/pi) (x + 0.044715 x^3),
+// <= 2 ulp: the sigmoid form does not cancel for negative x, but there the
+// result is about x e^(2z), whose relative error is |2z| times 2z's: so 2z
+// is computed as a double-float (hi + lo, about 2^-44 relatively) and
+// sigmoid takes it whole (exp_parts with a low part). x is clamped to
+// [-12, 12] inside z (beyond, sigmoid(2z) is 0 or 1 exactly, and x^3 stays
+// finite); gelu_tanh(-inf) = -0, gelu_tanh(inf) = inf.
+BCASTGEN_SIMD_FN f32v gelu_tanh_f32(f32v x) {
+  const f32v xz = detail::min_or_b_f32(splat_f32(12.0f), detail::max_or_b_f32(splat_f32(-12.0f), x));
+  const f32v x2 = multiply_f32(xz, xz);
+  const f32v x2_lo = detail::fmadd_f32(xz, xz, neg_f32(x2));
+  const f32v x3 = multiply_f32(x2, xz);
+  const f32v x3_lo = detail::fmadd_f32(x2_lo, xz, detail::fmadd_f32(x2, xz, neg_f32(x3)));
+  const f32v k_hi = splat_f32(0x1.6e4e26p-5f), k_lo = splat_f32(0x1.a9003ep-30f);
+  const f32v w = multiply_f32(k_hi, x3);
+  const f32v w_lo = detail::fmadd_f32(k_lo, x3, detail::fmadd_f32(k_hi, x3_lo, detail::fmadd_f32(k_hi, x3, neg_f32(w))));
+  // v = x + w: same signs, |w| <= 6.5 |x| (Fast2Sum needs the larger first).
+  const auto w_larger = less_f32(abs_f32(xz), abs_f32(w));
+  const f32v big = select_f32(w_larger, w, xz), little = select_f32(w_larger, xz, w);
+  const f32v v = add_f32(big, little);
+  const f32v v_lo = add_f32(add_f32(subtract_f32(big, v), little), w_lo);
+  const f32v c_hi = splat_f32(0x1.988454p+0f), c_lo = splat_f32(-0x1.857936p-25f);
+  const f32v t = multiply_f32(c_hi, v);
+  const f32v t_lo = detail::fmadd_f32(c_lo, v, detail::fmadd_f32(c_hi, v_lo, detail::fmadd_f32(c_hi, v, neg_f32(t))));
+  // sigmoid(t + t_lo): E = e^-|t + t_lo|.
+  const auto negative = less_f32(t, splat_f32(0.0f));
+  const f32v e_lo = select_f32(negative, t_lo, neg_f32(t_lo));
+  const detail::SigmoidParts p =
+      detail::sigmoid_parts(t, detail::small_exp(detail::exp_parts(neg_f32(abs_f32(t)), e_lo)));
+  const f32v xm = detail::max_or_b_f32(splat_f32(-12.0f), x);
+  const f32v y = detail::fmadd_f32(xm, p.hi, multiply_f32(xz, p.lo));
+  return multiply_f32(multiply_f32(y, p.scale_a), p.scale_b);
+}
+
+namespace detail {
+
+// A polynomial per interval, its coefficients from tables (lookup8 by the
+// interval i): c[0] + c[1] (a double-float constant term), then c[2] .. for
+// t^1 ..; returned as hi + lo, the last addition exact (Fast2Sum: the
+// constant term is the larger).
+template <int N>
+BCASTGEN_SIMD_FN LogParts table_polynomial(const float (&c)[N][8], i32v i, f32v t) {
+  f32v q = lookup8_f32(c[N - 1], i);
+  for (int k = N - 2; k >= 2; --k) q = fmadd_f32(t, q, lookup8_f32(c[k], i));
+  const f32v tq = multiply_f32(t, q);
+  const f32v c0 = lookup8_f32(c[0], i);
+  const f32v hi = add_f32(c0, tq);
+  return {hi, add_f32(add_f32(subtract_f32(c0, hi), tq), lookup8_f32(c[1], i))};
+}
+
+// For x >= 0: the index of x's interval, halves of binades counted from
+// `first` (a power of two), and the interval's center (the exponent and
+// first mantissa bit of x, then 1 in the second): x - center is exact.
+struct Interval {
+  i32v i;
+  f32v t;
+};
+
+BCASTGEN_SIMD_FN Interval binade_halves(f32v x, std::int32_t first_bits) {
+  const i32v b = bits_f32(x);
+  const f32v center = from_bits_f32(bitwise_xor_i32(bitwise_and_i32(b, splat_i32(0x7fc00000)), splat_i32(0x00200000)));
+  return {subtract_i32(shift_right_i32<22>(b), splat_i32(first_bits >> 22)), subtract_f32(x, center)};
+}
+
+// e^(-h x^2 + L), h = 1 or 1/2, L = l.hi + l.lo: x^2 exactly as sq + sq_lo
+// (an fma), -h sq + l.hi as s + s_err (2Sum), and exp of the double-float
+// s + (s_err - h sq_lo + l.lo), as small_exp's exact parts.
+BCASTGEN_SIMD_FN SmallExp exp_minus_square(f32v x, float h, const LogParts& l) {
+  const f32v sq = multiply_f32(x, x);
+  const f32v sq_lo = fmadd_f32(x, x, neg_f32(sq));
+  const f32v a = multiply_f32(sq, splat_f32(-h));
+  const f32v s = add_f32(a, l.hi);
+  const f32v l_part = subtract_f32(s, a);
+  const f32v s_err = add_f32(subtract_f32(a, subtract_f32(s, l_part)), subtract_f32(l.hi, l_part));
+  return small_exp(exp_parts(s, add_f32(s_err, fmadd_f32(sq_lo, splat_f32(-h), l.lo))));
+}
+
+}  // namespace detail
+
+// erf(x), <= 1 ulp, odd: computed for a = |x| and given x's sign.
+// Below a = 0.75, a + a R(a^2) (R: minimax, error 2^-29). Above, 1 -
+// erfc(a) with erfc(a) = e^(-a^2 + L(a)), L(a) = ln erfc(a) + a^2 smooth:
+// degree-6 minimax polynomials on [0.75, 1), [1, 1.5), [1.5, 2), [2, 3), [3,
+// 4) (abs error 2^-29.8), a^2 and the sum exact, so erfc is within 0.3 ulp
+// of its own and at most 0.29 of the result. a is clamped to 3.99, where
+// erf rounds to 1 (erfc(3.99) < 2^-25). Coefficients:
+// scripts/derive-math-polynomials.sollya.
+BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
+  static constexpr float kL[8][8] = {
+      {-0x1.88ce5ep-1f, -0x1.88ce5ep-1f, -0x1.000a12p+0f, -0x1.415f82p+0f, -0x1.8e8b72p+0f, -0x1.dcc8b2p+0f, -0x1.dcc8b2p+0f, -0x1.dcc8b2p+0f},
+      {0x1.59324p-26f, 0x1.59324p-26f, -0x1.3c760cp-30f, 0x1.f369c8p-25f, -0x1.ab5154p-28f, -0x1.2a8c92p-25f, -0x1.2a8c92p-25f, -0x1.2a8c92p-25f},
+      {-0x1.5c45c2p-1f, -0x1.5c45c2p-1f, -0x1.22acb6p-1f, -0x1.d6a43ep-2f, -0x1.692526p-2f, -0x1.107c6ap-2f, -0x1.107c6ap-2f, -0x1.107c6ap-2f},
+      {0x1.633e1cp-3f, 0x1.633e1cp-3f, 0x1.0894aep-3f, 0x1.70e294p-4f, 0x1.cb9f64p-5f, 0x1.105be8p-5f, 0x1.105be8p-5f, 0x1.105be8p-5f},
+      {-0x1.8031cap-5f, -0x1.8031cap-5f, -0x1.0bc6dap-5f, -0x1.508022p-6f, -0x1.63c646p-7f, -0x1.5672eap-8f, -0x1.5672eap-8f, -0x1.5672eap-8f},
+      {0x1.7308e4p-7f, 0x1.7308e4p-7f, 0x1.fea9c2p-8f, 0x1.2f1a8ep-8f, 0x1.1bcf7ap-9f, 0x1.ca07c6p-11f, 0x1.ca07c6p-11f, 0x1.ca07c6p-11f},
+      {-0x1.08c862p-9f, -0x1.08c862p-9f, -0x1.a3adc6p-10f, -0x1.fd346cp-11f, -0x1.bf3d76p-12f, -0x1.39071p-13f, -0x1.39071p-13f, -0x1.39071p-13f},
+      {0x1.bc2ec4p-13f, 0x1.bc2ec4p-13f, 0x1.00346p-12f, 0x1.6cc304p-13f, 0x1.4735b8p-14f, 0x1.9ed762p-16f, 0x1.9ed762p-16f, 0x1.9ed762p-16f}};
+  const f32v a = abs_f32(x);
+  const f32v a2 = multiply_f32(a, a);
+  f32v r = detail::fmadd_f32(a2, splat_f32(-0x1.6384ap-11f), splat_f32(0x1.4f79cep-8f));
+  r = detail::fmadd_f32(a2, r, splat_f32(-0x1.b7b2a4p-6f));
+  r = detail::fmadd_f32(a2, r, splat_f32(0x1.ce2b54p-4f));
+  r = detail::fmadd_f32(a2, r, splat_f32(-0x1.81273cp-2f));
+  r = detail::fmadd_f32(a2, r, splat_f32(0x1.06eba8p-3f));
+  const f32v small = detail::fmadd_f32(a, r, a);
+  const f32v ac = detail::min_or_b_f32(splat_f32(3.99f), detail::max_or_b_f32(splat_f32(0.75f), a));
+  const detail::Interval in = detail::binade_halves(ac, 0x3f000000);
+  const detail::SmallExp e = detail::exp_minus_square(ac, 1.0f, detail::table_polynomial(kL, in.i, in.t));
+  const f32v large = subtract_f32(splat_f32(1.0f), e.big_e);
+  const f32v y = select_f32(less_f32(a, splat_f32(0.75f)), small, large);
+  const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
+  return detail::from_bits_f32(bitwise_xor_i32(detail::bits_f32(y), sign));
+}
+
+// x/2 (1 + erf(x / sqrt 2)), <= 2 ulp, with erfc for the negative side,
+// where 1 + erf cancels. Below |x| = 1, x/2 G with G = 1 + x S(x^2) (S:
+// minimax in x, error 2^-31; its constant term hi + lo, and x S0 exact by an
+// fma, so G = 1 + x S is a double-float that does not cancel: G >= 0.31).
+// Above, erfc(|x| / sqrt 2) = e^(-x^2/2 + L(|x|)) with L a degree-7
+// polynomial in |x| on each half binade of [1, 16) (abs error 2^-29.4):
+// parametrized by x itself, so x / sqrt 2 is never rounded. Then x < 0
+// gives x/2 erfc (one rounding, then the scale), x > 0 gives x - x/2 erfc.
+// |x| is clamped to 15.99 (gelu(-15.99) rounds to -0; gelu(x) = x from
+// about 5.7); gelu(-inf) = -0, gelu(inf) = inf. Coefficients:
+// scripts/derive-math-polynomials.sollya.
+BCASTGEN_SIMD_FN f32v gelu_f32(f32v x) {
+  static constexpr float kL[9][8] = {
+      {-0x1.8be49cp-1f, -0x1.fc6a9ap-1f, -0x1.4374cep+0f, -0x1.8c445cp+0f, -0x1.df31a4p+0f, -0x1.1877fp+1f, -0x1.44e1b4p+1f, -0x1.6f5876p+1f},
+      {0x1.fa293cp-26f, -0x1.524eecp-27f, -0x1.a20072p-25f, -0x1.8f5b1ap-25f, -0x1.0e3d4cp-27f, -0x1.f36e2ep-24f, -0x1.f67c5ep-25f, -0x1.e75d1ap-24f},
+      {-0x1.ea4ee8p-2f, -0x1.9d700cp-2f, -0x1.4a7d9cp-2f, -0x1.016cb6p-2f, -0x1.7df5cap-3f, -0x1.19b184p-3f, -0x1.91ca36p-4f, -0x1.21a8dp-4f},
+      {0x1.60b1a8p-4f, 0x1.0b1e76p-4f, 0x1.6c6fccp-5f, 0x1.d2652ap-6f, 0x1.0bd96ep-6f, 0x1.2b3406p-7f, 0x1.3581cp-8f, 0x1.448b98p-9f},
+      {-0x1.0d5408p-6f, -0x1.7f4818p-7f, -0x1.d45dd4p-8f, -0x1.00b24ep-8f, -0x1.d8fe64p-10f, -0x1.99af1ap-11f, -0x1.383276p-12f, -0x1.e02c6ap-14f},
+      {0x1.6feef2p-9f, 0x1.02abf8p-9f, 0x1.2988e4p-10f, 0x1.22dc38p-11f, 0x1.bc7d66p-13f, 0x1.315308p-14f, 0x1.5bcd1cp-16f, 0x1.8bb966p-18f},
+      {-0x1.8e86d8p-12f, -0x1.13dfb6p-12f, -0x1.5aaf64p-13f, -0x1.3eba68p-14f, -0x1.a4b70ep-16f, -0x1.d766c2p-18f, -0x1.9640bcp-20f, -0x1.59061cp-22f},
+      {0x1.a5e1e2p-16f, 0x1.efa1fcp-16f, 0x1.690ee6p-16f, 0x1.4df714p-17f, 0x1.92b68ep-19f, 0x1.7329eap-21f, 0x1.fcda3p-24f, 0x1.3e4496p-26f},
+      {0x1.f13e24p-16f, -0x1.a81ae8p-13f, -0x1.9040fap-18f, -0x1.28306p-19f, -0x1.88e028p-22f, -0x1.d6bbd8p-25f, -0x1.34588ep-27f, -0x1.1695eep-30f}};
+  const f32v x2 = multiply_f32(x, x);
+  f32v s = detail::fmadd_f32(x2, splat_f32(-0x1.00e946p-16f), splat_f32(0x1.dc03c4p-13f));
+  s = detail::fmadd_f32(x2, s, splat_f32(-0x1.36fd62p-9f));
+  s = detail::fmadd_f32(x2, s, splat_f32(0x1.46ce4cp-6f));
+  s = detail::fmadd_f32(x2, s, splat_f32(-0x1.105832p-3f));
+  const f32v s0_hi = splat_f32(0x1.988454p-1f);
+  const f32v p = multiply_f32(x, s0_hi);
+  const f32v p_lo = detail::fmadd_f32(x, s0_hi, neg_f32(p));
+  const f32v tail = detail::fmadd_f32(multiply_f32(x, x2), s, detail::fmadd_f32(x, splat_f32(-0x1.8fe8aap-26f), p_lo));
+  const f32v one = splat_f32(1.0f);
+  const f32v g = add_f32(one, p);
+  const f32v g_lo = add_f32(add_f32(subtract_f32(one, g), p), tail);
+  const f32v small = multiply_f32(detail::fmadd_f32(x, g, multiply_f32(x, g_lo)), splat_f32(0.5f));
+  const f32v a = detail::min_or_b_f32(splat_f32(15.99f), detail::max_or_b_f32(one, abs_f32(x)));
+  const detail::Interval in = detail::binade_halves(a, 0x3f800000);
+  const detail::SmallExp e = detail::exp_minus_square(a, 0.5f, detail::table_polynomial(kL, in.i, in.t));
+  const f32v half_x = multiply_f32(detail::max_or_b_f32(splat_f32(-16.0f), x), splat_f32(0.5f));
+  const f32v negative = multiply_f32(
+      multiply_f32(detail::fmadd_f32(half_x, e.s, multiply_f32(half_x, e.s_err)), e.scale_a), e.scale_b);
+  const f32v xp = detail::min_or_b_f32(splat_f32(16.0f), x);
+  const f32v positive = detail::fmadd_f32(xp, multiply_f32(e.big_e, splat_f32(-0.5f)), x);
+  const f32v large = select_f32(less_f32(x, splat_f32(0.0f)), negative, positive);
+  return select_f32(less_f32(abs_f32(x), one), small, large);
 }
