@@ -1,7 +1,6 @@
-// Throughput of the vectorized math functions (exp, tanh, sigmoid, silu):
-// bcastgen's generated kernels against SLEEF's u10 vector functions (1.0
-// ulp, what PyTorch's CPU kernels call; sigmoid and silu composed as PyTorch
-// does, 1 / (1 + exp(-x)) and x times that). In cache (4096 elements) and
+// Throughput of the vectorized math functions: bcastgen's generated kernels
+// against SLEEF's u10 vector functions (1.0 ulp, what PyTorch's CPU kernels
+// call; the composites built from them as PyTorch does, sleef_loops.cpp). In cache (4096 elements) and
 // DRAM-sized ([8,128,3072], 25 MB of traffic). bench/math/run.sh builds it;
 // see README, "Math functions".
 #include <benchmark/benchmark.h>
@@ -17,11 +16,15 @@ namespace {
 
 constexpr std::int64_t kSmall = 4096, kLarge = 8 * 128 * 3072;
 
+// Inputs in each function's domain: uniform over [-8, 8], or (0, 16] for
+// the logarithms.
+bool positive_domain(Fn f) { return f == Fn::log || f == Fn::log2 || f == Fn::log10 || f == Fn::log1p; }
+
 struct Buffers {
   std::vector<float> x, y;
-  explicit Buffers(std::int64_t n) : x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n)) {
+  Buffers(Fn f, std::int64_t n) : x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n)) {
     std::mt19937 rng(7);
-    std::uniform_real_distribution<float> d(-8.0f, 8.0f);
+    std::uniform_real_distribution<float> d(positive_domain(f) ? 0x1p-20f : -8.0f, positive_domain(f) ? 16.0f : 8.0f);
     for (float& v : x) v = d(rng);
   }
 };
@@ -33,8 +36,8 @@ void report(benchmark::State& state, std::int64_t n) {
                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-void Bcastgen(benchmark::State& state, void (*kernel)(const float*, float*), std::int64_t n) {
-  Buffers b(n);
+void Bcastgen(benchmark::State& state, void (*kernel)(const float*, float*), Fn f, std::int64_t n) {
+  Buffers b(f, n);
   for (auto _ : state) {
     kernel(b.x.data(), b.y.data());
     benchmark::ClobberMemory();
@@ -43,7 +46,7 @@ void Bcastgen(benchmark::State& state, void (*kernel)(const float*, float*), std
 }
 
 void Sleef(benchmark::State& state, Fn f, std::int64_t n) {
-  Buffers b(n);
+  Buffers b(f, n);
   const bool avx512 = bcastgen::cpu_supports(bcastgen::Isa::Avx512);
   for (auto _ : state) {
     if (avx512) {
@@ -57,15 +60,13 @@ void Sleef(benchmark::State& state, Fn f, std::int64_t n) {
 }
 
 #define BCASTGEN_MATH_CASES_(NAME, FN)                                                        \
-  BENCHMARK_CAPTURE(Bcastgen, NAME##_4096, &mk::NAME##_small, kSmall);                        \
+  BENCHMARK_CAPTURE(Bcastgen, NAME##_4096, &mk::NAME##_small, FN, kSmall);                    \
   BENCHMARK_CAPTURE(Sleef, NAME##_4096, FN, kSmall);                                          \
-  BENCHMARK_CAPTURE(Bcastgen, NAME##_8x128x3072, &mk::NAME##_large, kLarge)->UseRealTime();    \
+  BENCHMARK_CAPTURE(Bcastgen, NAME##_8x128x3072, &mk::NAME##_large, FN, kLarge)->UseRealTime(); \
   BENCHMARK_CAPTURE(Sleef, NAME##_8x128x3072, FN, kLarge)->UseRealTime();
 
-BCASTGEN_MATH_CASES_(exp, Fn::Exp)
-BCASTGEN_MATH_CASES_(tanh, Fn::Tanh)
-BCASTGEN_MATH_CASES_(sigmoid, Fn::Sigmoid)
-BCASTGEN_MATH_CASES_(silu, Fn::Silu)
+#define BCASTGEN_CASES_(NAME) BCASTGEN_MATH_CASES_(NAME, Fn::NAME)
+BCASTGEN_MATH_BENCH_FUNCTIONS_(BCASTGEN_CASES_)
 
 }  // namespace
 
