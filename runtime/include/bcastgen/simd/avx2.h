@@ -100,7 +100,9 @@ BCASTGEN_SIMD_AVX2 __m256 nextafter_f32(__m256 a, __m256 b) {
           _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_EQ_OQ)),
       _mm256_cmp_ps(a, b, _CMP_NEQ_OQ));
 }
-BCASTGEN_SIMD_AVX2 __m256 neg_f32(__m256 x) { return _mm256_xor_ps(x, _mm256_set1_ps(-0.0f)); }
+// The vector extension's negation (a sign flip, as xor), which lets the
+// compiler fold it into vfnmadd / vfmsub.
+BCASTGEN_SIMD_AVX2 __m256 neg_f32(__m256 x) { return -x; }
 BCASTGEN_SIMD_AVX2 __m256 abs_f32(__m256 x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
 BCASTGEN_SIMD_AVX2 __m256 sqrt_f32(__m256 x) { return _mm256_sqrt_ps(x); }
 BCASTGEN_SIMD_AVX2 __m256 square_f32(__m256 x) { return _mm256_mul_ps(x, x); }
@@ -162,7 +164,7 @@ BCASTGEN_SIMD_AVX2 __m256d nextafter_f64(__m256d a, __m256d b) {
           _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_EQ_OQ)),
       _mm256_cmp_pd(a, b, _CMP_NEQ_OQ));
 }
-BCASTGEN_SIMD_AVX2 __m256d neg_f64(__m256d x) { return _mm256_xor_pd(x, _mm256_set1_pd(-0.0)); }
+BCASTGEN_SIMD_AVX2 __m256d neg_f64(__m256d x) { return -x; }
 BCASTGEN_SIMD_AVX2 __m256d abs_f64(__m256d x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
 BCASTGEN_SIMD_AVX2 __m256d sqrt_f64(__m256d x) { return _mm256_sqrt_pd(x); }
 BCASTGEN_SIMD_AVX2 __m256d square_f64(__m256d x) { return _mm256_mul_pd(x, x); }

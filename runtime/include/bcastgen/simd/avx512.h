@@ -108,7 +108,9 @@ BCASTGEN_SIMD_AVX512 __m512 nextafter_f32(__m512 a, __m512 b) {
                                     _mm512_castps_si512(a), _mm512_set1_epi32(1))),
           _mm512_or_ps(_mm512_and_ps(_mm512_set1_ps(-0.0f), b), _mm512_castsi512_ps(_mm512_set1_epi32(1)))));
 }
-BCASTGEN_SIMD_AVX512 __m512 neg_f32(__m512 x) { return _mm512_xor_ps(x, _mm512_set1_ps(-0.0f)); }
+// The vector extension's negation (a sign flip, as xor), which lets the
+// compiler fold it into vfnmadd / vfmsub.
+BCASTGEN_SIMD_AVX512 __m512 neg_f32(__m512 x) { return -x; }
 BCASTGEN_SIMD_AVX512 __m512 abs_f32(__m512 x) { return _mm512_andnot_ps(_mm512_set1_ps(-0.0f), x); }
 BCASTGEN_SIMD_AVX512 __m512 sqrt_f32(__m512 x) { return _mm512_maskz_sqrt_ps(0xFFFF, x); }
 BCASTGEN_SIMD_AVX512 __m512 square_f32(__m512 x) { return _mm512_mul_ps(x, x); }
@@ -179,7 +181,7 @@ BCASTGEN_SIMD_AVX512 __m512d nextafter_f64(__m512d a, __m512d b) {
               _mm512_castpd_si512(a), _mm512_set1_epi64(1))),
           _mm512_or_pd(_mm512_and_pd(_mm512_set1_pd(-0.0), b), _mm512_castsi512_pd(_mm512_set1_epi64(1)))));
 }
-BCASTGEN_SIMD_AVX512 __m512d neg_f64(__m512d x) { return _mm512_xor_pd(x, _mm512_set1_pd(-0.0)); }
+BCASTGEN_SIMD_AVX512 __m512d neg_f64(__m512d x) { return -x; }
 BCASTGEN_SIMD_AVX512 __m512d abs_f64(__m512d x) { return _mm512_andnot_pd(_mm512_set1_pd(-0.0), x); }
 BCASTGEN_SIMD_AVX512 __m512d sqrt_f64(__m512d x) { return _mm512_maskz_sqrt_pd(0xFF, x); }
 BCASTGEN_SIMD_AVX512 __m512d square_f64(__m512d x) { return _mm512_mul_pd(x, x); }
