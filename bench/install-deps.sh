@@ -7,7 +7,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 exec bash "$root/scripts/install-deps.sh" \
-  libbenchmark-dev \
+  libbenchmark-dev libsleef-dev \
   libxnnpack-dev libpthreadpool-dev \
   libdnnl-dev \
   libeigen3-dev \

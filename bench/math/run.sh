@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Throughput of the vectorized math functions against SLEEF u10: generates
+# Throughput of the vectorized math functions against SLEEF u10, PyTorch,
+# oneDNN, Eigen and XNNPACK (math_bench.cpp): generates
 # the kernels (y = f(x) over [4096] and [8,128,3072]), builds math_bench.cpp
 # and runs it. Medians of BENCH_REPETITIONS (default 11) runs.
 #
 #   bash bench/math/run.sh [BUILD_DIR]      (default: build; needs its bcastgen)
 #
-# Needs libbenchmark-dev and libsleef-dev (bench/install-deps.sh).
+# Needs libbenchmark-dev, libsleef-dev and the peers of bench/install-deps.sh.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$root/build}
@@ -19,6 +20,9 @@ mkdir -p "$work"
     echo "  - {name: ${f}_small, inputs: {x: [4096]}, expr: '$f(x)'}"
     echo "  - {name: ${f}_large, inputs: {x: [8, 128, 3072]}, expr: '$f(x)'}"
   done
+  echo "  - {name: bias_gelu, inputs: {x: [8, 128, 3072], b: [3072]}, expr: 'gelu(x + b)'}"
+  echo "  - {name: bias_silu, inputs: {x: [1, 64, 112, 112], b: [1, 64, 1, 1]}, expr: 'silu(x + b)'}"
+  echo "  - {name: gate, inputs: {x: [8, 128, 3072], z: [8, 128, 3072]}, expr: 'sigmoid(x) * z'}"
 } >"$work/math_kernels.yaml"
 "$build/generator/bcastgen" generate "$work/math_kernels.yaml" -o "$work"
 g++ -std=c++17 -O2 -I"$root/runtime/include" -c "$work/math_kernels.cpp" -o "$work/math_kernels.o"
@@ -26,7 +30,19 @@ sleef_include=/usr/include/$(gcc -dumpmachine)
 g++ -std=c++17 -O2 -mavx2 -mfma -DSLEEF_LOOP_AVX2 -I"$sleef_include" -c "$root/bench/math/sleef_loops.cpp" \
   -o "$work/sleef_avx2.o"
 g++ -std=c++17 -O2 -mavx512f -I"$sleef_include" -c "$root/bench/math/sleef_loops.cpp" -o "$work/sleef_avx512.o"
+peers=()
+for peer in eigen torch onednn xnnpack; do
+  flags=()
+  case $peer in
+    eigen) flags=(-march=native -ffp-contract=off -I/usr/include/eigen3 -Wno-maybe-uninitialized) ;;
+    torch) flags=(-isystem /usr/include/torch/csrc/api/include) ;;
+  esac
+  g++ -std=c++17 -O2 "${flags[@]}" -c "$root/bench/math/peer_math_$peer.cpp" -o "$work/peer_$peer.o"
+  peers+=("$work/peer_$peer.o")
+done
 g++ -std=c++17 -O2 -I"$root/runtime/include" -I"$work" "$root/bench/math/math_bench.cpp" "$work/math_kernels.o" \
-  "$work/sleef_avx2.o" "$work/sleef_avx512.o" -lsleef -lbenchmark -lpthread -o "$work/math_bench"
+  "$work/sleef_avx2.o" "$work/sleef_avx512.o" "${peers[@]}" -lsleef -ltorch -ltorch_cpu -lc10 -ldnnl -lXNNPACK \
+  -lpthreadpool -lbenchmark -lpthread -o "$work/math_bench"
+export OMP_NUM_THREADS=1
 "$work/math_bench" --benchmark_repetitions="${BENCH_REPETITIONS:-11}" --benchmark_report_aggregates_only=true \
-  --benchmark_min_time=0.05 "${@:2}" 2>&1 | grep -E 'median|Run on|CPU' 
+  --benchmark_min_time=0.05 "${@:2}" 2>&1 | grep -E 'median|Run on|CPU'
