@@ -140,9 +140,11 @@ void accuracy(const std::vector<Loop>& loops) {
   }
 }
 
-// The fused cases (math_peers.h), with their roofs: a copy of the same
-// bytes (std::memcpy: x read, y written with its read-for-ownership, as
-// the kernels' stores), and for the gate a two-input add loop.
+// The fused cases (math_peers.h), and a copy of the output's bytes
+// (std::memcpy, its streaming stores: x read once, y written once) as the
+// memory roof: the cases' roof is that time scaled by their bytes (the gate
+// reads two inputs). x is uniform over [-8, 8], the bias (small, as a
+// trained one is) over [-0.5, 0.5], and the gate's z over [-8, 8].
 void register_fused() {
   struct Case {
     const char* name;
@@ -159,6 +161,9 @@ void register_fused() {
   for (const Case& c : kCases) {
     std::vector<float>& x = buffers.emplace_back(Buffers(Fn::gelu, c.n).x);
     std::vector<float>& b = buffers.emplace_back(Buffers(Fn::gelu, c.b_n).x);
+    if (c.fused != Fused::Gate) {
+      for (float& v : b) v /= 16.0f;
+    }
     std::vector<float>& y = buffers.emplace_back(static_cast<std::size_t>(c.n));
     const float *xp = x.data(), *bp = b.data();
     float* yp = y.data();
@@ -168,10 +173,7 @@ void register_fused() {
         {"Bcastgen", [=] { kernel(xp, bp, yp); }},
         {"Torch", torch_fused(c.fused, xp, bp, yp)},
         {"Onednn", onednn_fused(c.fused, xp, bp, yp)},
-        {"Roof", c.fused == Fused::Gate ? PeerLoop([=] {
-          for (std::int64_t i = 0; i < n; ++i) yp[i] = xp[i] + bp[i];
-        })
-                                         : PeerLoop([=] { std::memcpy(yp, xp, static_cast<std::size_t>(n) * 4); })},
+        {"Copy", [=] { std::memcpy(yp, xp, static_cast<std::size_t>(n) * 4); }},
     };
     for (const auto& [peer, run] : loops) {
       if (!run) continue;

@@ -9,7 +9,9 @@
 #   bash bench/ulp/run.sh [BUILD_DIR] [-- ARGS...]
 #
 # BUILD_DIR (default: build) must hold a built `bcastgen`. ARGS go to
-# ulp_exhaustive: function names (default: all), --stride S to sample.
+# ulp_exhaustive: function names (default: all), --stride S to sample,
+# --isa NAME (repeatable) to run only those ISAs (default: every one the CPU
+# has; the scalar variant is the slow one, its fma a libm call).
 # Needs libmpfr-dev (scripts/install-deps.sh installs it).
 set -euo pipefail
 

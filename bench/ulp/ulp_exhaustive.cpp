@@ -108,11 +108,13 @@ void sweep(const Function& f, const std::vector<bg::Isa>& isas, std::uint64_t be
 
 int main(int argc, char** argv) {
   std::uint64_t stride = 1;
-  std::vector<std::string> names;
+  std::vector<std::string> names, isa_names;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--stride" && i + 1 < argc) {
       stride = std::stoull(argv[++i]);
+    } else if (a == "--isa" && i + 1 < argc) {
+      isa_names.push_back(argv[++i]);
     } else {
       names.push_back(a);
     }
@@ -122,7 +124,9 @@ int main(int argc, char** argv) {
     if (!names.empty() && std::find(names.begin(), names.end(), f.name) == names.end()) continue;
     std::vector<bg::Isa> isas;
     for (bg::Isa isa : bg::kAllIsas) {
-      if (bg::cpu_supports(isa)) isas.push_back(isa);
+      const bool chosen = isa_names.empty() || std::find(isa_names.begin(), isa_names.end(),
+                                                          std::string(bg::isa_name(isa))) != isa_names.end();
+      if (chosen && bg::cpu_supports(isa)) isas.push_back(isa);
     }
     // Two threads, each half of the bit patterns.
     std::vector<Stats> s0(isas.size()), s1(isas.size());
