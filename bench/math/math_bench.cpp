@@ -10,6 +10,7 @@
 // README, "Math functions".
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
