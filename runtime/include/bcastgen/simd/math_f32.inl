@@ -28,6 +28,20 @@
 
 namespace detail {
 
+// a + b = s + err exactly, whichever is larger (2Sum, Knuth).
+struct TwoSum {
+  f32v s, err;
+};
+
+BCASTGEN_SIMD_FN TwoSum two_sum(f32v a, f32v b) {
+  const f32v s = add_f32(a, b);
+  const f32v b_part = subtract_f32(s, a);
+  return {s, add_f32(subtract_f32(a, subtract_f32(s, b_part)), subtract_f32(b, b_part))};
+}
+
+// 2^e for a normal exponent e (-126 <= e <= 127), from its bits.
+BCASTGEN_SIMD_FN f32v power_of_two(i32v e) { return from_bits_f32(shift_left_i32<23>(add_i32(e, splat_i32(127)))); }
+
 // e^x before its last rounding: (hi + u) * scale_a * scale_b, within 0.15
 // ulp of hi + u (error analysis at exp_f32).
 struct ExpParts {
@@ -52,9 +66,7 @@ BCASTGEN_SIMD_FN ExpParts exp_reduced(f32v z, f32v r) {
   const i32v e = shift_right_i32<3>(ni);
   const i32v a = shift_right_i32<1>(e);
   const i32v b = subtract_i32(e, a);
-  const i32v bias = splat_i32(127);
-  return {hi, fmadd_f32(hi, p, lo), from_bits_f32(shift_left_i32<23>(add_i32(a, bias))),
-          from_bits_f32(shift_left_i32<23>(add_i32(b, bias)))};
+  return {hi, fmadd_f32(hi, p, lo), power_of_two(a), power_of_two(b)};
 }
 
 // x = n ln2/8 + r, with n held in z's low bits. x is clamped to [-120,
@@ -270,9 +282,8 @@ BCASTGEN_SIMD_FN f32v expm1_f32(f32v x) {
   // 2^m with m = n - d, d = 1 only for n = 128; the 1 becomes 2^-d.
   const i32v ni = subtract_i32(detail::bits_f32(z), detail::bits_f32(shifter));
   const i32v d = detail::shift_right_i32<8>(add_i32(ni, splat_i32(128)));
-  const i32v bias = splat_i32(127);
-  const f32v two_m = detail::from_bits_f32(detail::shift_left_i32<23>(add_i32(subtract_i32(ni, d), bias)));
-  const f32v one = detail::from_bits_f32(detail::shift_left_i32<23>(subtract_i32(bias, d)));
+  const f32v two_m = detail::power_of_two(subtract_i32(ni, d));
+  const f32v one = detail::from_bits_f32(detail::shift_left_i32<23>(subtract_i32(splat_i32(127), d)));
   const f32v b = subtract_f32(two_m, one);
   const auto m_negative = less_f32(two_m, splat_f32(1.0f));
   const f32v b_err = select_f32(m_negative, add_f32(subtract_f32(neg_f32(one), b), two_m),
@@ -281,7 +292,7 @@ BCASTGEN_SIMD_FN f32v expm1_f32(f32v x) {
   const f32v s = add_f32(b, a);
   const f32v s_err = add_f32(subtract_f32(b, s), a);
   const f32v y = add_f32(s, add_f32(add_f32(s_err, b_err), multiply_f32(em_lo, two_m)));
-  const f32v scaled = multiply_f32(y, detail::from_bits_f32(detail::shift_left_i32<23>(add_i32(d, bias))));
+  const f32v scaled = multiply_f32(y, detail::power_of_two(d));
   return select_f32(less_f32(abs_f32(x), splat_f32(0x1p-25f)), x, scaled);
 }
 
@@ -361,14 +372,12 @@ BCASTGEN_SIMD_FN f32v times_constant(const LogParts& l, float c_hi, float c_lo) 
 // would round by half an ulp, so the series v - v^2/2 + v^3/3 (truncation
 // 2^-32 relatively) is used instead.
 BCASTGEN_SIMD_FN LogParts log1p_parts(f32v v, f32v v_lo) {
-  const f32v one = splat_f32(1.0f);
-  const f32v u = add_f32(one, v);
-  const f32v v_part = subtract_f32(u, one);
-  const f32v u_lo = add_f32(add_f32(subtract_f32(one, subtract_f32(u, v_part)), subtract_f32(v, v_part)), v_lo);
-  const LogParts l = log_parts(u);
+  const TwoSum u = two_sum(splat_f32(1.0f), v);
+  const f32v u_lo = add_f32(u.err, v_lo);
+  const LogParts l = log_parts(u.s);
   const f32v series_lo = fmadd_f32(multiply_f32(v, v), fmadd_f32(v, splat_f32(0x1.555556p-2f), splat_f32(-0.5f)), v_lo);
   const auto small = less_f32(abs_f32(v), splat_f32(0x1p-10f));
-  return {select_f32(small, v, l.hi), select_f32(small, series_lo, add_f32(l.lo, divide_f32(u_lo, u)))};
+  return {select_f32(small, v, l.hi), select_f32(small, series_lo, add_f32(l.lo, divide_f32(u_lo, u.s)))};
 }
 
 }  // namespace detail
@@ -407,10 +416,8 @@ BCASTGEN_SIMD_FN f32v softplus_f32(f32v x) {
   const detail::SmallExp e = detail::small_exp(detail::exp_parts(neg_f32(abs_f32(x))));
   const detail::LogParts l = detail::log1p_parts(e.big_e, e.big_e_err);
   const f32v m = detail::max_or_b_f32(splat_f32(0.0f), x);  // NaN: x
-  const f32v s = add_f32(m, l.hi);
-  const f32v m_part = subtract_f32(s, l.hi);
-  const f32v s_err = add_f32(subtract_f32(l.hi, subtract_f32(s, m_part)), subtract_f32(m, m_part));
-  const f32v y = add_f32(s, add_f32(s_err, l.lo));
+  const detail::TwoSum s = detail::two_sum(l.hi, m);
+  const f32v y = add_f32(s.s, add_f32(s.err, l.lo));
   return select_f32(less_f32(x, splat_f32(INFINITY)), y, x);
 }
 
@@ -484,11 +491,8 @@ BCASTGEN_SIMD_FN Interval binade_halves(f32v x, std::int32_t first_bits) {
 BCASTGEN_SIMD_FN SmallExp exp_minus_square(f32v x, float h, const LogParts& l) {
   const f32v sq = multiply_f32(x, x);
   const f32v sq_lo = fmadd_f32(x, x, neg_f32(sq));
-  const f32v a = multiply_f32(sq, splat_f32(-h));
-  const f32v s = add_f32(a, l.hi);
-  const f32v l_part = subtract_f32(s, a);
-  const f32v s_err = add_f32(subtract_f32(a, subtract_f32(s, l_part)), subtract_f32(l.hi, l_part));
-  return small_exp(exp_parts(s, add_f32(s_err, fmadd_f32(sq_lo, splat_f32(-h), l.lo))));
+  const TwoSum s = two_sum(multiply_f32(sq, splat_f32(-h)), l.hi);
+  return small_exp(exp_parts(s.s, add_f32(s.err, fmadd_f32(sq_lo, splat_f32(-h), l.lo))));
 }
 
 }  // namespace detail
