@@ -498,36 +498,45 @@ BCASTGEN_SIMD_FN SmallExp exp_minus_square(f32v x, float h, const LogParts& l) {
 }  // namespace detail
 
 // erf(x), <= 1 ulp, odd: computed for a = |x| and given x's sign.
-// Below a = 0.75, a + a R(a^2) (R: minimax, error 2^-29). Above, 1 -
-// erfc(a) with erfc(a) = e^(-a^2 + L(a)), L(a) = ln erfc(a) + a^2 smooth:
-// degree-6 minimax polynomials on [0.75, 1), [1, 1.5), [1.5, 2), [2, 3), [3,
-// 4) (abs error 2^-29.8), a^2 and the sum exact, so erfc is within 0.3 ulp
-// of its own and at most 0.29 of the result. a is clamped to 3.99, where
-// erf rounds to 1 (erfc(3.99) < 2^-25). Coefficients:
+// Below a = 0.875, a + a R(a^2) (R: minimax, error 2^-30). Above, 1 -
+// erfc(a) with erfc(a) = e^Q(a), Q a degree-10 minimax polynomial for
+// ln erfc(a) on [0.875, 3.92] in t = a - 0.875. The result's error from
+// Q's is erfc(a) (at most 0.22) times it: so Q is rounded once and needs no
+// double-float (weighted by erfc, its approximation error is 0.14 ulp of the
+// result), exp keeps its hi + u parts, and 1 - erfc is summed exactly
+// (Fast2Sum) before the last rounding. a is clamped to 3.92, where erf
+// rounds to 1 (erfc(3.92) < 2^-25). Coefficients:
 // scripts/derive-math-polynomials.sollya.
 BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
-  static constexpr float kL[8][8] = {
-      {-0x1.88ce5ep-1f, -0x1.88ce5ep-1f, -0x1.000a12p+0f, -0x1.415f82p+0f, -0x1.8e8b72p+0f, -0x1.dcc8b2p+0f, -0x1.dcc8b2p+0f, -0x1.dcc8b2p+0f},
-      {0x1.59324p-26f, 0x1.59324p-26f, -0x1.3c760cp-30f, 0x1.f369c8p-25f, -0x1.ab5154p-28f, -0x1.2a8c92p-25f, -0x1.2a8c92p-25f, -0x1.2a8c92p-25f},
-      {-0x1.5c45c2p-1f, -0x1.5c45c2p-1f, -0x1.22acb6p-1f, -0x1.d6a43ep-2f, -0x1.692526p-2f, -0x1.107c6ap-2f, -0x1.107c6ap-2f, -0x1.107c6ap-2f},
-      {0x1.633e1cp-3f, 0x1.633e1cp-3f, 0x1.0894aep-3f, 0x1.70e294p-4f, 0x1.cb9f64p-5f, 0x1.105be8p-5f, 0x1.105be8p-5f, 0x1.105be8p-5f},
-      {-0x1.8031cap-5f, -0x1.8031cap-5f, -0x1.0bc6dap-5f, -0x1.508022p-6f, -0x1.63c646p-7f, -0x1.5672eap-8f, -0x1.5672eap-8f, -0x1.5672eap-8f},
-      {0x1.7308e4p-7f, 0x1.7308e4p-7f, 0x1.fea9c2p-8f, 0x1.2f1a8ep-8f, 0x1.1bcf7ap-9f, 0x1.ca07c6p-11f, 0x1.ca07c6p-11f, 0x1.ca07c6p-11f},
-      {-0x1.08c862p-9f, -0x1.08c862p-9f, -0x1.a3adc6p-10f, -0x1.fd346cp-11f, -0x1.bf3d76p-12f, -0x1.39071p-13f, -0x1.39071p-13f, -0x1.39071p-13f},
-      {0x1.bc2ec4p-13f, 0x1.bc2ec4p-13f, 0x1.00346p-12f, 0x1.6cc304p-13f, 0x1.4735b8p-14f, 0x1.9ed762p-16f, 0x1.9ed762p-16f, 0x1.9ed762p-16f}};
   const f32v a = abs_f32(x);
   const f32v a2 = multiply_f32(a, a);
-  f32v r = detail::fmadd_f32(a2, splat_f32(-0x1.6384ap-11f), splat_f32(0x1.4f79cep-8f));
-  r = detail::fmadd_f32(a2, r, splat_f32(-0x1.b7b2a4p-6f));
-  r = detail::fmadd_f32(a2, r, splat_f32(0x1.ce2b54p-4f));
-  r = detail::fmadd_f32(a2, r, splat_f32(-0x1.81273cp-2f));
+  f32v r = detail::fmadd_f32(a2, splat_f32(0x1.6d15a2p-14f), splat_f32(-0x1.aec8fap-11f));
+  r = detail::fmadd_f32(a2, r, splat_f32(0x1.553fdep-8f));
+  r = detail::fmadd_f32(a2, r, splat_f32(-0x1.b819aap-6f));
+  r = detail::fmadd_f32(a2, r, splat_f32(0x1.ce2e78p-4f));
+  r = detail::fmadd_f32(a2, r, splat_f32(-0x1.812744p-2f));
   r = detail::fmadd_f32(a2, r, splat_f32(0x1.06eba8p-3f));
   const f32v small = detail::fmadd_f32(a, r, a);
-  const f32v ac = detail::min_or_b_f32(splat_f32(3.99f), detail::max_or_b_f32(splat_f32(0.75f), a));
-  const detail::Interval in = detail::binade_halves(ac, 0x3f000000);
-  const detail::SmallExp e = detail::exp_minus_square(ac, 1.0f, detail::table_polynomial(kL, in.i, in.t));
-  const f32v large = subtract_f32(splat_f32(1.0f), e.big_e);
-  const f32v y = select_f32(less_f32(a, splat_f32(0.75f)), small, large);
+  const f32v t = subtract_f32(detail::min_or_b_f32(splat_f32(3.92f), detail::max_or_b_f32(splat_f32(0.875f), a)),
+                              splat_f32(0.875f));
+  f32v q = detail::fmadd_f32(t, splat_f32(-0x1.6a5554p-25f), splat_f32(0x1.4c216ap-21f));
+  q = detail::fmadd_f32(t, q, splat_f32(-0x1.265218p-19f));
+  q = detail::fmadd_f32(t, q, splat_f32(-0x1.6995aap-16f));
+  q = detail::fmadd_f32(t, q, splat_f32(0x1.52b8ep-12f));
+  q = detail::fmadd_f32(t, q, splat_f32(-0x1.29b3aap-9f));
+  q = detail::fmadd_f32(t, q, splat_f32(0x1.75f004p-7f));
+  q = detail::fmadd_f32(t, q, splat_f32(-0x1.807cfcp-5f));
+  q = detail::fmadd_f32(t, q, splat_f32(-0x1.a72f38p-1f));
+  q = detail::fmadd_f32(t, q, splat_f32(-0x1.37117ap+1f));
+  q = detail::fmadd_f32(t, q, splat_f32(-0x1.88672ep+0f));
+  // erfc = (hi + u) 2^k, k >= -27: no underflow, so the scalings are exact.
+  const detail::ExpParts e = detail::exp_parts(q);
+  const f32v e_hi = multiply_f32(multiply_f32(e.hi, e.scale_a), e.scale_b);
+  const f32v e_lo = multiply_f32(multiply_f32(e.u, e.scale_a), e.scale_b);
+  const f32v one = splat_f32(1.0f);
+  const f32v s = subtract_f32(one, e_hi);
+  const f32v large = add_f32(s, subtract_f32(subtract_f32(subtract_f32(one, s), e_hi), e_lo));
+  const f32v y = select_f32(less_f32(a, splat_f32(0.875f)), small, large);
   const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
   return detail::from_bits_f32(bitwise_xor_i32(detail::bits_f32(y), sign));
 }
