@@ -23,6 +23,8 @@ packages=(
   libgtest-dev libgmock-dev python3-numpy
   # tests: MPFR, the correctly rounded oracle of the math functions' ulp bounds
   libmpfr-dev
+  # tests: ONNX's backend node tests and the Python module that reads them
+  libonnx-testdata python3-onnx
   "$@"
 )
 
