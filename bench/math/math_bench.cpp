@@ -1,12 +1,13 @@
 // Throughput of the vectorized math functions: bcastgen's generated kernels
 // against SLEEF's u10 vector functions (1.0 ulp, what PyTorch's CPU kernels
 // call; the composites built from them as PyTorch does, sleef_loops.cpp),
-// PyTorch itself, oneDNN eltwise, Eigen and XNNPACK where they have the
+// PyTorch itself, oneDNN eltwise, Eigen, XNNPACK and Halide where they have the
 // function (math_peers.h). In cache (4096 elements) and DRAM-sized
 // ([8,128,3072], 25 MB of traffic), one thread. With --accuracy it instead
 // measures every loop's max error in ulp over every 1367th f32 bit pattern
 // (3.1 million inputs) against the long double reference
-// (bcastgen::ops::<fn><long double>). bench/math/run.sh builds it; see
+// (bcastgen::ops::<fn><long double>); `--accuracy DIR` adds ONNX Runtime's
+// outputs dumped there by ort/ort_bench.js. bench/math/run.sh builds it; see
 // README, "Math functions".
 #include <benchmark/benchmark.h>
 
@@ -106,6 +107,7 @@ std::vector<Loop> all_loops() {
           {"Onednn", onednn_math(fn, x, y, n)},
           {"Eigen", eigen_math(fn, x, y, n)},
           {"Xnnpack", xnnpack_math(fn, x, y, n)},
+          {"Halide", halide_math(fn, x, y, n)},
       };
       for (const auto& [peer, run] : peers) {
         if (run) loops.push_back({peer + "/" + f.name + "_" + size, &f, &b, n, run});
@@ -115,29 +117,60 @@ std::vector<Loop> all_loops() {
   return loops;
 }
 
-// Each large loop's max error over every 1367th bit pattern.
-void accuracy(const std::vector<Loop>& loops) {
-  constexpr std::uint64_t kStride = 1367;
+// Every 1367th f32 bit pattern, as many as fit in n (all of them do in the
+// large size), clamped to the last pattern.
+constexpr std::uint64_t kStride = 1367;
+
+std::uint32_t pattern(std::uint64_t begin, std::size_t i) {
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(begin + kStride * i, 0xffffffffu));
+}
+
+struct MaxError {
+  double worst = 0;
+  float at = 0;
+  void add(float x, float y, const Function& f) {
+    const double e = ulp_error(y, f.reference(x));
+    if (!(e <= worst)) {
+      worst = e;
+      at = x;
+    }
+  }
+  void print(const std::string& name) const { std::printf("%-28s max %.3g ulp at %.9g\n", name.c_str(), worst, at); }
+};
+
+// Each large loop's max error over every 1367th bit pattern; then, for each
+// function with a file <name>.f32 in ort_dir (ort/ort_bench.js --dump: ONNX
+// Runtime's outputs on the first kLarge patterns), ONNX Runtime's.
+void accuracy(const std::vector<Loop>& loops, const char* ort_dir) {
   for (const Loop& l : loops) {
     if (l.n != kLarge) continue;
-    double worst = 0;
-    float at = 0;
+    MaxError m;
     std::vector<float>& x = l.buffers->x;
     for (std::uint64_t begin = 0; begin < (std::uint64_t{1} << 32); begin += kStride * x.size()) {
       for (std::size_t i = 0; i < x.size(); ++i) {
-        const auto b = static_cast<std::uint32_t>(std::min<std::uint64_t>(begin + kStride * i, 0xffffffffu));
+        const std::uint32_t b = pattern(begin, i);
         std::memcpy(&x[i], &b, 4);
       }
       l.run();
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        const double e = ulp_error(l.buffers->y[i], l.function->reference(x[i]));
-        if (!(e <= worst)) {
-          worst = e;
-          at = x[i];
-        }
-      }
+      for (std::size_t i = 0; i < x.size(); ++i) m.add(x[i], l.buffers->y[i], *l.function);
     }
-    std::printf("%-28s max %.3g ulp at %.9g\n", l.name.c_str(), worst, at);
+    m.print(l.name);
+  }
+  if (ort_dir == nullptr) return;
+  for (const Function& f : kFunctions) {
+    std::FILE* in = std::fopen((std::string(ort_dir) + "/" + f.name + ".f32").c_str(), "rb");
+    if (in == nullptr) continue;
+    std::vector<float> y(static_cast<std::size_t>(kLarge));
+    const std::size_t got = std::fread(y.data(), 4, y.size(), in);
+    std::fclose(in);
+    MaxError m;
+    for (std::size_t i = 0; i < got; ++i) {
+      const std::uint32_t b = pattern(0, i);
+      float x;
+      std::memcpy(&x, &b, 4);
+      m.add(x, y[i], f);
+    }
+    m.print(std::string("Ort/") + f.name + "_8x128x3072");
   }
 }
 
@@ -174,6 +207,7 @@ void register_fused() {
         {"Bcastgen", [=] { kernel(xp, bp, yp); }},
         {"Torch", torch_fused(c.fused, xp, bp, yp)},
         {"Onednn", onednn_fused(c.fused, xp, bp, yp)},
+        {"Halide", halide_fused(c.fused, xp, bp, yp)},
         {"Copy", [=] { std::memcpy(yp, xp, static_cast<std::size_t>(n) * 4); }},
     };
     for (const auto& [peer, run] : loops) {
@@ -191,7 +225,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   const std::vector<Loop> loops = all_loops();
   if (argc > 1 && std::strcmp(argv[1], "--accuracy") == 0) {
-    accuracy(loops);
+    accuracy(loops, argc > 2 ? argv[2] : nullptr);
     return 0;
   }
   for (const Loop& l : loops) {
