@@ -7,7 +7,7 @@
 // measures every loop's max error in ulp over every 1367th f32 bit pattern
 // (3.1 million inputs) against the long double reference
 // (bcastgen::ops::<fn><long double>); `--accuracy DIR` adds ONNX Runtime's
-// outputs dumped there by ort/ort_bench.js. bench/math/run.sh builds it; see
+// and NumPy's outputs dumped there by ort/ort_bench.js and numpy_math.py. bench/math/run.sh builds it; see
 // README, "Math functions".
 #include <benchmark/benchmark.h>
 
@@ -138,10 +138,11 @@ struct MaxError {
   void print(const std::string& name) const { std::printf("%-28s max %.3g ulp at %.9g\n", name.c_str(), worst, at); }
 };
 
-// Each large loop's max error over every 1367th bit pattern; then, for each
-// function with a file <name>.f32 in ort_dir (ort/ort_bench.js --dump: ONNX
-// Runtime's outputs on the first kLarge patterns), ONNX Runtime's.
-void accuracy(const std::vector<Loop>& loops, const char* ort_dir) {
+// Each large loop's max error over every 1367th bit pattern; then, for the
+// peers that run in their own process (ONNX Runtime, NumPy), each file
+// <Peer>_<function>.f32 in outputs_dir: their outputs on the first kLarge
+// patterns (ort/ort_bench.js --dump, numpy_math.py --dump).
+void accuracy(const std::vector<Loop>& loops, const char* outputs_dir) {
   for (const Loop& l : loops) {
     if (l.n != kLarge) continue;
     MaxError m;
@@ -156,21 +157,24 @@ void accuracy(const std::vector<Loop>& loops, const char* ort_dir) {
     }
     m.print(l.name);
   }
-  if (ort_dir == nullptr) return;
-  for (const Function& f : kFunctions) {
-    std::FILE* in = std::fopen((std::string(ort_dir) + "/" + f.name + ".f32").c_str(), "rb");
-    if (in == nullptr) continue;
-    std::vector<float> y(static_cast<std::size_t>(kLarge));
-    const std::size_t got = std::fread(y.data(), 4, y.size(), in);
-    std::fclose(in);
-    MaxError m;
-    for (std::size_t i = 0; i < got; ++i) {
-      const std::uint32_t b = pattern(0, i);
-      float x;
-      std::memcpy(&x, &b, 4);
-      m.add(x, y[i], f);
+  if (outputs_dir == nullptr) return;
+  for (const char* peer : {"Ort", "Numpy"}) {
+    for (const Function& f : kFunctions) {
+      const std::string file = std::string(outputs_dir) + "/" + peer + "_" + f.name + ".f32";
+      std::FILE* in = std::fopen(file.c_str(), "rb");
+      if (in == nullptr) continue;
+      std::vector<float> y(static_cast<std::size_t>(kLarge));
+      const std::size_t got = std::fread(y.data(), 4, y.size(), in);
+      std::fclose(in);
+      MaxError m;
+      for (std::size_t i = 0; i < got; ++i) {
+        const std::uint32_t b = pattern(0, i);
+        float x;
+        std::memcpy(&x, &b, 4);
+        m.add(x, y[i], f);
+      }
+      m.print(std::string(peer) + "/" + f.name + "_8x128x3072");
     }
-    m.print(std::string("Ort/") + f.name + "_8x128x3072");
   }
 }
 

@@ -6,8 +6,11 @@ preallocated (out=). NumPy has no erf or activation functions; the
 composites a NumPy user writes make several passes and are not timed.
 
     /usr/bin/python3 numpy_math.py [REPETITIONS]
+    /usr/bin/python3 numpy_math.py --dump OUT_DIR
 
-prints, per (function, size): the median time and ns per element."""
+prints, per (function, size): the median time and ns per element. With
+--dump it instead writes each function's outputs on every 1367th f32 bit
+pattern to OUT_DIR/Numpy_<function>.f32, for `math_bench --accuracy OUT_DIR`."""
 import sys
 import time
 
@@ -44,5 +47,15 @@ def main(repetitions):
             print(f"Numpy/{name}_{size} {s * 1e3:.3f} ms {s * 1e9 / x.size:.3f} ns_per_elt")
 
 
+def dump(out):
+    x = np.minimum(np.arange(8 * 128 * 3072, dtype=np.uint64) * 1367, 0xFFFFFFFF).astype(np.uint32).view(np.float32)
+    with np.errstate(all="ignore"):
+        for name in FUNCTIONS:
+            getattr(np, name)(x).astype(np.float32).tofile(f"{out}/Numpy_{name}.f32")
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 11)
+    if sys.argv[1:2] == ["--dump"]:
+        dump(sys.argv[2])
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 11)

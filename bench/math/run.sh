@@ -8,7 +8,7 @@
 #
 #   bash bench/math/run.sh [BUILD_DIR [BENCHMARK_ARGS...]]   (default: build; needs its bcastgen)
 #   BENCH_MATH_PEERS=native bash bench/math/run.sh ...        (math_bench only)
-#   bash bench/math/run.sh BUILD_DIR --accuracy                (max ulp of every loop, ONNX Runtime's too)
+#   bash bench/math/run.sh BUILD_DIR --accuracy                (max ulp of every loop, ONNX Runtime and NumPy too)
 #
 # Needs libbenchmark-dev, libsleef-dev and the peers of bench/install-deps.sh.
 set -euo pipefail
@@ -76,9 +76,10 @@ export OMP_NUM_THREADS=1
 /usr/bin/python3 "$root/bench/math/ort/make_models.py" "$work/onnx"
 ort=(env NODE_PATH="$root/bench/math/ort/node_modules" node "$root/bench/math/ort/ort_bench.js" "$work/onnx")
 if [ "${2:-}" = --accuracy ]; then
-  mkdir -p "$work/ort-outputs"
-  "${ort[@]}" --dump "$work/ort-outputs"
-  exec "$work/math_bench" --accuracy "$work/ort-outputs"
+  mkdir -p "$work/peer-outputs"
+  "${ort[@]}" --dump "$work/peer-outputs"
+  /usr/bin/python3 "$root/bench/math/numpy_math.py" --dump "$work/peer-outputs"
+  exec "$work/math_bench" --accuracy "$work/peer-outputs"
 fi
 "$work/math_bench" --benchmark_repetitions="${BENCH_REPETITIONS:-11}" --benchmark_report_aggregates_only=true \
   --benchmark_min_time=0.05 "${@:2}" 2>&1 | grep -E 'median|Run on|CPU'

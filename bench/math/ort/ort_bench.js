@@ -9,7 +9,7 @@
 // prints, per model: name, median ms, ns per element, and the kernels ORT ran.
 //   node ort_bench.js MODEL_DIR --dump OUT_DIR
 // instead runs each single-function DRAM-sized model on every 1367th f32 bit
-// pattern and writes its outputs to OUT_DIR/<function>.f32, for
+// pattern and writes its outputs to OUT_DIR/Ort_<function>.f32, for
 // `math_bench --accuracy OUT_DIR` to measure against its reference.
 'use strict';
 const fs = require('fs');
@@ -90,7 +90,7 @@ async function write_outputs(file, name) {
   const bits = new Uint32Array(n);
   for (let i = 0; i < n; ++i) bits[i] = Math.min(1367 * i, 0xffffffff);
   const out = await session.run({ x: new ort.Tensor('float32', new Float32Array(bits.buffer), shape) });
-  fs.writeFileSync(path.join(dump, `${name}.f32`), Buffer.from(out.y.data.buffer, out.y.data.byteOffset, n * 4));
+  fs.writeFileSync(path.join(dump, `Ort_${name}.f32`), Buffer.from(out.y.data.buffer, out.y.data.byteOffset, n * 4));
 }
 
 const fused = ['bias_gelu', 'bias_silu', 'gate'];
