@@ -39,6 +39,13 @@ BCASTGEN_SIMD_FN TwoSum two_sum(f32v a, f32v b) {
   return {s, add_f32(subtract_f32(a, subtract_f32(s, b_part)), subtract_f32(b, b_part))};
 }
 
+// a + b = s + err exactly when |a| >= |b| (or a is 0): Fast2Sum (Dekker),
+// three operations where two_sum takes six.
+BCASTGEN_SIMD_FN TwoSum fast_two_sum(f32v a, f32v b) {
+  const f32v s = add_f32(a, b);
+  return {s, add_f32(subtract_f32(a, s), b)};
+}
+
 // 2^e for a normal exponent e (-126 <= e <= 127), from its bits.
 BCASTGEN_SIMD_FN f32v power_of_two(i32v e) { return from_bits_f32(shift_left_i32<23>(add_i32(e, splat_i32(127)))); }
 
@@ -129,10 +136,9 @@ struct SmallExp {
 };
 
 BCASTGEN_SIMD_FN SmallExp small_exp(const ExpParts& e) {
-  const f32v s = add_f32(e.hi, e.u);
-  const f32v s_err = add_f32(subtract_f32(e.hi, s), e.u);
-  return {s, s_err, e.scale_a, e.scale_b, multiply_f32(multiply_f32(s, e.scale_a), e.scale_b),
-          multiply_f32(multiply_f32(s_err, e.scale_a), e.scale_b)};
+  const TwoSum s = fast_two_sum(e.hi, e.u);
+  return {s.s, s.err, e.scale_a, e.scale_b, multiply_f32(multiply_f32(s.s, e.scale_a), e.scale_b),
+          multiply_f32(multiply_f32(s.err, e.scale_a), e.scale_b)};
 }
 
 // 1 / (1 + E) as q (1 + r), within 2^-40: D = 1 + E carried as d_hi + d_lo
@@ -221,10 +227,10 @@ BCASTGEN_SIMD_FN f32v tanh_f32(f32v x) {
   const detail::SmallExp e = detail::small_exp(detail::exp_parts(multiply_f32(a, splat_f32(-2.0f))));
   const detail::Inverse d = detail::inverse_one_plus(e);
   const f32v one = splat_f32(1.0f);
-  const f32v n_hi = subtract_f32(one, e.big_e);
-  const f32v n_lo = subtract_f32(subtract_f32(subtract_f32(one, n_hi), e.big_e), e.big_e_err);
-  const f32v p_hi = multiply_f32(n_hi, d.q);
-  const f32v large = add_f32(p_hi, detail::times_inverse_lo(n_hi, n_lo, d, p_hi));
+  const detail::TwoSum n = detail::fast_two_sum(one, neg_f32(e.big_e));
+  const f32v n_lo = subtract_f32(n.err, e.big_e_err);
+  const f32v p_hi = multiply_f32(n.s, d.q);
+  const f32v large = add_f32(p_hi, detail::times_inverse_lo(n.s, n_lo, d, p_hi));
   const f32v y = select_f32(less_f32(a, splat_f32(0.55f)), small, large);
   const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
   return detail::from_bits_f32(bitwise_xor_i32(detail::bits_f32(y), sign));
@@ -277,8 +283,8 @@ BCASTGEN_SIMD_FN f32v expm1_f32(f32v x) {
   q = detail::fmadd_f32(r, q, splat_f32(0x1.555556p-3f));
   f32v tail = detail::fmadd_f32(multiply_f32(multiply_f32(r, r), r), q, h_lo);
   tail = add_f32(detail::fmadd_f32(r_lo, r, tail), r_lo);
-  const f32v em_hi = add_f32(r, h);
-  const f32v em_lo = add_f32(add_f32(subtract_f32(r, em_hi), h), tail);
+  const detail::TwoSum em = detail::fast_two_sum(r, h);
+  const f32v em_hi = em.s, em_lo = add_f32(em.err, tail);
   // 2^m with m = n - d, d = 1 only for n = 128; the 1 becomes 2^-d.
   const i32v ni = subtract_i32(detail::bits_f32(z), detail::bits_f32(shifter));
   const i32v d = detail::shift_right_i32<8>(add_i32(ni, splat_i32(128)));
@@ -289,9 +295,8 @@ BCASTGEN_SIMD_FN f32v expm1_f32(f32v x) {
   const f32v b_err = select_f32(m_negative, add_f32(subtract_f32(neg_f32(one), b), two_m),
                                 subtract_f32(subtract_f32(two_m, b), one));
   const f32v a = multiply_f32(em_hi, two_m);
-  const f32v s = add_f32(b, a);
-  const f32v s_err = add_f32(subtract_f32(b, s), a);
-  const f32v y = add_f32(s, add_f32(add_f32(s_err, b_err), multiply_f32(em_lo, two_m)));
+  const detail::TwoSum s = detail::fast_two_sum(b, a);
+  const f32v y = add_f32(s.s, add_f32(add_f32(s.err, b_err), multiply_f32(em_lo, two_m)));
   const f32v scaled = multiply_f32(y, detail::power_of_two(d));
   return select_f32(less_f32(abs_f32(x), splat_f32(0x1p-25f)), x, scaled);
 }
@@ -338,16 +343,14 @@ BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
   const f32v r = subtract_f32(p_hi, splat_f32(1.0f));
   const f32v a = multiply_f32(k, splat_f32(0x1.62e4p-1f));
   const f32v log_c = lookup8_f32(kLogCHi, i);
-  const f32v s1 = add_f32(a, log_c);
-  const f32v e1 = add_f32(subtract_f32(a, s1), log_c);
-  const f32v s2 = add_f32(s1, r);
-  const f32v e2 = add_f32(subtract_f32(s1, s2), r);
+  const TwoSum s1 = fast_two_sum(a, log_c);
+  const TwoSum s2 = fast_two_sum(s1.s, r);
   f32v q = fmadd_f32(r, splat_f32(-0x1.5690bep-3f), splat_f32(0x1.9a8de6p-3f));
   q = fmadd_f32(r, q, splat_f32(-0x1.ffffaap-3f));
   q = fmadd_f32(r, q, splat_f32(0x1.555548p-2f));
   f32v small = fmadd_f32(k, splat_f32(0x1.7f7d1cp-20f), lookup8_f32(kLogCLo, i));
-  small = add_f32(add_f32(small, add_f32(e1, e2)), fmadd_f32(neg_f32(p_lo), r, p_lo));
-  return {s2, fmadd_f32(multiply_f32(r, r), fmadd_f32(r, q, splat_f32(-0.5f)), small)};
+  small = add_f32(add_f32(small, add_f32(s1.err, s2.err)), fmadd_f32(neg_f32(p_lo), r, p_lo));
+  return {s2.s, fmadd_f32(multiply_f32(r, r), fmadd_f32(r, q, splat_f32(-0.5f)), small)};
 }
 
 // ln x's special values, over a result y computed for x > 0 finite: inf
@@ -440,8 +443,8 @@ BCASTGEN_SIMD_FN f32v gelu_tanh_f32(f32v x) {
   // v = x + w: same signs, |w| <= 6.5 |x| (Fast2Sum needs the larger first).
   const auto w_larger = less_f32(abs_f32(xz), abs_f32(w));
   const f32v big = select_f32(w_larger, w, xz), little = select_f32(w_larger, xz, w);
-  const f32v v = add_f32(big, little);
-  const f32v v_lo = add_f32(add_f32(subtract_f32(big, v), little), w_lo);
+  const detail::TwoSum vs = detail::fast_two_sum(big, little);
+  const f32v v = vs.s, v_lo = add_f32(vs.err, w_lo);
   const f32v c_hi = splat_f32(0x1.988454p+0f), c_lo = splat_f32(-0x1.857936p-25f);
   const f32v t = multiply_f32(c_hi, v);
   const f32v t_lo = detail::fmadd_f32(c_lo, v, detail::fmadd_f32(c_hi, v_lo, detail::fmadd_f32(c_hi, v, neg_f32(t))));
@@ -466,9 +469,8 @@ BCASTGEN_SIMD_FN LogParts table_polynomial(const float (&c)[N][8], i32v i, f32v 
   f32v q = lookup8_f32(c[N - 1], i);
   for (int k = N - 2; k >= 2; --k) q = fmadd_f32(t, q, lookup8_f32(c[k], i));
   const f32v tq = multiply_f32(t, q);
-  const f32v c0 = lookup8_f32(c[0], i);
-  const f32v hi = add_f32(c0, tq);
-  return {hi, add_f32(add_f32(subtract_f32(c0, hi), tq), lookup8_f32(c[1], i))};
+  const TwoSum hi = fast_two_sum(lookup8_f32(c[0], i), tq);
+  return {hi.s, add_f32(hi.err, lookup8_f32(c[1], i))};
 }
 
 // For x >= 0: the index of x's interval, halves of binades counted from
@@ -542,13 +544,11 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   pu = detail::fmadd_f32(u, pu, one);
   // 1 - e exactly before the last rounding: e^u = p + p_err and 1 - 2^n p
   // = s + s_err (both by Fast2Sum; 2^n scales exactly).
-  const f32v up = multiply_f32(u, pu);
-  const f32v p = add_f32(one, up);
+  const detail::TwoSum p = detail::fast_two_sum(one, multiply_f32(u, pu));
   const f32v scale = detail::power_of_two(subtract_i32(detail::bits_f32(z), detail::bits_f32(shifter)));
-  const f32v e_hi = multiply_f32(p, scale);
-  const f32v e_lo = multiply_f32(add_f32(subtract_f32(one, p), up), scale);
-  const f32v s = subtract_f32(one, e_hi);
-  const f32v large = add_f32(s, subtract_f32(subtract_f32(subtract_f32(one, s), e_hi), e_lo));
+  const f32v e_lo = multiply_f32(p.err, scale);
+  const detail::TwoSum s = detail::fast_two_sum(one, neg_f32(multiply_f32(p.s, scale)));
+  const f32v large = add_f32(s.s, subtract_f32(s.err, e_lo));
   // NaN compares false: it takes the small branch, which propagates it.
   const f32v y = select_f32(less_f32(splat_f32(0.875f), a), large, small);
   const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
@@ -587,9 +587,9 @@ BCASTGEN_SIMD_FN f32v gelu_f32(f32v x) {
   const f32v p_lo = detail::fmadd_f32(x, s0_hi, neg_f32(p));
   const f32v tail = detail::fmadd_f32(multiply_f32(x, x2), s, detail::fmadd_f32(x, splat_f32(-0x1.8fe8aap-26f), p_lo));
   const f32v one = splat_f32(1.0f);
-  const f32v g = add_f32(one, p);
-  const f32v g_lo = add_f32(add_f32(subtract_f32(one, g), p), tail);
-  const f32v small = multiply_f32(detail::fmadd_f32(x, g, multiply_f32(x, g_lo)), splat_f32(0.5f));
+  const detail::TwoSum g = detail::fast_two_sum(one, p);
+  const f32v g_lo = add_f32(g.err, tail);
+  const f32v small = multiply_f32(detail::fmadd_f32(x, g.s, multiply_f32(x, g_lo)), splat_f32(0.5f));
   const f32v a = detail::min_or_b_f32(splat_f32(15.99f), detail::max_or_b_f32(one, abs_f32(x)));
   const detail::Interval in = detail::binade_halves(a, 0x3f800000);
   const detail::SmallExp e = detail::exp_minus_square(a, 0.5f, detail::table_polynomial(kL, in.i, in.t));
