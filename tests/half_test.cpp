@@ -12,16 +12,14 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "bcastgen/half.h"
+#include "numpy_oracle.h"  // run_numpy_script
 
 namespace {
 
@@ -175,31 +173,28 @@ TEST(Half, DoublesAndIntegersRoundOnce) {
 
 // NumPy's float64 -> float16 rounds once too (npy_double_to_half): doubles at
 // every f16 tie of every binade, nudged by a few double ulps either way, and
-// random doubles over the f16 range.
+// random doubles over the f16 range. The script writes the doubles, then
+// NumPy's float16 bits.
 TEST(Half, DoublesMatchNumpy) {
-  std::string tmpl = "/tmp/bcastgen_half_XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-  const std::filesystem::path dir = tmpl;
-  std::ofstream(dir / "driver.py") << R"PY(
+  const std::string out = bcastgen::test::run_numpy_script("half", R"PY(
+import sys
 import numpy as np
 ties = np.arange(0, 0x7c00, dtype=np.uint16).view(np.float16).astype(np.float64)
 mid = (ties[:-1] + ties[1:]) / 2
 near = np.concatenate([mid, np.nextafter(mid, 0), np.nextafter(mid, np.inf), ties])
 rng = np.random.default_rng(5)
 x = np.concatenate([near, -near, rng.uniform(-70000, 70000, 100000), rng.standard_normal(100000) * 1e-5])
-x.astype('<f8').tofile('in.f64')
 with np.errstate(over='ignore'):
-    x.astype(np.float16).view('<u2').tofile('out.u16')
-)PY";
-  const std::string cmd = "cd '" + dir.string() + "' && " + BCASTGEN_PYTHON + " driver.py > log.txt 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0);
-  std::vector<double> in(std::filesystem::file_size(dir / "in.f64") / 8);
-  std::vector<std::uint16_t> want(in.size());
-  std::ifstream(dir / "in.f64", std::ios::binary).read(reinterpret_cast<char*>(in.data()), in.size() * 8);
-  std::ifstream(dir / "out.u16", std::ios::binary).read(reinterpret_cast<char*>(want.data()), want.size() * 2);
-  std::filesystem::remove_all(dir);
-  ASSERT_GT(in.size(), 100000u);
-  for (std::size_t i = 0; i < in.size(); ++i) {
+    open(sys.argv[3], 'wb').write(x.astype('<f8').tobytes() + x.astype(np.float16).view('<u2').tobytes())
+)PY",
+                                                            "", "");
+  const std::size_t n = out.size() / 10;
+  ASSERT_GT(n, 100000u);
+  std::vector<double> in(n);
+  std::vector<std::uint16_t> want(n);
+  std::memcpy(in.data(), out.data(), n * 8);
+  std::memcpy(want.data(), out.data() + n * 8, n * 2);
+  for (std::size_t i = 0; i < n; ++i) {
     ASSERT_EQ(half_from<f16>(in[i]).bits, want[i]) << std::hexfloat << in[i];
   }
 }

@@ -16,8 +16,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
+
+#include "numpy_oracle.h"  // read_file_bytes
 
 namespace {
 
@@ -85,13 +86,6 @@ for e in errors:
 sys.exit(1 if errors else 0)
 )PY";
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(OnnxNode, UnaryOperatorsMatchOnnxExpectedOutputs) {
   // scripts/install-deps.sh installs them with the test command.
   ASSERT_TRUE(fs::exists(kNodeTests)) << "no ONNX node tests at " << kNodeTests << " (libonnx-testdata)";
@@ -105,7 +99,7 @@ TEST(OnnxNode, UnaryOperatorsMatchOnnxExpectedOutputs) {
                           " driver.py '" + BCASTGEN_EXE + "' '" + kNodeTests + "'" + (every ? " all" : "") +
                           " > out.txt 2>&1 </dev/null";
   const int status = std::system(cmd.c_str());
-  const std::string out = slurp(dir / "out.txt");
+  const std::string out = bcastgen::test::read_file_bytes(dir / "out.txt");
   fs::remove_all(dir);
   EXPECT_TRUE(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
   // Every mapped operator has a test_<op> in ONNX 1.12's data.
