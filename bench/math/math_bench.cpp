@@ -1,14 +1,14 @@
 // Throughput of the vectorized math functions: bcastgen's generated kernels
 // against SLEEF's u10 vector functions (1.0 ulp, what PyTorch's CPU kernels
 // call; the composites built from them as PyTorch does, sleef_loops.cpp),
-// PyTorch itself, oneDNN eltwise, Eigen, XNNPACK and Halide where they have the
-// function (math_peers.h). In cache (4096 elements) and DRAM-sized
+// PyTorch itself, oneDNN eltwise, Eigen, XNNPACK and Halide where they have
+// the function (math_peers.h). In cache (4096 elements) and DRAM-sized
 // ([8,128,3072], 25 MB of traffic), one thread. With --accuracy it instead
 // measures every loop's max error in ulp over every 1367th f32 bit pattern
 // (3.1 million inputs) against the long double reference
 // (bcastgen::ops::<fn><long double>); `--accuracy DIR` adds ONNX Runtime's
-// and NumPy's outputs dumped there by ort/ort_bench.js and numpy_math.py. bench/math/run.sh builds it; see
-// README, "Math functions".
+// and NumPy's outputs dumped there by ort/ort_bench.js and numpy_math.py.
+// bench/math/run.sh builds it; see README, "Math functions".
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -9,18 +9,23 @@ prints the peers' accuracy (max ulp over every 1367th bit pattern), the
 speed per function (ns per element, medians) with bcastgen's ratio to the
 fastest peer within bcastgen's bound and to the fastest of any accuracy,
 and the fused cases against the memory roof."""
+import os
 import re
 import sys
 
-FUNCTIONS = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "erf", "tanh", "gelu", "sigmoid", "silu",
-             "softplus", "gelu_tanh"]
-BOUND = {f: 2 if f in ("gelu", "gelu_tanh", "silu", "softplus") else 1 for f in FUNCTIONS}
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 PEERS = [("Sleef", "SLEEF u10"), ("Torch", "PyTorch"), ("Onednn", "oneDNN"), ("Eigen", "Eigen"),
          ("Xnnpack", "XNNPACK"), ("Halide", "Halide"), ("Ort", "ONNX Runtime"), ("Numpy", "NumPy")]
 SIZES = ["4096", "8x128x3072"]
 FUSED = [("bias_gelu_8x128x3072", "`gelu(x + b)`, [8,128,3072] + [3072]", 1.0),
          ("bias_silu_1x64x112x112", "`silu(x + b)`, [1,64,112,112] + [1,64,1,1]", 1.0),
          ("gate_8x128x3072", "`sigmoid(x) * z`, [8,128,3072] twice", 1.5)]  # bytes relative to a copy
+
+
+def bounds():
+    """Each function's ulp bound, from its row of kUnaryInfo (the one table)."""
+    text = open(os.path.join(ROOT, "runtime", "include", "bcastgen", "expr.h")).read()
+    return {m[1]: int(m[2]) for m in re.finditer(r'\{UnaryOp::\w+, "(\w+)", Accepts::Floats, (\d)\}', text)}
 
 
 def unit(value, suffix):
@@ -59,16 +64,19 @@ def fmt(v):
 def main(speed_path, accuracy_path):
     per_elt, total = read_speed(speed_path)
     acc = read_accuracy(accuracy_path)
+    bound = bounds()
+    # The functions bench/math times, in its order (bcastgen's accuracy rows).
+    functions = [f for p, f in acc if p == "Bcastgen"]
     peers = ["Bcastgen"] + [p for p, _ in PEERS]
     print("| function (bound) | bcastgen | " + " | ".join(n for _, n in PEERS) + " |")
     print("|---" * (len(peers) + 1) + "|")
-    for f in FUNCTIONS:
-        print(f"| {f} ({BOUND[f]}) | " + " | ".join(fmt(acc.get((p, f))) for p in peers) + " |")
+    for f in functions:
+        print(f"| {f} ({bound[f]}) | " + " | ".join(fmt(acc.get((p, f))) for p in peers) + " |")
     print()
     print("| function [size] | bcastgen | " + " | ".join(n for _, n in PEERS) +
           " | vs fastest within bound | vs fastest |")
     print("|---" * (len(peers) + 3) + "|")
-    for f in FUNCTIONS:
+    for f in functions:
         for size in SIZES:
             case = f"{f}_{size}"
             ours = per_elt.get(("Bcastgen", case))
@@ -79,7 +87,7 @@ def main(speed_path, accuracy_path):
                     continue
                 if (p, case) in per_elt:
                     times[p] = per_elt[(p, case)]
-            within = [t for p, t in times.items() if acc.get((p, f), float("inf")) <= BOUND[f]]
+            within = [t for p, t in times.items() if acc.get((p, f), float("inf")) <= bound[f]]
             best_within = f"{min(within) / ours:.2f}x" if within else "none"
             best = f"{min(times.values()) / ours:.2f}x" if times else "-"
             cells = [fmt(times.get(p)) for p, _ in PEERS]
