@@ -63,7 +63,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 64)
@@ -88,12 +88,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, fl
   }  // for j
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx512")
 void avx512(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 64; ++i0) avx512_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
@@ -101,7 +101,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 64)
@@ -126,12 +126,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, floa
   }  // for j
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx2")
 void avx2(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 64; ++i0) avx2_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
@@ -273,7 +273,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 2)
@@ -296,12 +296,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, fl
   }  // for i1
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:pdpd_add:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:pdpd_add:avx512")
 void avx512(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 2; ++i0) avx512_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:pdpd_add:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:pdpd_add:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
@@ -309,7 +309,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 2)
@@ -336,12 +336,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, floa
   }  // for i1
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:pdpd_add:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:pdpd_add:avx2")
 void avx2(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 2; ++i0) avx2_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:pdpd_add:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:pdpd_add:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
@@ -487,7 +487,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 14)
@@ -513,12 +513,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, fl
   }  // for j
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx512")
 void avx512(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 14; ++i0) avx512_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
@@ -526,7 +526,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 14)
@@ -552,12 +552,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, floa
   }  // for j
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx2")
 void avx2(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 14; ++i0) avx2_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
@@ -702,7 +702,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 8)
@@ -724,12 +724,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bo
   }  // for i1
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx512")
 void avx512(const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = 0; i0 < 8; ++i0) avx512_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
@@ -737,7 +737,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 8)
@@ -760,12 +760,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool
   }  // for i1
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx2")
 void avx2(const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = 0; i0 < 8; ++i0) avx2_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
@@ -912,7 +912,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, float* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // in0: output element e of the block reads in0[index(e)]; lane l of vector v is e = v*16 + l
@@ -932,12 +932,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, float* out) {
   store_tail_f32(out + 32, tail, t0_g2);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx512")
 void avx512(const float* in0, float* out) {
   for (std::int64_t i0 = 0; i0 < 1; ++i0) avx512_block(i0, in0, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:expand:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:expand:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, out);
 }
@@ -945,7 +945,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, float*
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // in0: output element e of the block reads in0[index(e)]; lane l of vector v is e = v*8 + l
@@ -971,12 +971,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
   store_tail_f32(out + 32, tail, t0_g4);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx2")
 void avx2(const float* in0, float* out) {
   for (std::int64_t i0 = 0; i0 < 1; ++i0) avx2_block(i0, in0, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:expand:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:expand:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, out);
 }

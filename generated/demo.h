@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "bcastgen/cpu.h"
+#include "bcastgen/half.h"
 #include "bcastgen/registry.h"
 #include "bcastgen/view.h"
 

@@ -292,7 +292,7 @@ TEST(ExprTypes, OpsTakeTheDTypesTheyAccept) {
   expect_error("x & y", 3,
                "'&' (bitwise_and) does not accept f32 (accepts: i8, u8, i16, u16, i32, u32, i64, u64, bool)");
   expect_error("keep + b", 6, "'+' (add) does not accept bool (accepts: f32, f64, i8");
-  expect_error("copysign(i, j)", 1, "copysign does not accept i32 (accepts: f32, f64)");
+  expect_error("copysign(i, j)", 1, "copysign does not accept i32 (accepts: f32, f64, f16, bf16)");
   expect_error("keep << b", 6, "'<<' (bitwise_left_shift) does not accept bool");
   expect_error("x && y", 3, "'&&' (logical_and) does not accept f32 (accepts: bool)");
   expect_error("logical_xor(i, j)", 1, "logical_xor does not accept i32 (accepts: bool)");
@@ -316,9 +316,9 @@ TEST(ExprTypes, UnaryOps) {
   EXPECT_EQ(dtype_of("square(d)"), DType::F64);
   EXPECT_EQ(dtype_of("reciprocal(d)"), DType::F64);
   EXPECT_EQ(dtype_of("~keep"), DType::Bool);
-  expect_error("sqrt(i)", 1, "sqrt does not accept i32 (accepts: f32, f64)");
-  expect_error("reciprocal(u)", 1, "reciprocal does not accept u8 (accepts: f32, f64)");
-  expect_error("-keep", 1, "'-' (neg) does not accept bool (accepts: f32, f64, i8, u8, i16, u16, i32, u32, i64, u64)");
+  expect_error("sqrt(i)", 1, "sqrt does not accept i32 (accepts: f32, f64, f16, bf16)");
+  expect_error("reciprocal(u)", 1, "reciprocal does not accept u8 (accepts: f32, f64, f16, bf16)");
+  expect_error("-keep", 1, "'-' (neg) does not accept bool (accepts: f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16)");
   expect_error("abs(keep)", 1, "abs does not accept bool");
   expect_error("square(keep)", 1, "square does not accept bool");
   expect_error("~x", 1, "'~' (bitwise_not) does not accept f32 (accepts: i8, u8, i16, u16, i32, u32, i64, u64, bool)");
@@ -505,7 +505,7 @@ TEST(ExprErrors, Syntax) {
   expect_error("max(x, y", 9, "expected ',' or ')' in the arguments of max, found the end of the expression");
   expect_error("max(x,)", 7, "expected an operand, found ')'");
   expect_error("cast(x, f33)", 9,
-               "cast's second argument must be a dtype (f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, bool), found "
+               "cast's second argument must be a dtype (f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, bool, f16, bf16), found "
                "'f33'");
   expect_error("cast(x, 1)", 9, "cast's second argument must be a dtype");
   expect_error("cast(x, )", 9, "cast's second argument must be a dtype");

@@ -113,6 +113,9 @@ void fill_random(Rng& rng, std::size_t n, std::string* bytes) {
     T v;
     if constexpr (std::is_same_v<T, bool>) {
       v = rng.below(2) != 0;
+    } else if constexpr (std::is_same_v<T, bg::f16> || std::is_same_v<T, bg::bf16>) {
+      const double special[] = {0.0, -0.0, NAN, INFINITY, 1.0, -1.0};
+      v = bg::ops::cast<T>(rng.below(8) == 0 ? special[rng.below(6)] : rng.unit() * 20.0 - 10.0);
     } else if constexpr (std::is_floating_point_v<T>) {
       const T special[] = {T(0), T(-0.0), std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
                            T(1), T(-1)};

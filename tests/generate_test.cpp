@@ -264,7 +264,7 @@ TEST(Generate, BiasAddHasOnlyConstantLoops) {
   ASSERT_FALSE(s.empty()) << cpp;
   EXPECT_FALSE(contains(s, "_mm")) << s;
   EXPECT_FALSE(contains(s, "simd")) << s;
-  EXPECT_TRUE(contains(cpp, "target(\"avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2\")")) << cpp;
+  EXPECT_TRUE(contains(cpp, "target(\"avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2\")")) << cpp;
 }
 
 TEST(Generate, DemoLoopsAreCountedOrPatternFills) {

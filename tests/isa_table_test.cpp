@@ -59,7 +59,7 @@ TEST(IsaTable, InclusionIsWhatTheRowsImply) {
 }
 
 TEST(IsaTable, TargetAndFamiliesSplitIntoTheirParts) {
-  EXPECT_EQ(bg::isa_target_features(Isa::Avx2), (std::vector<std::string>{"avx2", "fma", "bmi", "bmi2"}));
+  EXPECT_EQ(bg::isa_target_features(Isa::Avx2), (std::vector<std::string>{"avx2", "fma", "f16c", "bmi", "bmi2"}));
   EXPECT_TRUE(bg::isa_target_features(Isa::Scalar).empty());
   EXPECT_EQ(bg::isa_families(Isa::Avx2), (std::vector<std::string>{"avx2", "sse", "bmi"}));
 }

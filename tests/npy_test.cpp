@@ -242,7 +242,16 @@ np.save(d + 'empty.npy', np.zeros((0, 3), dtype=np.float32))
 np.save(d + 'sliced.npy', np.arange(12, dtype=np.int32).reshape(3, 4)[:, ::2])
 np.save(d + 'transposed.npy', np.arange(6, dtype=np.int32).reshape(2, 3).T)
 np.save(d + 'big_endian.npy', np.array([1, 2], dtype='>f4'))
-np.save(d + 'f16.npy', np.array([1], dtype=np.float16))
+np.save(d + 'f16.npy', np.array([1, -2.5, 65504, 2**-24], dtype=np.float16))
+# bf16: NumPy has none. A uint16 array viewed as 'V2' saves as '|V2';
+# ml_dtypes' bfloat16 arrays carry '<V2' (written here by patching the
+# header of a '<u2' file: the same length).
+np.save(d + 'bf16_void.npy', np.array([0x3f80, 0xc020], dtype=np.uint16).view('V2'))
+np.save(d + 'bf16_ml.npy', np.array([0x3f80, 0x7f80], dtype=np.uint16))
+with open(d + 'bf16_ml.npy', 'r+b') as f:
+    head = f.read(128)
+    f.seek(0)
+    f.write(head.replace(b"'<u2'", b"'<V2'"))
 with open(d + 'v2.npy', 'wb') as f:
     np.lib.format.write_array(f, np.array([1.5, -2.5]), version=(2, 0))
 with open(d + 'v3.npy', 'wb') as f:
@@ -331,7 +340,15 @@ with open(d + 'v3.npy', 'wb') as f:
   const std::string be = read_error<NpyFormatError>(path("big_endian.npy"));
   EXPECT_HAS(be, "'>f4' (big-endian)");
   EXPECT_HAS(be, "<f4, <f8, |i1");
-  EXPECT_HAS(read_error<NpyFormatError>(path("f16.npy")), "unsupported dtype '<f2'");
+
+  a = read_npy(path("f16.npy"));
+  EXPECT_EQ(a.dtype, DType::F16);
+  EXPECT_EQ(values_of<std::uint16_t>(a), (std::vector<std::uint16_t>{0x3c00, 0xc100, 0x7bff, 0x0001}));
+  for (const char* name : {"bf16_void.npy", "bf16_ml.npy"}) {
+    a = read_npy(path(name));
+    EXPECT_EQ(a.dtype, DType::BF16) << name;
+    EXPECT_EQ(values_of<std::uint16_t>(a)[0], 0x3f80u) << name;
+  }
 }
 
 // ------------------------------------------------------------ C++ -> NumPy
@@ -357,6 +374,8 @@ TEST_F(npy, NumpyReadsWhatWeWrite) {
   write_npy(path("bool_0d.npy"), make_array<std::uint8_t>(DType::Bool, {}, {0}));
   write_npy(path("empty.npy"), make_array<float>(DType::F32, {0}, {}));
   write_npy(path("big_dim.npy"), make_array<std::uint8_t>(DType::U8, {1000000000000, 0}, {}));
+  write_npy(path("f16.npy"), make_array<std::uint16_t>(DType::F16, {3}, {0x3c00, 0x8000, 0x7c00}));
+  write_npy(path("bf16.npy"), make_array<std::uint16_t>(DType::BF16, {2}, {0x3f80, 0xc020}));
 
   const std::string script = R"PY(
 import sys
@@ -377,6 +396,9 @@ expected = {
     'bool_0d': np.array(False),
     'empty': np.zeros((0,), dtype=np.float32),
     'big_dim': np.zeros((1000000000000, 0), dtype=np.uint8),
+    'f16': np.array([1, -0.0, np.inf], dtype=np.float16),
+    # bf16 arrives as 2-byte voids: its bits, np.load(f).view(ml_dtypes.bfloat16)
+    'bf16': np.array([0x3f80, 0xc020], dtype=np.uint16).view('V2'),
 }
 bad = 0
 for name, want in expected.items():
@@ -413,7 +435,8 @@ sys.exit(1 if bad else 0)
 )PY";
   std::string log;
   EXPECT_EQ(run_python(script, &log), 0) << log;
-  EXPECT_HAS(log, "checked 14 files, 0 problems");
+  EXPECT_HAS(log, "checked 16 files, 0 problems");
+  EXPECT_HAS(read_bytes(path("bf16.npy")), "'descr': '<V2'");  // ml_dtypes' descriptor
 }
 
 // A mismatch must fail the interop check, not pass silently: the same
@@ -548,10 +571,12 @@ TEST_F(npy, UnsupportedDtypes) {
   };
   const std::string be = with_descr(">f4");
   EXPECT_HAS(be, "unsupported dtype '>f4' (big-endian)");
-  EXPECT_HAS(be, "supported: <f4, <f8, |i1, |u1, <i2, <u2, <i4, <u4, <i8, <u8, |b1");
+  EXPECT_HAS(be, "supported: <f4, <f8, |i1, |u1, <i2, <u2, <i4, <u4, <i8, <u8, |b1, <f2, <V2");
   EXPECT_HAS(with_descr(">i8"), "(big-endian)");
   EXPECT_HAS(with_descr("|f4"), "unsupported dtype '|f4'");
-  EXPECT_HAS(with_descr("<f2"), "unsupported dtype '<f2'");
+  EXPECT_HAS(with_descr("<f2"), "12 unexpected bytes after the 4 data bytes (shape [2] of f16)");  // read as f16
+  EXPECT_HAS(with_descr("<V4"), "unsupported dtype '<V4'");
+  EXPECT_HAS(with_descr(">V2"), "(big-endian)");
   EXPECT_HAS(with_descr("<c8"), "unsupported dtype '<c8'");
   EXPECT_HAS(with_descr("|O"), "unsupported dtype '|O'");
   EXPECT_HAS(with_descr("<U3"), "unsupported dtype '<U3'");

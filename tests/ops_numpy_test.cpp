@@ -71,6 +71,18 @@ F = {
     'bitwise_and': np.bitwise_and, 'bitwise_or': np.bitwise_or, 'bitwise_xor': np.bitwise_xor,
 }
 
+# bcastgen's f16 ops are its f32 ops rounded once. NumPy's float16 loops
+# are too, except maximum/minimum of +0 and -0 and power, where bcastgen
+# keeps its f32 rules (README, "16-bit floats"): for those the oracle is
+# NumPy's float32 op, rounded by astype. squared_difference is one op, so
+# one rounding (composed here from two NumPy ops, it would round twice).
+F32_THEN_ROUND = {'maximum', 'minimum', 'power', 'squared_difference'}
+
+def half_nextafter(a, b):
+    # NumPy's float16 loop returns a where a == b (nextafter(0, -0) is +0);
+    # its float32 loop, C's nextafterf and bcastgen return b.
+    return np.where(a == b, b, np.nextafter(a, b))
+
 chunks = []
 with np.errstate(all='ignore'):
     for line in open(man):
@@ -79,7 +91,12 @@ with np.errstate(all='ignore'):
         n, off = int(n), int(off)
         a = np.frombuffer(raw, dtype=dt, count=n, offset=off)
         b = np.frombuffer(raw, dtype=dt, count=n, offset=off + n * dt.itemsize)
-        r = np.asarray(F[op](a, b))
+        if dt == np.float16 and op in F32_THEN_ROUND:
+            r = np.asarray(F[op](a.astype(np.float32), b.astype(np.float32))).astype(np.float16)
+        elif dt == np.float16 and op == 'nextafter':
+            r = half_nextafter(a, b)
+        else:
+            r = np.asarray(F[op](a, b))
         if r.dtype != np.dtype(rdescr) or r.shape != (n,):
             sys.exit('%s %s: numpy gave %s %s, expected %s (%d,)' % (op, descr, r.dtype, r.shape, rdescr, n))
         chunks.append(np.ascontiguousarray(r).tobytes())
@@ -87,9 +104,19 @@ open(outp, 'wb').write(b''.join(chunks))
 )PY";
 
 template <class T>
+constexpr bool is_half_v = std::is_same_v<T, bg::f16> || std::is_same_v<T, bg::bf16>;
+
+template <class T>
 std::vector<T> specials() {
   if constexpr (std::is_same_v<T, bool>) {
     return {false, true};
+  } else if constexpr (is_half_v<T>) {
+    // f32's, rounded, and f16's own edges: largest finite, smallest normal,
+    // smallest subnormal, a spacing of 2 (ties), a value that is not exact.
+    std::vector<T> v;
+    for (float x : specials<float>()) v.push_back(bg::half_from<T>(x));
+    for (float x : {65504.0f, 0x1p-14f, -0x1p-24f, 2049.0f, 0.1f}) v.push_back(bg::half_from<T>(x));
+    return v;
   } else if constexpr (std::is_floating_point_v<T>) {
     using L = std::numeric_limits<T>;
     return {T(0),     T(-0.0),   T(1),         T(-1),         T(2),          T(-2),
@@ -118,6 +145,8 @@ template <class T>
 T random_value(Rng& rng, bg::Op op, bool exponent) {
   if constexpr (std::is_same_v<T, bool>) {
     return rng.below(2) != 0;
+  } else if constexpr (is_half_v<T>) {
+    return bg::half_from<T>(random_value<float>(rng, op, exponent));
   } else if constexpr (std::is_floating_point_v<T>) {
     if (op == bg::Op::Power) {
       // Keep powers mostly finite: bases in [-10, 10], exponents in [-6, 6],
@@ -181,7 +210,9 @@ std::string value_text(const unsigned char* p) {
   std::memcpy(&v, p, sizeof v);
   std::ostringstream os;
   os.precision(std::numeric_limits<double>::max_digits10);
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_half_v<T>) {
+    os << bg::to_float(v) << (v.bits & 0x8000 ? "(-)" : "");
+  } else if constexpr (std::is_floating_point_v<T>) {
     os << static_cast<double>(v) << (std::signbit(v) ? "(-)" : "");
   } else if constexpr (std::is_same_v<T, bool>) {
     os << (v ? "true" : "false");
@@ -203,6 +234,16 @@ bool same_result(bg::Op op, const unsigned char* ours, const unsigned char* thei
     if (ulps > 0 && std::isfinite(x) && std::isfinite(y)) {
       for (int k = 0; k < ulps; ++k) y = std::nextafter(y, x);
       return y == x;
+    }
+  } else if constexpr (is_half_v<R>) {
+    R x, y;
+    std::memcpy(&x, ours, sizeof x);
+    std::memcpy(&y, theirs, sizeof y);
+    if (std::isnan(bg::to_float(x)) && std::isnan(bg::to_float(y))) return true;
+    const int ulps = op == bg::Op::Atan2 ? 4 : (op == bg::Op::Power || op == bg::Op::Hypot || op == bg::Op::Logaddexp);
+    if (ulps > 0 && std::isfinite(bg::to_float(x)) && std::isfinite(bg::to_float(y))) {
+      for (int k = 0; k < ulps; ++k) y = bg::ops::nextafter(y, x);
+      return y.bits == x.bits;
     }
   }
   return false;
@@ -268,6 +309,7 @@ std::vector<Case> all_cases() {
   std::vector<Case> cases;
   Rng rng{20240611};
   for (bg::DType t : bg::kAllDTypes) {
+    if (t == bg::DType::BF16) continue;  // NumPy has no bfloat16 (half_test has its table)
     bg::visit_dtype(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
       for (bg::Op op : bg::kAllOps) {
@@ -289,8 +331,9 @@ TEST(OpsNumpy, EveryOpAndDtypeMatchesNumpy) {
   std::vector<Case> cases = all_cases();
   // 11 arithmetic ops x 10 numeric dtypes + 5 float-only ops x 2 + 6
   // comparisons x 11 + 3 logical x bool + 3 bitwise x (8 integer types +
-  // bool) + 2 shifts x 8 integer types.
-  ASSERT_EQ(cases.size(), 110u + 10u + 66u + 3u + 27u + 16u);
+  // bool) + 2 shifts x 8 integer types; f16: 16 arithmetic and float ops,
+  // 6 comparisons.
+  ASSERT_EQ(cases.size(), 110u + 10u + 66u + 3u + 27u + 16u + 22u);
 
   // A canary the comparison must reject: int32 1 + 2 where we claim 4.
   Rng canary_rng{1};

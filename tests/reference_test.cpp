@@ -315,6 +315,9 @@ void fill_random(std::vector<unsigned char>* buf, std::int64_t n, Lcg& rng) {
     T v;
     if constexpr (std::is_same_v<T, bool>) {
       v = rng.next() % 2 != 0;
+    } else if constexpr (std::is_same_v<T, bg::f16> || std::is_same_v<T, bg::bf16>) {
+      const std::uint64_t k = rng.next() % 16;
+      v = bg::ops::cast<T>(k == 0 ? NAN : static_cast<double>(rng.next() % 200) / 8.0 - 12.0);
     } else if constexpr (std::is_floating_point_v<T>) {
       const std::uint64_t k = rng.next() % 16;
       v = k == 0 ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(static_cast<double>(rng.next() % 200) / 8.0 - 12.0);
@@ -363,7 +366,7 @@ TEST(Reference, FallbackMatchesReferenceOnRandomShapes) {
       }
     }
   }
-  EXPECT_EQ(runs, 40 * 232);  // 40 shape pairs x every supported (op, dtype)
+  EXPECT_EQ(runs, 40 * 276);  // 40 shape pairs x every supported (op, dtype), f16 and bf16 22 each
 }
 
 TEST(Reference, InPlaceOutputAliasingAnInput) {

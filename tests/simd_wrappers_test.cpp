@@ -69,10 +69,11 @@ std::set<std::string> header_names(const bg::IsaInfo& row) {
   std::string upper = row.name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   add_definitions(text, "BCASTGEN_SIMD_" + upper);
-  // The shared math algorithms, included into the ISA's namespace.
-  const std::string kMath = "bcastgen/simd/math_f32.inl";
-  if (text.find("#include \"" + kMath + "\"") != std::string::npos) {
-    add_definitions(without_detail(kMath), "BCASTGEN_SIMD_FN");
+  // The shared math algorithms and 16-bit float forms, included into the ISA's namespace.
+  for (const std::string shared : {"bcastgen/simd/math_f32.inl", "bcastgen/simd/half_f32.inl"}) {
+    if (text.find("#include \"" + shared + "\"") != std::string::npos) {
+      add_definitions(without_detail(shared), "BCASTGEN_SIMD_FN");
+    }
   }
   return names;
 }

@@ -249,7 +249,7 @@ TEST(SpecErrors, UnknownNamesListTheValidOnes) {
   ASSERT_EQ(dt.size(), 1u) << all_text(dt);
   EXPECT_EQ(dt[0].text(),
             "model.yaml:4:12: kernel 'bias_add': unknown dtype 'float32' (valid: f32, f64, i8, u8, i16, u16, i32, "
-            "u32, i64, u64, bool)");
+            "u32, i64, u64, bool, f16, bf16)");
 
   const auto rule = errors_of(kernel("add", "f32", "numpi", "[2]", "[2]"));
   ASSERT_EQ(rule.size(), 1u) << all_text(rule);
@@ -537,7 +537,7 @@ TEST(SpecErrors, OnlyRuleFailures) {
   EXPECT_TRUE(d[0].rule_failure && d[1].rule_failure);
 
   // One bad-input diagnostic among rule failures makes it bad input.
-  const auto mixed = errors_of(two_mismatches + "  - name: a3\n    op: add\n    dtype: f16\n    rule: numpy\n"
+  const auto mixed = errors_of(two_mismatches + "  - name: a3\n    op: add\n    dtype: f8\n    rule: numpy\n"
                                                 "    a: [2]\n    b: [2]\n",
                                "r.yaml", &only_rule);
   ASSERT_EQ(mixed.size(), 3u) << all_text(mixed);

@@ -423,6 +423,16 @@ struct Comparison {
   std::int64_t mismatches = 0;
 };
 
+// An element as a number: a 16-bit float as its float value.
+template <class T>
+auto widened(T x) {
+  if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
+    return to_float(x);
+  } else {
+    return x;
+  }
+}
+
 // Element by element; for floats NaN equals NaN (and -0 equals +0), any
 // other difference is a mismatch whose size feeds max_abs_error.
 Comparison compare(DType dtype, const std::vector<unsigned char>& got, const std::vector<unsigned char>& want) {
@@ -431,11 +441,12 @@ Comparison compare(DType dtype, const std::vector<unsigned char>& got, const std
     using T = typename decltype(tag)::type;
     const std::size_t n = got.size() / sizeof(T);
     for (std::size_t i = 0; i < n; ++i) {
-      T x, y;  // memcpy: the byte buffers carry no alignment or type
-      std::memcpy(&x, got.data() + i * sizeof(T), sizeof(T));
-      std::memcpy(&y, want.data() + i * sizeof(T), sizeof(T));
+      T xt, yt;  // memcpy: the byte buffers carry no alignment or type
+      std::memcpy(&xt, got.data() + i * sizeof(T), sizeof(T));
+      std::memcpy(&yt, want.data() + i * sizeof(T), sizeof(T));
+      const auto x = widened(xt), y = widened(yt);
       if (x == y) continue;
-      if constexpr (std::is_floating_point_v<T>) {
+      if constexpr (!std::is_integral_v<decltype(x)>) {
         if (std::isnan(x) && std::isnan(y)) continue;
       }
       ++c.mismatches;

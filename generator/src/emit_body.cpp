@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "bcastgen/half.h"
+
 #include <algorithm>
 #include <set>
 #include <vector>
@@ -43,6 +45,10 @@ std::string offset_expr(const std::string& ptr, const std::string& base, std::in
 std::string literal_cpp(const ExprLiteral& lit, DType t) {
   const DTypeInfo& info = dtype_info(t);
   if (t == DType::Bool) return lit.b ? "true" : "false";
+  if (is_half(t)) {  // its bits (the literal holds a value of the type)
+    const std::uint16_t bits = t == DType::F16 ? half_from<f16>(lit.f).bits : half_from<bf16>(lit.f).bits;
+    return fmt::format("{}{{{:#06x}}}", info.cpp_type, bits);
+  }
   if (info.is_float) {
     std::string s = t == DType::F32 ? fmt::format("{:.9g}", static_cast<float>(lit.f)) : fmt::format("{:.17g}", lit.f);
     if (s.find_first_of(".e") == std::string::npos) s += ".0";

@@ -71,6 +71,11 @@ struct IntRange {
 };
 IntRange int_range(DType t);
 
+// d (finite) rounded once to a float dtype, to nearest even: the value a
+// literal of that dtype holds (an f16 literal is an f16 value). For f32, d
+// must be at most FLT_MAX in magnitude; the 16-bit types give inf beyond range.
+double round_to_float_dtype(double d, DType t);
+
 // The value of a Number node in dtype t; throws ExprError when t cannot
 // represent it (or is bool).
 ExprLiteral type_number(std::string_view text, const AstNode& number, DType t);

@@ -110,11 +110,14 @@ ExprBuilder::Value ExprBuilder::literal(double value, DType dtype, const std::st
   ExprNode e;
   e.kind = ExprKind::Literal;
   e.dtype = dtype;
-  if (dtype == DType::F32) {
-    if (std::fabs(value) > FLT_MAX) throw ExprBuildError(origin, fmt::format("{} is out of range for f32", value));
-    const float f = static_cast<float>(value);
-    if (f == 0 && value != 0) throw ExprBuildError(origin, fmt::format("{} rounds to 0 in f32", value));
-    e.literal.f = f;
+  if (dtype != DType::F64) {  // held rounded to the dtype
+    if (dtype == DType::F32 && std::fabs(value) > FLT_MAX) {
+      throw ExprBuildError(origin, fmt::format("{} is out of range for f32", value));
+    }
+    const double rounded = expr_detail::round_to_float_dtype(value, dtype);
+    if (!std::isfinite(rounded)) throw ExprBuildError(origin, fmt::format("{} is out of range for {}", value, info.name));
+    if (rounded == 0 && value != 0) throw ExprBuildError(origin, fmt::format("{} rounds to 0 in {}", value, info.name));
+    e.literal.f = rounded;
     e.literal.text = fmt::format("{}", e.literal.f);
   } else {
     e.literal.f = value;

@@ -1,6 +1,7 @@
 // Numbers typed by their context: the value in the dtype, or an error when
 // the dtype cannot represent it.
 #include <charconv>
+#include <cmath>
 #include <cfloat>
 #include <cstdio>
 #include <limits>
@@ -27,13 +28,32 @@ IntRange int_range(DType t) {
 
 namespace {
 
+// The largest finite value of a float dtype.
+double float_max(DType t) {
+  switch (t) {
+    case DType::F32: return FLT_MAX;
+    case DType::F16: return 65504.0;
+    case DType::BF16: return 0x1.fep127;
+    default: return DBL_MAX;
+  }
+}
+
 std::string float_range(DType t) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, t == DType::F32 ? "%.9g" : "%.17g", t == DType::F32 ? double{FLT_MAX} : DBL_MAX);
+  std::snprintf(buf, sizeof buf, t == DType::F64 ? "%.17g" : "%.9g", float_max(t));
   return std::string("magnitudes up to ") + buf + ", and no nonzero value that rounds to 0";
 }
 
 }  // namespace
+
+double round_to_float_dtype(double d, DType t) {
+  switch (t) {
+    case DType::F32: return static_cast<float>(d);
+    case DType::F16: return to_float(half_from<f16>(d));
+    case DType::BF16: return to_float(half_from<bf16>(d));
+    default: return d;
+  }
+}
 
 ExprLiteral type_number(std::string_view text, const AstNode& number, DType t) {
   ExprLiteral lit;
@@ -47,13 +67,12 @@ ExprLiteral type_number(std::string_view text, const AstNode& number, DType t) {
   if (dtype_info(t).is_float) {
     double d = 0;
     const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), d);
-    const bool f32 = t == DType::F32;
     // Checked before the conversion to float, which is undefined out of range.
-    bool in_range = r.ec == std::errc() && r.ptr == digits.data() + digits.size() && (!f32 || d <= FLT_MAX);
-    if (in_range && f32) {
-      const float f = static_cast<float>(d);
-      in_range = f != 0 || d == 0;
-      d = f;
+    bool in_range = r.ec == std::errc() && r.ptr == digits.data() + digits.size() && (t != DType::F32 || d <= FLT_MAX);
+    if (in_range && t != DType::F64) {  // held rounded to the dtype (an f16 literal is an f16 value)
+      const double rounded = round_to_float_dtype(d, t);
+      in_range = std::isfinite(rounded) && (rounded != 0 || d == 0);
+      d = rounded;
     }
     if (!in_range) fail("number " + lit.text + " is out of range for " + dtype + " (" + float_range(t) + ")");
     lit.f = negative ? -d : d;

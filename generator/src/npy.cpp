@@ -81,7 +81,10 @@ bool lookup_descr(std::string_view descr, DType* out, bool* big_endian) {
       *big_endian = true;
       return false;
     }
-    if (order == '|') return false;  // "not applicable" is wrong for a multi-byte type
+    // "Not applicable" is wrong for a multi-byte number, but it is what
+    // NumPy writes for a void type: bf16 arrives as '<V2' (ml_dtypes) or
+    // '|V2' (a uint16 array viewed as 'V2').
+    if (order == '|' && body[0] != 'V') return false;
     *out = t;
     return true;
   }

@@ -102,19 +102,20 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
     has_bools = has_bools || n.dtype == DType::Bool;
   }
   int narrow = 8, wide = 1;
+  // Widths in registers: a 16-bit float's lane holds its f32 value.
   for (DType t : numbers) {
-    narrow = std::min(narrow, dtype_size(t));
-    wide = std::max(wide, dtype_size(t));
+    narrow = std::min(narrow, dtype_lane_size(t));
+    wide = std::max(wide, dtype_lane_size(t));
   }
   if (has_bools && !numbers.empty() && narrow != wide) {
     return "the expression mixes element widths and has bools, which are compare results of one width";
   }
   *lane = DType::Bool;
-  if (numbers.count(p.out_dtype) && dtype_size(p.out_dtype) == narrow) {
+  if (numbers.count(p.out_dtype) && dtype_lane_size(p.out_dtype) == narrow) {
     *lane = p.out_dtype;
   } else {
     for (DType t : numbers) {
-      if (dtype_size(t) == narrow) {
+      if (dtype_lane_size(t) == narrow) {
         *lane = t;
         break;
       }
@@ -330,9 +331,9 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     return ip;
   }
   ip.vector = true;
-  ip.lanes = row.vector_bytes / dtype_size(ip.lane_dtype);
+  ip.lanes = row.vector_bytes / dtype_lane_size(ip.lane_dtype);
   for (const ExprNode& n : p.spec.expr.nodes) {
-    ip.parts.push_back(n.dtype == DType::Bool ? 1 : dtype_size(n.dtype) / dtype_size(ip.lane_dtype));
+    ip.parts.push_back(n.dtype == DType::Bool ? 1 : dtype_lane_size(n.dtype) / dtype_lane_size(ip.lane_dtype));
   }
   // Nodes of several registers per vector take that many times the
   // registers: unroll less, so that a step's values still fit.

@@ -265,7 +265,7 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     if (!v.type(isa, to)) throw InvalidArgument("vocabulary: " + where + "." + name + ": no such entry in 'types'");
     if (to == from) throw InvalidArgument("vocabulary: " + where + "." + name + ": a cast to the same dtype");
     const std::string wrapper = std::string("cast_") + dtype_name(from) + "_" + name;
-    const bool widens = from != DType::Bool && to != DType::Bool && dtype_size(to) > dtype_size(from);
+    const bool widens = from != DType::Bool && to != DType::Bool && dtype_lane_size(to) > dtype_lane_size(from);
     v.casts_[{isa, from, to}] = widens ? wrapper + "<{s}>({x})" : call(wrapper, {"x"});
   });
   return v;

@@ -63,7 +63,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 64)
@@ -88,12 +88,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, fl
   }  // for j
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx512")
 void avx512(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 64; ++i0) avx512_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
@@ -101,7 +101,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 64)
@@ -126,12 +126,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, floa
   }  // for j
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bias_add:avx2")
 void avx2(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 64; ++i0) avx2_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bias_add:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
@@ -273,7 +273,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 14)
@@ -299,12 +299,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, fl
   }  // for j
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx512")
 void avx512(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 14; ++i0) avx512_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
@@ -312,7 +312,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 14)
@@ -338,12 +338,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, floa
   }  // for j
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:avx2")
 void avx2(const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 14; ++i0) avx2_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mean_sub:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
@@ -488,7 +488,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 8)
@@ -510,12 +510,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bo
   }  // for i1
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx512")
 void avx512(const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = 0; i0 < 8; ++i0) avx512_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
@@ -523,7 +523,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 8)
@@ -546,12 +546,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool
   }  // for i1
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:avx2")
 void avx2(const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = 0; i0 < 8; ++i0) avx2_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:mask_gt:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }
@@ -703,7 +703,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   const __m512 t5 = splat_f32(0.0f);  // literal 0
@@ -745,12 +745,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, co
   store_f32(out_1 + 64, t6_t0);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:avx512")
 void avx512(const float* in0, const float* in1, const float* in2, float* out) {
   for (std::int64_t i0 = 0; i0 < 8; ++i0) avx512_block(i0, in0, in1, in2, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bn_relu:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bn_relu:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, const float* in2, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, in2, out);
 }
@@ -758,7 +758,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   const __m256 t5 = splat_f32(0.0f);  // literal 0
@@ -805,12 +805,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, cons
   store_f32(out_1 + 72, t6_t1);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:avx2")
 void avx2(const float* in0, const float* in1, const float* in2, float* out) {
   for (std::int64_t i0 = 0; i0 < 8; ++i0) avx2_block(i0, in0, in1, in2, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bn_relu:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:bn_relu:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, const float* in2, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, in2, out);
 }
@@ -964,7 +964,7 @@ namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx512")
+__attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   const __m512 t2 = splat_f32(0.125f);  // literal 0.125
@@ -1015,12 +1015,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const bool* in1, flo
   store_tail_f32(out_1 + 96, tail, t5_m0);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:causal_mask:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:causal_mask:avx512")
 void avx512(const float* in0, const bool* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 6; ++i0) avx512_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:causal_mask:avx512")
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:causal_mask:avx512")
 void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const bool* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx512_block(i0, in0, in1, out);
 }
@@ -1028,7 +1028,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 
 #if defined(__x86_64__) || defined(_M_X64)
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
-__attribute__((always_inline, target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx2")
+__attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:causal_mask:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   const __m256 t2 = splat_f32(0.125f);  // literal 0.125
@@ -1069,12 +1069,12 @@ inline void avx2_block(std::int64_t i0, const float* in0, const bool* in1, float
   out_1[104] = bcastgen::ops::where(in1[104], bcastgen::ops::multiply(in0_1[104], 0.125f), -10000.0f);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:causal_mask:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:causal_mask:avx2")
 void avx2(const float* in0, const bool* in1, float* out) {
   for (std::int64_t i0 = 0; i0 < 6; ++i0) avx2_block(i0, in0, in1, out);
 }
 
-__attribute__((target("avx2,fma,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:causal_mask:avx2")
+__attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.range:causal_mask:avx2")
 void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const bool* in1, float* out) {
   for (std::int64_t i0 = begin; i0 < end; ++i0) avx2_block(i0, in0, in1, out);
 }

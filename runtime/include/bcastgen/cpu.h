@@ -65,7 +65,7 @@ inline constexpr Arch kHostArch = Arch::Any;
 // --- CPU features ------------------------------------------------------------
 
 // One bit of CPUID (or, for the OS's register-state support, of XCR0).
-enum class CpuFeature { OsAvx, OsAvx512, Fma, Avx2, Bmi, Bmi2, Avx512F, Avx512Dq, Avx512Bw, Avx512Vl, Count };
+enum class CpuFeature { OsAvx, OsAvx512, Fma, F16c, Avx2, Bmi, Bmi2, Avx512F, Avx512Dq, Avx512Bw, Avx512Vl, Count };
 
 struct CpuFeatureInfo {
   CpuFeature feature;
@@ -80,6 +80,8 @@ inline constexpr CpuFeatureInfo kCpuFeatureInfo[] = {
     {CpuFeature::OsAvx, "os_avx", Arch::X86_64, 0, 0, 'x', 0x06},
     {CpuFeature::OsAvx512, "os_avx512", Arch::X86_64, 0, 0, 'x', 0xE6},
     {CpuFeature::Fma, "fma", Arch::X86_64, 1, 0, 'c', 1u << 12},
+    // the f16 <-> f32 conversions (vcvtph2ps, vcvtps2ph) of the 16-bit float forms
+    {CpuFeature::F16c, "f16c", Arch::X86_64, 1, 0, 'c', 1u << 29},
     {CpuFeature::Avx2, "avx2", Arch::X86_64, 7, 0, 'b', 1u << 5},
     {CpuFeature::Bmi, "bmi1", Arch::X86_64, 7, 0, 'b', 1u << 3},
     {CpuFeature::Bmi2, "bmi2", Arch::X86_64, 7, 0, 'b', 1u << 8},
@@ -108,8 +110,8 @@ inline constexpr std::uint32_t isas(I... i) {
 
 // Target attributes, as macros because the SIMD headers' wrappers need them
 // as string literals in their own attributes (bcastgen/simd/<isa>.h).
-#define BCASTGEN_TARGET_AVX2 "avx2,fma,bmi,bmi2"
-#define BCASTGEN_TARGET_AVX512 "avx512f,avx512bw,avx512dq,avx512vl,bmi,bmi2"
+#define BCASTGEN_TARGET_AVX2 "avx2,fma,f16c,bmi,bmi2"
+#define BCASTGEN_TARGET_AVX512 "avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"
 
 struct IsaInfo {
   Isa isa;
@@ -128,11 +130,12 @@ struct IsaInfo {
 inline constexpr IsaInfo kIsaInfo[] = {
     {Isa::Scalar, "scalar", "Scalar", Arch::Any, "", "", 0, 0, 0, false, "", ""},
     {Isa::Avx2, "avx2", "Avx2", Arch::X86_64, BCASTGEN_TARGET_AVX2, "bcastgen/simd/avx2.h",
-     features(CpuFeature::OsAvx, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::Bmi, CpuFeature::Bmi2),
+     features(CpuFeature::OsAvx, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c, CpuFeature::Bmi,
+              CpuFeature::Bmi2),
      isas(Isa::Scalar), 32, false, "_mm_sfence()", "avx2,sse,bmi"},
     {Isa::Avx512, "avx512", "Avx512", Arch::X86_64, BCASTGEN_TARGET_AVX512, "bcastgen/simd/avx512.h",
-     features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::Bmi,
-              CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
+     features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c,
+              CpuFeature::Bmi, CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
               CpuFeature::Avx512Vl),
      isas(Isa::Scalar, Isa::Avx2), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi"},
 };

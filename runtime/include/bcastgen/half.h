@@ -127,11 +127,33 @@ inline std::uint16_t half_from_double(const HalfFormat& f, double x) {
   return round_to_half(f, negative, fraction | (std::uint64_t{1} << 52), field - 1075);
 }
 
-inline std::uint16_t half_from_float(const HalfFormat& f, float x) {
-  std::uint32_t b;
-  std::memcpy(&b, &x, 4);
-  if ((b & 0x7f800000) == 0x7f800000 && (b & 0x7fffff) != 0) return half_nan(f, b);
-  return half_from_double(f, static_cast<double>(x));  // exact
+// float -> f16 on the bits (the common case, without round_to_half's
+// search for the leading bit); tests/half_test.cpp checks it against F16C.
+inline std::uint16_t f16_from_float_bits(std::uint32_t b) {
+  const auto sign = static_cast<std::uint16_t>((b >> 16) & 0x8000);
+  const std::uint32_t a = b & 0x7fffffff;
+  if (a > 0x7f800000) return half_nan(kF16Format, b);
+  if (a >= 0x477ff000) return static_cast<std::uint16_t>(sign | 0x7c00);  // from 65520 (a tie) up: inf
+  if (a >= 0x38800000) {  // a normal f16: rebias the exponent (127 -> 15), round off 13 bits
+    const std::uint32_t r = a - (112u << 23);
+    return static_cast<std::uint16_t>(sign | ((r + 0x0fff + ((r >> 13) & 1)) >> 13));
+  }
+  if (a <= 0x33000000) return sign;  // at most 2^-25, half the smallest subnormal: 0 (a tie goes to even)
+  // A subnormal f16: the significand in units of 2^-24, rounded to nearest
+  // even (a carry into 2^10 makes the smallest normal, as it should).
+  const int shift = 126 - static_cast<int>(a >> 23);  // 14 .. 24
+  const std::uint32_t m = (a & 0x7fffff) | 0x800000;
+  std::uint32_t r = m >> shift;
+  const std::uint32_t rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+  if (rest > half || (rest == half && (r & 1) != 0)) ++r;
+  return static_cast<std::uint16_t>(sign | r);
+}
+
+// float -> bf16: the high half, rounded to nearest even by adding 0x7FFF
+// and the lowest kept bit (a carry reaches the next binade or inf).
+inline std::uint16_t bf16_from_float_bits(std::uint32_t b) {
+  if ((b & 0x7fffffff) > 0x7f800000) return half_nan(kBf16Format, b);
+  return static_cast<std::uint16_t>((b + 0x7fff + ((b >> 16) & 1)) >> 16);
 }
 
 template <class T>
@@ -190,12 +212,18 @@ template <class T, class From>
 T half_from(From x) {
   static_assert(std::is_same_v<T, f16> || std::is_same_v<T, bf16>);
   constexpr const detail::HalfFormat& f = std::is_same_v<T, f16> ? detail::kF16Format : detail::kBf16Format;
-  if constexpr (std::is_same_v<From, float>) {
-    return T{detail::half_from_float(f, x)};
+  if constexpr (std::is_same_v<From, float> || std::is_same_v<From, f16> || std::is_same_v<From, bf16>) {
+    float v;
+    if constexpr (std::is_same_v<From, float>) {
+      v = x;
+    } else {
+      v = to_float(x);
+    }
+    std::uint32_t b;
+    std::memcpy(&b, &v, 4);
+    return T{std::is_same_v<T, f16> ? detail::f16_from_float_bits(b) : detail::bf16_from_float_bits(b)};
   } else if constexpr (std::is_same_v<From, double>) {
     return T{detail::half_from_double(f, x)};
-  } else if constexpr (std::is_same_v<From, f16> || std::is_same_v<From, bf16>) {
-    return T{detail::half_from_float(f, to_float(x))};
   } else {
     return T{detail::half_from_integer(f, x)};
   }

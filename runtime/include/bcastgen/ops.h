@@ -4,7 +4,9 @@
 // functions, and the generator's SIMD bodies must agree with them bit for
 // bit (see the per-op notes).
 //
-// Element types: float, double, std::int8_t .. std::uint64_t and bool.
+// Element types: float, double, std::int8_t .. std::uint64_t, bool, and the
+// 16-bit floats f16 and bf16 (half.h), which compute in f32 and round each
+// result once (see "16-bit floats" below).
 // Semantics follow NumPy (and OpenVINO where NumPy leaves a choice); nothing
 // here has undefined behaviour or traps for any input:
 //
@@ -100,6 +102,9 @@
 //         u64: x >= 2^63 ? (the i64 rule on x - 2^63) + 2^63 : the i64 rule
 //           on x, modulo 2^64 (NaN, -inf and x < -2^63 give 2^63; +inf and
 //           x >= 2^64 give 0; -1.5 gives 2^64 - 1).
+//       f16, bf16: to them, the source value rounded once to nearest even
+//         (half.h: an f64 or an i64 is not rounded through f32); from them,
+//         the f32 value, then the rules above (f16 NaN -> i32 is INT32_MIN).
 //       NumPy's contiguous SIMD loop for float -> u32 gives other results
 //       for out-of-range inputs (2^31 for NaN); its other casts agree with
 //       its scalar loop, which is what the rules above are.
@@ -116,6 +121,7 @@
 
 #include "bcastgen/errors.h"
 #include "bcastgen/expr.h"
+#include "bcastgen/half.h"
 #include "bcastgen/math.h"
 #include "bcastgen/types.h"
 
@@ -144,6 +150,8 @@ template <> struct DTypeOf<std::uint32_t> { static constexpr DType value = DType
 template <> struct DTypeOf<std::int64_t> { static constexpr DType value = DType::I64; };
 template <> struct DTypeOf<std::uint64_t> { static constexpr DType value = DType::U64; };
 template <> struct DTypeOf<bool> { static constexpr DType value = DType::Bool; };
+template <> struct DTypeOf<f16> { static constexpr DType value = DType::F16; };
+template <> struct DTypeOf<bf16> { static constexpr DType value = DType::BF16; };
 }  // namespace detail
 
 // The DType of a C++ element type (compile error for other types).
@@ -165,6 +173,8 @@ inline decltype(auto) visit_dtype(DType t, F&& f) {
     case DType::I64: return std::forward<F>(f)(TypeTag<std::int64_t>{});
     case DType::U64: return std::forward<F>(f)(TypeTag<std::uint64_t>{});
     case DType::Bool: return std::forward<F>(f)(TypeTag<bool>{});
+    case DType::F16: return std::forward<F>(f)(TypeTag<f16>{});
+    case DType::BF16: return std::forward<F>(f)(TypeTag<bf16>{});
   }
   throw InvalidArgument("unknown dtype " + std::to_string(static_cast<int>(t)));
 }
@@ -603,6 +613,63 @@ inline T bitwise_right_shift(T a, T b) {
   return negative ? static_cast<T>(~(static_cast<T>(~a) >> n)) : static_cast<T>(a >> n);
 }
 
+// --- 16-bit floats: binary ops ------------------------------------------------
+
+// f16 and bf16 compute in f32: each op takes its operands' (exact) f32
+// values, runs the f32 function above and rounds the result once to the
+// 16-bit type, to nearest even. This is NumPy's float16 loops and PyTorch's
+// CPU kernels; for + - * / (and sqrt) it is also the correctly rounded
+// result, as f32 has more than 2 * 11 + 2 bits. maximum, minimum and power
+// follow bcastgen's f32 rules (NumPy's float16 loops differ on the sign of
+// a zero from max/min). Comparisons compare the f32 values. nextafter steps
+// in the 16-bit type.
+#define BCASTGEN_HALF_BINARY_(NAME)                                                           \
+  inline f16 NAME(f16 a, f16 b) { return half_from<f16>(NAME(to_float(a), to_float(b))); }    \
+  inline bf16 NAME(bf16 a, bf16 b) { return half_from<bf16>(NAME(to_float(a), to_float(b))); }
+#define BCASTGEN_HALF_COMPARISON_(NAME)                                       \
+  inline bool NAME(f16 a, f16 b) { return NAME(to_float(a), to_float(b)); } \
+  inline bool NAME(bf16 a, bf16 b) { return NAME(to_float(a), to_float(b)); }
+BCASTGEN_HALF_BINARY_(add)
+BCASTGEN_HALF_BINARY_(subtract)
+BCASTGEN_HALF_BINARY_(multiply)
+BCASTGEN_HALF_BINARY_(divide)
+BCASTGEN_HALF_BINARY_(floor_divide)
+BCASTGEN_HALF_BINARY_(maximum)
+BCASTGEN_HALF_BINARY_(minimum)
+BCASTGEN_HALF_BINARY_(power)
+BCASTGEN_HALF_BINARY_(squared_difference)
+BCASTGEN_HALF_BINARY_(mod)
+BCASTGEN_HALF_BINARY_(floor_mod)
+BCASTGEN_HALF_BINARY_(copysign)
+BCASTGEN_HALF_BINARY_(atan2)
+BCASTGEN_HALF_BINARY_(hypot)
+BCASTGEN_HALF_BINARY_(logaddexp)
+BCASTGEN_HALF_COMPARISON_(equal)
+BCASTGEN_HALF_COMPARISON_(not_equal)
+BCASTGEN_HALF_COMPARISON_(less)
+BCASTGEN_HALF_COMPARISON_(less_equal)
+BCASTGEN_HALF_COMPARISON_(greater)
+BCASTGEN_HALF_COMPARISON_(greater_equal)
+#undef BCASTGEN_HALF_COMPARISON_
+#undef BCASTGEN_HALF_BINARY_
+
+namespace detail {
+// The next 16-bit value after a toward b (std::nextafter's rules): the
+// bits are sign and magnitude, so a step away from zero is bits + 1.
+template <class H>
+inline H half_nextafter(H a, H b) {
+  const float x = to_float(a), y = to_float(b);
+  if (x != x || y != y) return half_from<H>(x + y);  // a NaN
+  if (x == y) return b;
+  if (x == 0) return H{static_cast<std::uint16_t>((b.bits & 0x8000u) | 1u)};
+  const bool away_from_zero = (x < y) == (x > 0);
+  return H{static_cast<std::uint16_t>(away_from_zero ? a.bits + 1u : a.bits - 1u)};
+}
+}  // namespace detail
+
+inline f16 nextafter(f16 a, f16 b) { return detail::half_nextafter(a, b); }
+inline bf16 nextafter(bf16 a, bf16 b) { return detail::half_nextafter(a, b); }
+
 // --- compile-time and run-time dispatch ---------------------------------------
 
 // Whether the spec accepts `op` on element type T: op_supports(op,
@@ -806,6 +873,59 @@ inline T where(bool c, T x, T y) {
   return c ? x : y;
 }
 
+// --- 16-bit floats: unary functions --------------------------------------------
+
+// As the binary ops: the f32 function, its result rounded once (exact for
+// neg, abs, the rounding functions and sign, whose results are values of
+// the type already).
+#define BCASTGEN_HALF_UNARY_(NAME)                                              \
+  inline f16 NAME(f16 x) { return half_from<f16>(NAME(to_float(x))); }       \
+  inline bf16 NAME(bf16 x) { return half_from<bf16>(NAME(to_float(x))); }
+#define BCASTGEN_HALF_PREDICATE_(NAME)                       \
+  inline bool NAME(f16 x) { return NAME(to_float(x)); }    \
+  inline bool NAME(bf16 x) { return NAME(to_float(x)); }
+BCASTGEN_HALF_UNARY_(neg)
+BCASTGEN_HALF_UNARY_(abs)
+BCASTGEN_HALF_UNARY_(sqrt)
+BCASTGEN_HALF_UNARY_(square)
+BCASTGEN_HALF_UNARY_(reciprocal)
+BCASTGEN_HALF_UNARY_(floor)
+BCASTGEN_HALF_UNARY_(ceil)
+BCASTGEN_HALF_UNARY_(trunc)
+BCASTGEN_HALF_UNARY_(round)
+BCASTGEN_HALF_UNARY_(sign)
+BCASTGEN_HALF_PREDICATE_(isnan)
+BCASTGEN_HALF_PREDICATE_(isinf)
+BCASTGEN_HALF_PREDICATE_(isfinite)
+BCASTGEN_HALF_PREDICATE_(signbit)
+BCASTGEN_HALF_UNARY_(exp)
+BCASTGEN_HALF_UNARY_(expm1)
+BCASTGEN_HALF_UNARY_(exp2)
+BCASTGEN_HALF_UNARY_(log)
+BCASTGEN_HALF_UNARY_(log1p)
+BCASTGEN_HALF_UNARY_(log2)
+BCASTGEN_HALF_UNARY_(log10)
+BCASTGEN_HALF_UNARY_(tanh)
+BCASTGEN_HALF_UNARY_(sigmoid)
+BCASTGEN_HALF_UNARY_(erf)
+BCASTGEN_HALF_UNARY_(gelu)
+BCASTGEN_HALF_UNARY_(gelu_tanh)
+BCASTGEN_HALF_UNARY_(silu)
+BCASTGEN_HALF_UNARY_(softplus)
+BCASTGEN_HALF_UNARY_(sin)
+BCASTGEN_HALF_UNARY_(cos)
+BCASTGEN_HALF_UNARY_(tan)
+BCASTGEN_HALF_UNARY_(asin)
+BCASTGEN_HALF_UNARY_(acos)
+BCASTGEN_HALF_UNARY_(atan)
+BCASTGEN_HALF_UNARY_(sinh)
+BCASTGEN_HALF_UNARY_(cosh)
+BCASTGEN_HALF_UNARY_(asinh)
+BCASTGEN_HALF_UNARY_(acosh)
+BCASTGEN_HALF_UNARY_(atanh)
+#undef BCASTGEN_HALF_PREDICATE_
+#undef BCASTGEN_HALF_UNARY_
+
 // --- cast ---------------------------------------------------------------------
 
 namespace detail {
@@ -861,7 +981,17 @@ inline To float_to_int(double d) {
 // header comment. To and From are any of the eleven element types.
 template <class To, class From>
 inline To cast(From x) {
-  if constexpr (std::is_same_v<To, bool>) {
+  constexpr bool kToHalf = std::is_same_v<To, f16> || std::is_same_v<To, bf16>;
+  constexpr bool kFromHalf = std::is_same_v<From, f16> || std::is_same_v<From, bf16>;
+  if constexpr (kFromHalf) {
+    if constexpr (kToHalf) {
+      return half_from<To>(x);
+    } else {
+      return cast<To>(to_float(x));  // exact: every 16-bit value is a float
+    }
+  } else if constexpr (kToHalf) {
+    return half_from<To>(x);  // rounded once from x's own value (a double or an i64 not through float)
+  } else if constexpr (std::is_same_v<To, bool>) {
     return x != From(0);  // NaN != 0: true
   } else if constexpr (std::is_same_v<From, bool>) {
     return x ? To(1) : To(0);

@@ -12,11 +12,14 @@
 
 namespace bcastgen {
 
-// bool is one byte holding 0 or 1, as in NumPy.
-enum class DType { F32, F64, I8, U8, I16, U16, I32, U32, I64, U64, Bool };
+// bool is one byte holding 0 or 1, as in NumPy. F16 (IEEE binary16) and
+// BF16 (bfloat16) are storage types: each op on them computes in f32 and
+// rounds its result once (half.h, ops.h).
+enum class DType { F32, F64, I8, U8, I16, U16, I32, U32, I64, U64, Bool, F16, BF16 };
 
-inline constexpr DType kAllDTypes[] = {DType::F32, DType::F64, DType::I8,  DType::U8,  DType::I16, DType::U16,
-                                       DType::I32, DType::U32, DType::I64, DType::U64, DType::Bool};
+inline constexpr DType kAllDTypes[] = {DType::F32, DType::F64, DType::I8,  DType::U8,  DType::I16,
+                                       DType::U16, DType::I32, DType::U32, DType::I64, DType::U64,
+                                       DType::Bool, DType::F16, DType::BF16};
 
 struct DTypeInfo {
   const char* name;      // spec / NumPy-ish name
@@ -24,16 +27,27 @@ struct DTypeInfo {
   const char* npy_descr; // NumPy .npy dtype descriptor (little endian)
   int size;              // bytes
   bool is_float, is_signed;
+  // Bytes of a lane in vector registers: the size, except for the 16-bit
+  // floats, whose lanes hold their f32 values (the compute dtype).
+  int lane_size;
 };
 
 inline const DTypeInfo& dtype_info(DType t) {
   static constexpr DTypeInfo kInfo[] = {
-      {"f32", "float", "<f4", 4, true, true},           {"f64", "double", "<f8", 8, true, true},
-      {"i8", "std::int8_t", "|i1", 1, false, true},     {"u8", "std::uint8_t", "|u1", 1, false, false},
-      {"i16", "std::int16_t", "<i2", 2, false, true},   {"u16", "std::uint16_t", "<u2", 2, false, false},
-      {"i32", "std::int32_t", "<i4", 4, false, true},   {"u32", "std::uint32_t", "<u4", 4, false, false},
-      {"i64", "std::int64_t", "<i8", 8, false, true},   {"u64", "std::uint64_t", "<u8", 8, false, false},
-      {"bool", "bool", "|b1", 1, false, false},
+      {"f32", "float", "<f4", 4, true, true, 4},
+      {"f64", "double", "<f8", 8, true, true, 8},
+      {"i8", "std::int8_t", "|i1", 1, false, true, 1},
+      {"u8", "std::uint8_t", "|u1", 1, false, false, 1},
+      {"i16", "std::int16_t", "<i2", 2, false, true, 2},
+      {"u16", "std::uint16_t", "<u2", 2, false, false, 2},
+      {"i32", "std::int32_t", "<i4", 4, false, true, 4},
+      {"u32", "std::uint32_t", "<u4", 4, false, false, 4},
+      {"i64", "std::int64_t", "<i8", 8, false, true, 8},
+      {"u64", "std::uint64_t", "<u8", 8, false, false, 8},
+      {"bool", "bool", "|b1", 1, false, false, 1},
+      {"f16", "bcastgen::f16", "<f2", 2, true, true, 4},
+      // NumPy has no bfloat16: ml_dtypes' arrays carry the 2-byte void descriptor.
+      {"bf16", "bcastgen::bf16", "<V2", 2, true, true, 4},
   };
   const auto i = static_cast<std::size_t>(t);
   return kInfo[i < std::size(kInfo) ? i : 0];  // an out-of-range value cast to DType reads entry 0
@@ -41,6 +55,8 @@ inline const DTypeInfo& dtype_info(DType t) {
 
 inline const char* dtype_name(DType t) { return dtype_info(t).name; }
 inline int dtype_size(DType t) { return dtype_info(t).size; }
+inline int dtype_lane_size(DType t) { return dtype_info(t).lane_size; }
+inline bool is_half(DType t) { return t == DType::F16 || t == DType::BF16; }
 inline bool is_integer(DType t) { return !dtype_info(t).is_float && t != DType::Bool; }
 
 inline bool parse_dtype(std::string_view s, DType* out) {
@@ -156,7 +172,8 @@ inline bool parse_op(std::string_view s, Op* out) {
 // Whether an op accepts a dtype (see Accepts); the one table for the spec,
 // the planner, the reference and ops::op_defined_for.
 inline constexpr bool op_supports(Op op, DType t) {
-  const bool is_bool = t == DType::Bool, is_float = t == DType::F32 || t == DType::F64;
+  const bool is_bool = t == DType::Bool;
+  const bool is_float = t == DType::F32 || t == DType::F64 || t == DType::F16 || t == DType::BF16;
   switch (op_info(op).accepts) {
     case Accepts::Numbers: return !is_bool;
     case Accepts::Floats: return is_float;

@@ -3,8 +3,8 @@
 // (templates/vocabulary.yaml) names them; tests and hand-written code may call
 // them too. Each gives the bits of bcastgen::ops (ops.h) on every lane.
 //
-// Registers: __m256 (f32), __m256d (f64), __m256i (integers; bool as 0/1
-// bytes). A comparison gives a lane mask in the operands' register type, all
+// Registers: __m256 (f32; f16 and bf16 as their f32 values), __m256d (f64),
+// __m256i (integers; bool as 0/1 bytes). A comparison gives a lane mask in the operands' register type, all
 // ones where true. Loads and stores are unaligned; stream is the non-temporal
 // store (32-byte aligned); the tail forms are vmaskmov (32/64-bit lanes, a
 // lane is moved where the top bit of its mask word is set; masked-out lanes
@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "bcastgen/cpu.h"
+#include "bcastgen/half.h"
 
 // Compiled for the ISA's target attribute (its row of kIsaInfo, cpu.h), which
 // every variant of the ISA has: inlining into the variant is always allowed.
@@ -899,6 +900,62 @@ using f32v = __m256;
 using i32v = __m256i;
 #define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX2
 #include "bcastgen/simd/math_f32.inl"
+#undef BCASTGEN_SIMD_FN
+
+// --- f16, bf16: __m256 of their f32 values, 8 lanes from 16 bytes ---
+// F16C converts f16 (vcvtph2ps exactly; vcvtps2ph to nearest even, NaN to
+// a quiet NaN with the top payload bits, subnormals kept). bf16 is the
+// high half of an f32: a load shifts it up; a store takes the high halves
+// of lanes that already hold bf16 values (every op rounds its result).
+BCASTGEN_SIMD_AVX2 __m256 load_f16(const f16* p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+BCASTGEN_SIMD_AVX2 void store_f16(f16* p, __m256 v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+}
+BCASTGEN_SIMD_AVX2 void stream_f16(f16* p, __m256 v) {
+  _mm_stream_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+}
+BCASTGEN_SIMD_AVX2 __m256 splat_f16(f16 x) { return _mm256_set1_ps(to_float(x)); }
+BCASTGEN_SIMD_AVX2 __m256 load_bf16(const bf16* p) {
+  const __m256i h = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  return _mm256_castsi256_ps(_mm256_slli_epi32(h, 16));
+}
+namespace detail {
+// The high halves of 8 f32 lanes, in order (vpackusdw packs within 128-bit
+// halves; the values are below 2^16, so nothing saturates).
+BCASTGEN_SIMD_AVX2 __m128i high_halves(__m256 v) {
+  const __m256i h = _mm256_srli_epi32(_mm256_castps_si256(v), 16);
+  return _mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+}  // namespace detail
+BCASTGEN_SIMD_AVX2 void store_bf16(bf16* p, __m256 v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), detail::high_halves(v));
+}
+BCASTGEN_SIMD_AVX2 void stream_bf16(bf16* p, __m256 v) {
+  _mm_stream_si128(reinterpret_cast<__m128i*>(p), detail::high_halves(v));
+}
+BCASTGEN_SIMD_AVX2 __m256 splat_bf16(bf16 x) { return _mm256_set1_ps(to_float(x)); }
+namespace detail {
+BCASTGEN_SIMD_AVX2 __m256 nearest_f16(__m256 x) {
+  return _mm256_cvtph_ps(_mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT));
+}
+// To nearest even on the bits: add 0x7FFF plus the lowest kept bit, clear
+// the low half (a carry into the exponent gives the next binade or inf).
+// NaN is not rounded: it is quieted and its payload truncated.
+BCASTGEN_SIMD_AVX2 __m256 nearest_bf16(__m256 x) {
+  const __m256i b = _mm256_castps_si256(x);
+  const __m256i low_kept = _mm256_and_si256(_mm256_srli_epi32(b, 16), _mm256_set1_epi32(1));
+  const __m256i rounded = _mm256_add_epi32(b, _mm256_add_epi32(low_kept, _mm256_set1_epi32(0x7FFF)));
+  const __m256i nan = _mm256_or_si256(b, _mm256_set1_epi32(0x00400000));
+  const __m256 r = _mm256_blendv_ps(_mm256_castsi256_ps(rounded), _mm256_castsi256_ps(nan), isnan_f32(x));
+  return _mm256_and_ps(r, _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
+}
+}  // namespace detail
+using f64v = __m256d;
+using cmp32v = __m256;
+#define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX2
+#include "bcastgen/simd/half_f32.inl"
 #undef BCASTGEN_SIMD_FN
 
 }  // namespace bcastgen::simd::avx2

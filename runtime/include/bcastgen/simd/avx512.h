@@ -4,8 +4,8 @@
 // code may call them too. Each gives the bits of bcastgen::ops (ops.h) on
 // every lane.
 //
-// Registers: __m512 (f32), __m512d (f64), __m512i (integers; bool as 0/1
-// bytes). A comparison gives a lane mask (__mmask8..64, one bit per lane).
+// Registers: __m512 (f32; f16 and bf16 as their f32 values), __m512d (f64),
+// __m512i (integers; bool as 0/1 bytes). A comparison gives a lane mask (__mmask8..64, one bit per lane).
 // Loads and stores are unaligned; stream is the non-temporal store (64-byte
 // aligned); the tail forms take a lane mask and never touch masked-out lanes.
 // Several forms use the zero-masked instruction with every lane set: the
@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "bcastgen/cpu.h"
+#include "bcastgen/half.h"
 
 // Compiled for the ISA's target attribute (its row of kIsaInfo, cpu.h), which
 // every variant of the ISA has: inlining into the variant is always allowed.
@@ -998,6 +999,76 @@ using f32v = __m512;
 using i32v = __m512i;
 #define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX512
 #include "bcastgen/simd/math_f32.inl"
+#undef BCASTGEN_SIMD_FN
+
+// --- f16, bf16: __m512 of their f32 values, 16 lanes from 32 bytes ---
+// vcvtph2ps is exact; vcvtps2ph rounds to nearest even (NaN to a quiet NaN
+// with the top payload bits, subnormals kept). bf16 is the high half of an
+// f32: a load shifts it up; a store takes the high halves (vpmovdw) of lanes
+// that already hold bf16 values (every op rounds its result). Tails mask
+// 16-bit elements (AVX512BW).
+BCASTGEN_SIMD_AVX512 __m512 load_f16(const f16* p) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+BCASTGEN_SIMD_AVX512 __m512 load_tail_f16(const f16* p, __mmask16 t) {
+  return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(t, p));
+}
+BCASTGEN_SIMD_AVX512 void store_f16(f16* p, __m512 v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+}
+BCASTGEN_SIMD_AVX512 void store_tail_f16(f16* p, __mmask16 t, __m512 v) {
+  _mm256_mask_storeu_epi16(p, t, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+}
+BCASTGEN_SIMD_AVX512 void stream_f16(f16* p, __m512 v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+}
+BCASTGEN_SIMD_AVX512 __m512 splat_f16(f16 x) { return _mm512_set1_ps(to_float(x)); }
+BCASTGEN_SIMD_AVX512 __m512 load_bf16(const bf16* p) {
+  const __m512i h = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(h, 16));
+}
+BCASTGEN_SIMD_AVX512 __m512 load_tail_bf16(const bf16* p, __mmask16 t) {
+  const __m512i h = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(t, p));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(h, 16));
+}
+BCASTGEN_SIMD_AVX512 void store_bf16(bf16* p, __m512 v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
+                      _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(v), 16)));
+}
+BCASTGEN_SIMD_AVX512 void store_tail_bf16(bf16* p, __mmask16 t, __m512 v) {
+  _mm256_mask_storeu_epi16(p, t, _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(v), 16)));
+}
+BCASTGEN_SIMD_AVX512 void stream_bf16(bf16* p, __m512 v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p),
+                      _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(v), 16)));
+}
+BCASTGEN_SIMD_AVX512 __m512 splat_bf16(bf16 x) { return _mm512_set1_ps(to_float(x)); }
+BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_f16(const bool* p, __mmask16 t) { return load_cmp_tail_f32(p, t); }
+BCASTGEN_SIMD_AVX512 void store_bool_tail_f16(bool* p, __mmask16 t, __mmask16 m) { store_bool_tail_f32(p, t, m); }
+BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_bf16(const bool* p, __mmask16 t) { return load_cmp_tail_f32(p, t); }
+BCASTGEN_SIMD_AVX512 void store_bool_tail_bf16(bool* p, __mmask16 t, __mmask16 m) { store_bool_tail_f32(p, t, m); }
+namespace detail {
+BCASTGEN_SIMD_AVX512 __m512 nearest_f16(__m512 x) {
+  return _mm512_cvtph_ps(_mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT));
+}
+// To nearest even on the bits: add 0x7FFF plus the lowest kept bit, clear
+// the low half (a carry into the exponent gives the next binade or inf).
+// NaN is not rounded: it is quieted and its payload truncated.
+BCASTGEN_SIMD_AVX512 __m512 nearest_bf16(__m512 x) {
+  const __m512i b = _mm512_castps_si512(x);
+  const __m512i low_kept = _mm512_and_si512(_mm512_srli_epi32(b, 16), _mm512_set1_epi32(1));
+  const __m512i rounded = _mm512_add_epi32(b, _mm512_add_epi32(low_kept, _mm512_set1_epi32(0x7FFF)));
+  const __m512i r = _mm512_mask_or_epi32(rounded, isnan_f32(x), b, _mm512_set1_epi32(0x00400000));
+  return _mm512_castsi512_ps(_mm512_and_si512(r, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))));
+}
+}  // namespace detail
+// The ISA's own cast to a 16-bit type (AVX2 has no u32 -> f32 form): exact
+// to 2^24, beyond which f16 overflows either way.
+BCASTGEN_SIMD_AVX512 __m512 cast_u32_f16(__m512i x) { return detail::nearest_f16(cast_u32_f32(x)); }
+using f64v = __m512d;
+using cmp32v = __mmask16;
+#define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX512
+#include "bcastgen/simd/half_f32.inl"
 #undef BCASTGEN_SIMD_FN
 
 }  // namespace bcastgen::simd::avx512
