@@ -77,6 +77,17 @@ TEST(Half, F16ToFloatIsExact) {
 }
 
 #if defined(__x86_64__)
+__attribute__((target("f16c"))) std::uint32_t f16c_widen(std::uint16_t h) { return bits_of(_cvtsh_ss(h)); }
+
+// Every f16, NaNs too: F16C quiets a signaling NaN, and so does to_float.
+TEST(Half, F16ToFloatMatchesF16cOnEveryValue) {
+  if (!__builtin_cpu_supports("f16c")) GTEST_SKIP() << "this CPU has no F16C";
+  for (std::uint32_t h = 0; h < 0x10000; ++h) {
+    ASSERT_EQ(bits_of(bcastgen::to_float(f16{static_cast<std::uint16_t>(h)})), f16c_widen(static_cast<std::uint16_t>(h)))
+        << std::hex << h;
+  }
+}
+
 TEST(Half, FloatToF16MatchesF16c) {
   if (!__builtin_cpu_supports("f16c")) GTEST_SKIP() << "this CPU has no F16C";
   const std::uint32_t s = stride();
@@ -91,19 +102,27 @@ TEST(Half, FloatToF16MatchesF16c) {
 }
 #endif
 
-// The usual trick (add 0x7fff plus the lowest kept bit, truncate), for the
-// non-NaN floats: an independent formulation of round to nearest even.
-std::uint16_t bf16_by_trick(std::uint32_t b) {
-  return static_cast<std::uint16_t>((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+// Round to nearest even by comparing the distances to the two neighbours
+// exactly (in double), for the finite floats: an oracle independent of the
+// bit trick half.h uses (add 0x7fff plus the lowest kept bit, truncate).
+std::uint16_t bf16_nearest(std::uint32_t b) {
+  const auto below = static_cast<std::uint16_t>(b >> 16), above = static_cast<std::uint16_t>(below + 1);
+  const double x = from_bits(b), lo = bcastgen::to_float(bf16{below});
+  // Past the largest finite, the next step is 2^128 (which rounds to inf).
+  const double hi = (above & 0x7fff) == 0x7f80 ? std::copysign(std::ldexp(1.0, 128), x)
+                                                 : static_cast<double>(bcastgen::to_float(bf16{above}));
+  const double to_lo = std::fabs(x - lo), to_hi = std::fabs(hi - x);
+  if (to_lo != to_hi) return to_lo < to_hi ? below : above;
+  return (below & 1) ? above : below;
 }
 
-TEST(Half, FloatToBf16MatchesTheRoundingTrick) {
+TEST(Half, FloatToBf16IsTheNearestTiesToEven) {
   const std::uint32_t s = stride();
   for (std::uint64_t b = 0; b <= 0xffffffffu; b += s) {
     const auto bits = static_cast<std::uint32_t>(b);
     const float x = from_bits(bits);
-    if (std::isnan(x)) continue;
-    ASSERT_EQ(half_from<bf16>(x).bits, bf16_by_trick(bits)) << std::hex << "float bits " << b;
+    if (!std::isfinite(x)) continue;  // (the corner table has them)
+    ASSERT_EQ(half_from<bf16>(x).bits, bf16_nearest(bits)) << std::hex << "float bits " << b;
   }
 }
 

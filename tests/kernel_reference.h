@@ -40,6 +40,14 @@ inline bool same_element(bcastgen::DType t, const unsigned char* x, const unsign
     std::memcpy(&a, x, 8);
     std::memcpy(&b, y, 8);
     if (std::isnan(a) && std::isnan(b)) return true;
+  } else if (bcastgen::is_half(t)) {
+    std::uint16_t a, b;
+    std::memcpy(&a, x, 2);
+    std::memcpy(&b, y, 2);
+    const bool f16 = t == bcastgen::DType::F16;
+    const float fa = f16 ? bcastgen::to_float(bcastgen::f16{a}) : bcastgen::to_float(bcastgen::bf16{a});
+    const float fb = f16 ? bcastgen::to_float(bcastgen::f16{b}) : bcastgen::to_float(bcastgen::bf16{b});
+    if (std::isnan(fa) && std::isnan(fb)) return true;
   }
   return std::memcmp(x, y, static_cast<std::size_t>(bcastgen::dtype_size(t))) == 0;
 }

@@ -346,7 +346,7 @@ with open(d + 'v3.npy', 'wb') as f:
   EXPECT_EQ(values_of<std::uint16_t>(a), (std::vector<std::uint16_t>{0x3c00, 0xc100, 0x7bff, 0x0001}));
   for (const char* name : {"bf16_void.npy", "bf16_ml.npy"}) {
     a = read_npy(path(name));
-    EXPECT_EQ(a.dtype, DType::BF16) << name;
+    EXPECT_EQ(a.dtype, DType::Bf16) << name;
     EXPECT_EQ(values_of<std::uint16_t>(a)[0], 0x3f80u) << name;
   }
 }
@@ -375,7 +375,7 @@ TEST_F(npy, NumpyReadsWhatWeWrite) {
   write_npy(path("empty.npy"), make_array<float>(DType::F32, {0}, {}));
   write_npy(path("big_dim.npy"), make_array<std::uint8_t>(DType::U8, {1000000000000, 0}, {}));
   write_npy(path("f16.npy"), make_array<std::uint16_t>(DType::F16, {3}, {0x3c00, 0x8000, 0x7c00}));
-  write_npy(path("bf16.npy"), make_array<std::uint16_t>(DType::BF16, {2}, {0x3f80, 0xc020}));
+  write_npy(path("bf16.npy"), make_array<std::uint16_t>(DType::Bf16, {2}, {0x3f80, 0xc020}));
 
   const std::string script = R"PY(
 import sys

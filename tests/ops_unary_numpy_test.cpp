@@ -267,7 +267,7 @@ std::vector<Case> all_cases() {
   Rng rng{20261124};
   // NumPy has no bfloat16 (half_test has its table of roundings).
   for (DType t : bg::kAllDTypes) {
-    if (t == DType::BF16) continue;
+    if (t == DType::Bf16) continue;
     bg::visit_dtype(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
       for (const bg::UnaryInfo& info : bg::kUnaryInfo) {
@@ -275,7 +275,7 @@ std::vector<Case> all_cases() {
         cases.push_back(info.gives_bool ? unary_case<T, bool>(info.op, rng) : unary_case<T>(info.op, rng));
       }
       for (DType to : bg::kAllDTypes) {
-        if (to != DType::BF16) cases.push_back(cast_case<T>(to, rng));
+        if (to != DType::Bf16) cases.push_back(cast_case<T>(to, rng));
       }
     });
   }

@@ -206,7 +206,7 @@ TEST(SpecErrors, UnknownField) {
   EXPECT_EQ(d[0].pos.line, 8);
   EXPECT_EQ(d[0].pos.column, 5);
   EXPECT_EQ(d[0].kernel, "bias_add");
-  EXPECT_EQ(d[0].message, "unknown field 'shape' for a binary kernel (valid: a, axis, b, dtype, name, op, rule)");
+  EXPECT_EQ(d[0].message, "unknown field 'shape' for a binary kernel (valid: a, axis, b, compute, dtype, name, op, rule)");
 
   const auto top = errors_of("namspace: x\n" + kernel("add", "f32", "numpy", "[2]", "[2]"));
   ASSERT_EQ(top.size(), 1u) << all_text(top);

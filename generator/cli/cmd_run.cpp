@@ -66,7 +66,7 @@ class ToolFailure : public Error {
 };
 
 struct RunArgs {
-  std::string op, expr, rule = "numpy", mode = "numpy", target, axes_mapping, out, isa;
+  std::string op, expr, rule = "numpy", mode = "numpy", target, axes_mapping, out, isa, compute = "dtype";
   std::int64_t axis = -1;
   std::vector<std::string> inputs;
   bool check = false, keep_temp = false;
@@ -167,6 +167,7 @@ gen::KernelSpec make_kernel(const RunArgs& args, std::optional<Op> op, const std
     decl.push_back({named[i].name, inputs[i].dtype});
   }
   k.expr = gen::parse_expr(args.expr, decl);  // ExprError: the column and a caret
+  k.compute_f32 = args.compute == "f32";
   return k;
 }
 
@@ -508,6 +509,11 @@ Action register_run(CLI::App& app) {
   cmd->add_option("--axis", args->axis,
                   "pdpd: start axis of B in A (of the input in the target); paddle: of the lower-rank operand; "
                   "-1: aligned right")
+      ->capture_default_str();
+  cmd->add_option("--compute", args->compute,
+                  "--expr: f32 keeps f16/bf16 intermediates in f32 and rounds once at the output; dtype rounds "
+                  "every node to its dtype")
+      ->check(CLI::IsMember({"dtype", "f32"}))
       ->capture_default_str();
   args->target_opt = cmd->add_option("--target", args->target, "--op broadcast: the target shape, e.g. 2,1,6");
   args->axes_opt = cmd->add_option("--axes-mapping", args->axes_mapping,

@@ -18,7 +18,7 @@ struct RuleArgs {
   std::int64_t axis = -1;
   std::string a, b;
   bool json = false;
-  std::string op = "add", dtype = "f32", expr;
+  std::string op = "add", dtype = "f32", expr, compute = "dtype";
   std::vector<std::string> operands;  // explain: A B, or NAME=SHAPE[:DTYPE] ... with --expr
 };
 
@@ -98,6 +98,11 @@ Action register_explain(CLI::App& app) {
   cmd->add_flag("--json", args->json, "print JSON instead of a table");
   cmd->add_option("--op", args->op, "the op whose kernel plan to show")->capture_default_str();
   cmd->add_option("--dtype", args->dtype, "the element type of the plan")->capture_default_str();
+  cmd->add_option("--compute", args->compute,
+                  "with --expr: f32 keeps f16/bf16 intermediates in f32 and rounds once at the output; dtype "
+                  "rounds every node to its dtype")
+      ->check(CLI::IsMember({"dtype", "f32"}))
+      ->capture_default_str();
   return [args, cmd] {
     gen::PlanOptions options;
     options.isas = gen::default_isas();
@@ -109,8 +114,8 @@ Action register_explain(CLI::App& app) {
     if (!args->expr.empty()) {
       Rule rule;
       if (!parse_rule(args->rule, &rule)) throw InvalidArgument("unknown rule '" + args->rule + "'");
-      const gen::KernelPlan plan =
-          gen::plan_expr_query(args->expr, expr_inputs(args->operands), rule, args->axis, options);
+      const gen::KernelPlan plan = gen::plan_expr_query(args->expr, expr_inputs(args->operands), rule,
+                                                        args->compute == "f32", args->axis, options);
       if (args->json) std::cout << gen::explain_plan_json(plan).dump(2) << "\n";
       else std::cout << gen::explain_inputs_text(plan) << "\n" << gen::explain_plan_text(plan);
       return gen::kExitOk;

@@ -120,10 +120,11 @@ KernelPlan plan_query(const RuleQuery& q, Op op, DType dtype, const PlanOptions&
   return plan_kernel(k, options);
 }
 
-KernelPlan plan_expr_query(const std::string& expr, const std::vector<InputSpec>& inputs, Rule rule,
+KernelPlan plan_expr_query(const std::string& expr, const std::vector<InputSpec>& inputs, Rule rule, bool compute_f32,
                            std::int64_t axis, const PlanOptions& options) {
   KernelSpec k;
   k.name = "explain";
+  k.compute_f32 = compute_f32;
   k.inputs = inputs;
   k.expr_text = expr;
   k.rule = rule;
@@ -178,7 +179,8 @@ std::string explain_plan_text(const KernelPlan& p) {
   }
   s.back() = '\n';
   s += fmt::format("out       {}\n", format_shape(p.shapes.out));
-  s += "expression (one node per line, each computed once per element):\n";
+  s += "expression (one node per line, each computed once per element";
+  s += p.spec.compute_f32 ? "; compute f32: f16/bf16 intermediates stay in f32):\n" : "):\n";
   s += describe_expr(p, "  ");
   s += "loop nest (size-1 axes dropped, adjacent axes coalesced; strides in elements):\n";
   s += describe_loops(p, "  ");
@@ -189,8 +191,9 @@ std::string explain_plan_text(const KernelPlan& p) {
       for (std::size_t k = 0; k < ip.access.size(); ++k) {
         access += fmt::format("{}{} {}", k ? ", " : "", p.spec.inputs[k].name, access_name(ip.access[k]));
       }
-      s += fmt::format("          {} lanes; reads {}; outer loops {}, row {}, tail {}, stores {}\n",
-                       dtype_name(ip.lane_dtype), access, ip.outer.size(), ip.row,
+      s += fmt::format("          {} lanes{}; reads {}; outer loops {}, row {}, tail {}, stores {}\n",
+                       dtype_name(ip.lane_dtype),
+                       is_half(ip.lane_dtype) ? " (held as f32: loads widen, stores narrow)" : "", access, ip.outer.size(), ip.row,
                        ip.tail_lanes == 0 ? "none" : isa_info(ip.isa).mask_tail ? "constant mask" : "unrolled scalars",
                        ip.stream ? "streaming (when out is aligned)" : "normal");
     }

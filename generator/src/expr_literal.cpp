@@ -33,7 +33,7 @@ double float_max(DType t) {
   switch (t) {
     case DType::F32: return FLT_MAX;
     case DType::F16: return 65504.0;
-    case DType::BF16: return 0x1.fep127;
+    case DType::Bf16: return 0x1.fep127;
     default: return DBL_MAX;
   }
 }
@@ -50,7 +50,7 @@ double round_to_float_dtype(double d, DType t) {
   switch (t) {
     case DType::F32: return static_cast<float>(d);
     case DType::F16: return to_float(half_from<f16>(d));
-    case DType::BF16: return to_float(half_from<bf16>(d));
+    case DType::Bf16: return to_float(half_from<bf16>(d));
     default: return d;
   }
 }

@@ -453,6 +453,7 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabu
 KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOptions& opt, const Vocabulary& voc) {
   KernelPlan p;
   p.spec = k;
+  if (k.compute_f32) p.spec.expr = compute_in_f32(k.expr);
   p.shapes = std::move(shapes);
   p.out_dtype = k.out_dtype();
   p.out_numel = checked_numel(p.shapes.out);
@@ -521,10 +522,34 @@ std::string describe_loops(const KernelPlan& p, const std::string& indent) {
   return s + "\n";
 }
 
+namespace {
+
+// How a node meets the 16-bit floats: its storage and compute dtypes and
+// the conversions between them ("" for other nodes).
+std::string half_note(const ExprDag& d, std::size_t i) {
+  const ExprNode& n = d.nodes[i];
+  const DType from = n.args.empty() ? n.dtype : d.nodes[n.args[0]].dtype;
+  const char* to = dtype_name(n.dtype);
+  switch (n.kind) {
+    case ExprKind::Input:
+      return is_half(n.dtype) ? fmt::format("  (stored {}, read as its exact f32 value)", to) : "";
+    case ExprKind::Cast:
+      if (is_half(n.dtype)) return fmt::format("  (rounded once to {}, to nearest even)", to);
+      return is_half(from) ? "  (from its exact f32 value)" : "";
+    case ExprKind::Binary:
+    case ExprKind::Unary:
+      if (is_half(n.dtype)) return fmt::format("  (computed in f32, rounded to {})", to);
+      return is_half(from) ? "  (compares the f32 values)" : "";
+    default: return "";
+  }
+}
+
+}  // namespace
+
 std::string describe_expr(const KernelPlan& p, const std::string& indent) {
   std::string s;
   for (std::size_t i = 0; i < p.spec.expr.nodes.size(); ++i) {
-    s += indent + node_text(p, i) + (i == p.spec.expr.root ? "  -> out" : "") + "\n";
+    s += indent + node_text(p, i) + (i == p.spec.expr.root ? "  -> out" : "") + half_note(p.spec.expr, i) + "\n";
   }
   return s;
 }

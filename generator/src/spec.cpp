@@ -263,7 +263,18 @@ class SpecReader {
     }
     if (!n["op"] && (n["expr"] || n["inputs"])) read_expr_kernel(n, k);
     else read_op_kernel(n, k);
+    compute_field(n, k);
     return k;
+  }
+
+  // `compute: dtype | f32`, for any kernel.
+  void compute_field(const YAML::Node& n, KernelSpec& k) {
+    const YAML::Node c = n["compute"];
+    if (!c) return;
+    std::string s;
+    if (string_field(c, k.name, "compute", &s) && !parse_compute(s, &k.compute_f32)) {
+      add(c, k.name, "unknown compute '" + s + "' (valid: " + kComputeChoices + ")");
+    }
   }
 
   // The fields a kernel may have; reports the others.
@@ -332,7 +343,7 @@ class SpecReader {
       add(n, kn, "missing field 'op'");
     }
     k.to_target = known_op && op == Op::Broadcast;
-    std::set<std::string> allowed = {"name", "op", "dtype", "a"};
+    std::set<std::string> allowed = {"name", "op", "dtype", "a", "compute"};
     if (k.to_target) allowed.insert({"mode", "target", "axis", "axes_mapping"});
     else allowed.insert({"rule", "b", "axis"});
     check_fields(n, kn, allowed, k.to_target ? "a broadcast kernel" : "a binary kernel");
@@ -400,7 +411,7 @@ class SpecReader {
   // and optional `dtype` (the inputs' default, f32) and `rule` (numpy).
   void read_expr_kernel(const YAML::Node& n, KernelSpec& k) {
     const std::string& kn = k.name;
-    check_fields(n, kn, {"name", "dtype", "rule", "axis", "inputs", "expr"}, "an expression kernel");
+    check_fields(n, kn, {"name", "dtype", "rule", "axis", "inputs", "expr", "compute"}, "an expression kernel");
     DType dtype = DType::F32;
     bool ok = true;
     if (auto dt = n["dtype"]) ok = dtype_field(dt, kn, "dtype", &dtype);
@@ -555,6 +566,12 @@ bool is_cpp_identifier(std::string_view s) {
   if (s.find("__") != std::string_view::npos || (s.size() > 1 && s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z')) {
     return false;
   }
+  return true;
+}
+
+bool parse_compute(std::string_view s, bool* compute_f32) {
+  if (s != "dtype" && s != "f32") return false;
+  *compute_f32 = s == "f32";
   return true;
 }
 

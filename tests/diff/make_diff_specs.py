@@ -13,7 +13,7 @@ import argparse
 import os
 import random
 
-DTYPES = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool"]
+DTYPES = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool", "f16", "bf16"]
 INTS = ["i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"]
 ARITH = ["add", "subtract", "multiply", "divide", "floor_divide", "maximum", "minimum", "power",
          "squared_difference", "mod", "floor_mod"]
@@ -33,7 +33,7 @@ def supports(op, dt):
     if op in ARITH:
         return dt != "bool"
     if op in FLOAT_ONLY:
-        return dt in ("f32", "f64")
+        return dt in ("f32", "f64", "f16", "bf16")
     if op in SHIFTS:
         return dt in INTS
     if op in LOGICAL:
@@ -157,7 +157,7 @@ def broadcast_kernel(rng, name):
 # read (an unused input is an error), shared subexpressions are written twice
 # (the parser makes them one node), and every grammar form appears: infix and
 # call forms of the binary ops, unary functions, clamp, where, cast, literals.
-FLOATS = ["f32", "f64"]
+FLOATS = ["f32", "f64", "f16", "bf16"]
 UNSIGNED = ["u8", "u16", "u32", "u64"]
 
 
@@ -173,7 +173,7 @@ def literal(rng, dt):
 
 
 # Kernels of these dtypes made of these ops have a vector form in both vector ISAs.
-VECTOR_DTYPES = ["f32", "f64", "f32", "f64", "i32", "u32", "i16", "u8"]
+VECTOR_DTYPES = ["f32", "f64", "f32", "f64", "i32", "u32", "i16", "u8", "f16", "bf16"]
 VECTOR_CALLS = ["maximum", "minimum", "max", "min"]
 
 
@@ -181,9 +181,9 @@ def number_ops(dt, vector):
     """(form, name) pairs of the binary ops on `dt` giving `dt`: infix or call."""
     if vector:
         ops = [("+", "add"), ("-", "subtract")] + [("call", c) for c in VECTOR_CALLS]
-        if dt in FLOATS:
+        if dt in FLOATS:  # (nextafter of a 16-bit float steps in its type: lane by lane)
             return ops + [("*", "multiply"), ("/", "divide")] + \
-                [("call", c) for c in ("squared_difference", "copysign", "nextafter")]
+                [("call", c) for c in ("squared_difference", "copysign") + (("nextafter",) if dt in ("f32", "f64") else ())]
         ops += [("&", "bitwise_and"), ("|", "bitwise_or"), ("^", "bitwise_xor")]
         if dt != "u8":
             ops += [("*", "multiply"), ("call", "squared_difference")]

@@ -6,7 +6,8 @@
 // Conversions (the one implementation; the SIMD headers' vector forms give
 // the same bits):
 //   - to f32: exact (every f16 and bf16 value is a float). NaN keeps its sign
-//     and payload.
+//     and payload; an f16 signaling NaN is quieted, as F16C's conversion does
+//     (a bf16 keeps its bits: its vector load is a shift).
 //   - from float, double and every integer type: the source value rounded
 //     once to the 16-bit format, to nearest even. A double or a 64-bit
 //     integer is rounded from its own value, not through float
@@ -177,7 +178,9 @@ inline float f16_bits_to_float(std::uint16_t h) {
   std::uint32_t fraction = h & 0x3ff;
   std::uint32_t bits;
   if (field == 0x1f) {
-    bits = sign | 0x7f800000 | (fraction << 13);  // inf, or NaN with its payload
+    // inf, or NaN with its payload, quieted as F16C's vcvtph2ps does (so that
+    // pow(NaN, 0) is 1 in every variant: IEEE's pow of a signaling NaN is NaN)
+    bits = sign | 0x7f800000 | (fraction << 13) | (fraction != 0 ? 0x00400000u : 0u);
   } else if (field != 0) {
     bits = sign | ((field + 112) << 23) | (fraction << 13);
   } else if (fraction == 0) {

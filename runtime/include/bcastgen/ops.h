@@ -151,7 +151,7 @@ template <> struct DTypeOf<std::int64_t> { static constexpr DType value = DType:
 template <> struct DTypeOf<std::uint64_t> { static constexpr DType value = DType::U64; };
 template <> struct DTypeOf<bool> { static constexpr DType value = DType::Bool; };
 template <> struct DTypeOf<f16> { static constexpr DType value = DType::F16; };
-template <> struct DTypeOf<bf16> { static constexpr DType value = DType::BF16; };
+template <> struct DTypeOf<bf16> { static constexpr DType value = DType::Bf16; };
 }  // namespace detail
 
 // The DType of a C++ element type (compile error for other types).
@@ -174,7 +174,7 @@ inline decltype(auto) visit_dtype(DType t, F&& f) {
     case DType::U64: return std::forward<F>(f)(TypeTag<std::uint64_t>{});
     case DType::Bool: return std::forward<F>(f)(TypeTag<bool>{});
     case DType::F16: return std::forward<F>(f)(TypeTag<f16>{});
-    case DType::BF16: return std::forward<F>(f)(TypeTag<bf16>{});
+    case DType::Bf16: return std::forward<F>(f)(TypeTag<bf16>{});
   }
   throw InvalidArgument("unknown dtype " + std::to_string(static_cast<int>(t)));
 }

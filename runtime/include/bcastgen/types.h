@@ -13,13 +13,13 @@
 namespace bcastgen {
 
 // bool is one byte holding 0 or 1, as in NumPy. F16 (IEEE binary16) and
-// BF16 (bfloat16) are storage types: each op on them computes in f32 and
+// Bf16 (bfloat16) are storage types: each op on them computes in f32 and
 // rounds its result once (half.h, ops.h).
-enum class DType { F32, F64, I8, U8, I16, U16, I32, U32, I64, U64, Bool, F16, BF16 };
+enum class DType { F32, F64, I8, U8, I16, U16, I32, U32, I64, U64, Bool, F16, Bf16 };
 
 inline constexpr DType kAllDTypes[] = {DType::F32, DType::F64, DType::I8,  DType::U8,  DType::I16,
                                        DType::U16, DType::I32, DType::U32, DType::I64, DType::U64,
-                                       DType::Bool, DType::F16, DType::BF16};
+                                       DType::Bool, DType::F16, DType::Bf16};
 
 struct DTypeInfo {
   const char* name;      // spec / NumPy-ish name
@@ -56,7 +56,7 @@ inline const DTypeInfo& dtype_info(DType t) {
 inline const char* dtype_name(DType t) { return dtype_info(t).name; }
 inline int dtype_size(DType t) { return dtype_info(t).size; }
 inline int dtype_lane_size(DType t) { return dtype_info(t).lane_size; }
-inline bool is_half(DType t) { return t == DType::F16 || t == DType::BF16; }
+inline bool is_half(DType t) { return t == DType::F16 || t == DType::Bf16; }
 inline bool is_integer(DType t) { return !dtype_info(t).is_float && t != DType::Bool; }
 
 inline bool parse_dtype(std::string_view s, DType* out) {
@@ -173,7 +173,7 @@ inline bool parse_op(std::string_view s, Op* out) {
 // the planner, the reference and ops::op_defined_for.
 inline constexpr bool op_supports(Op op, DType t) {
   const bool is_bool = t == DType::Bool;
-  const bool is_float = t == DType::F32 || t == DType::F64 || t == DType::F16 || t == DType::BF16;
+  const bool is_float = t == DType::F32 || t == DType::F64 || t == DType::F16 || t == DType::Bf16;
   switch (op_info(op).accepts) {
     case Accepts::Numbers: return !is_bool;
     case Accepts::Floats: return is_float;

@@ -29,7 +29,7 @@ nlohmann::json explain_rule_json(const RuleQuery& q, const BroadcastResult& r);
 KernelPlan plan_query(const RuleQuery& q, Op op, DType dtype, const PlanOptions& options);
 // The kernel plan of an expression over named, typed, shaped inputs
 // (`explain --expr`); throws ExprError / InvalidArgument / BroadcastError.
-KernelPlan plan_expr_query(const std::string& expr, const std::vector<InputSpec>& inputs, Rule rule,
+KernelPlan plan_expr_query(const std::string& expr, const std::vector<InputSpec>& inputs, Rule rule, bool compute_f32,
                            std::int64_t axis, const PlanOptions& options);
 std::string explain_plan_text(const KernelPlan& plan);
 // The inputs of an expression plan, aligned on the result's axes with their strides.

@@ -112,6 +112,13 @@ class ExprError : public InvalidArgument {
 // A long line is cut to 100 bytes from 60 before the column, marked "...".
 std::string expr_caret(std::string_view text, int column);
 
+// The DAG with its f16 and bf16 intermediates computed in f32: each 16-bit
+// input is widened once (exactly), operations and literals of a 16-bit type
+// become f32, and the root is rounded once to its dtype. An explicit cast to
+// a 16-bit type still rounds. (The default, without it, rounds every node
+// to its dtype, as NumPy and ONNX's per-node types do.)
+ExprDag compute_in_f32(const ExprDag& dag);
+
 // Parses and types `text`. Throws ExprError for a bad expression, and
 // InvalidArgument for bad declarations (more than kMaxExprInputs inputs, a
 // name that is not an identifier, a name given twice).

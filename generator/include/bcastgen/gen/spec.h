@@ -44,10 +44,20 @@ struct KernelSpec {
   BroadcastMode mode = BroadcastMode::Numpy;    // to_target
   Shape target;                                 // to_target
   std::vector<std::int64_t> axes_mapping;       // mode explicit
+  // `compute: f32`: f16/bf16 intermediates stay in f32 and the output is
+  // rounded once (compute_in_f32, applied by the planner); by default every
+  // node is rounded to its dtype.
+  bool compute_f32 = false;
   SourcePos pos;
 
   DType out_dtype() const { return expr.nodes.empty() ? DType::F32 : expr.nodes[expr.root].dtype; }
 };
+
+// The `compute` choices of a kernel (spec `compute:`, `--compute`): "dtype",
+// every node rounded to its own dtype (the default), or "f32". False for
+// another word.
+bool parse_compute(std::string_view s, bool* compute_f32);
+inline constexpr const char* kComputeChoices = "dtype, f32";
 
 // The kernel of one binary op on inputs `a` and `b` (an `op:` kernel).
 KernelSpec binary_kernel(std::string name, Op op, DType dtype, Rule rule, Shape a, Shape b, std::int64_t axis = -1);

@@ -1006,57 +1006,57 @@ using i32v = __m512i;
 // with the top payload bits, subnormals kept). bf16 is the high half of an
 // f32: a load shifts it up; a store takes the high halves (vpmovdw) of lanes
 // that already hold bf16 values (every op rounds its result). Tails mask
-// 16-bit elements (AVX512BW).
-BCASTGEN_SIMD_AVX512 __m512 load_f16(const f16* p) {
-  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+// 16-bit elements (AVX512BW). Zero-masked forms with every lane set, as above.
+namespace detail {
+// 16 halves <-> 16 f32 lanes (exact both ways for values of the type).
+BCASTGEN_SIMD_AVX512 __m512 widen_f16(__m256i h) { return _mm512_maskz_cvtph_ps(0xFFFF, h); }
+BCASTGEN_SIMD_AVX512 __m256i narrow_f16(__m512 v) {
+  return _mm512_maskz_cvtps_ph(0xFFFF, v, _MM_FROUND_TO_NEAREST_INT);
 }
+BCASTGEN_SIMD_AVX512 __m512 widen_bf16(__m256i h) {
+  return _mm512_castsi512_ps(_mm512_maskz_slli_epi32(0xFFFF, _mm512_maskz_cvtepu16_epi32(0xFFFF, h), 16));
+}
+BCASTGEN_SIMD_AVX512 __m256i narrow_bf16(__m512 v) {
+  return _mm512_maskz_cvtepi32_epi16(0xFFFF, _mm512_maskz_srli_epi32(0xFFFF, _mm512_castps_si512(v), 16));
+}
+BCASTGEN_SIMD_AVX512 __m256i load_halves(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+BCASTGEN_SIMD_AVX512 void store_halves(void* p, __m256i h) { _mm256_storeu_si256(static_cast<__m256i*>(p), h); }
+BCASTGEN_SIMD_AVX512 void stream_halves(void* p, __m256i h) { _mm256_stream_si256(static_cast<__m256i*>(p), h); }
+}  // namespace detail
+BCASTGEN_SIMD_AVX512 __m512 load_f16(const f16* p) { return detail::widen_f16(detail::load_halves(p)); }
 BCASTGEN_SIMD_AVX512 __m512 load_tail_f16(const f16* p, __mmask16 t) {
-  return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(t, p));
+  return detail::widen_f16(_mm256_maskz_loadu_epi16(t, p));
 }
-BCASTGEN_SIMD_AVX512 void store_f16(f16* p, __m512 v) {
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-}
+BCASTGEN_SIMD_AVX512 void store_f16(f16* p, __m512 v) { detail::store_halves(p, detail::narrow_f16(v)); }
 BCASTGEN_SIMD_AVX512 void store_tail_f16(f16* p, __mmask16 t, __m512 v) {
-  _mm256_mask_storeu_epi16(p, t, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+  _mm256_mask_storeu_epi16(p, t, detail::narrow_f16(v));
 }
-BCASTGEN_SIMD_AVX512 void stream_f16(f16* p, __m512 v) {
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-}
+BCASTGEN_SIMD_AVX512 void stream_f16(f16* p, __m512 v) { detail::stream_halves(p, detail::narrow_f16(v)); }
 BCASTGEN_SIMD_AVX512 __m512 splat_f16(f16 x) { return _mm512_set1_ps(to_float(x)); }
-BCASTGEN_SIMD_AVX512 __m512 load_bf16(const bf16* p) {
-  const __m512i h = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-  return _mm512_castsi512_ps(_mm512_slli_epi32(h, 16));
-}
+BCASTGEN_SIMD_AVX512 __m512 load_bf16(const bf16* p) { return detail::widen_bf16(detail::load_halves(p)); }
 BCASTGEN_SIMD_AVX512 __m512 load_tail_bf16(const bf16* p, __mmask16 t) {
-  const __m512i h = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(t, p));
-  return _mm512_castsi512_ps(_mm512_slli_epi32(h, 16));
+  return detail::widen_bf16(_mm256_maskz_loadu_epi16(t, p));
 }
-BCASTGEN_SIMD_AVX512 void store_bf16(bf16* p, __m512 v) {
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
-                      _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(v), 16)));
-}
+BCASTGEN_SIMD_AVX512 void store_bf16(bf16* p, __m512 v) { detail::store_halves(p, detail::narrow_bf16(v)); }
 BCASTGEN_SIMD_AVX512 void store_tail_bf16(bf16* p, __mmask16 t, __m512 v) {
-  _mm256_mask_storeu_epi16(p, t, _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(v), 16)));
+  _mm256_mask_storeu_epi16(p, t, detail::narrow_bf16(v));
 }
-BCASTGEN_SIMD_AVX512 void stream_bf16(bf16* p, __m512 v) {
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(p),
-                      _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(v), 16)));
-}
+BCASTGEN_SIMD_AVX512 void stream_bf16(bf16* p, __m512 v) { detail::stream_halves(p, detail::narrow_bf16(v)); }
 BCASTGEN_SIMD_AVX512 __m512 splat_bf16(bf16 x) { return _mm512_set1_ps(to_float(x)); }
 BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_f16(const bool* p, __mmask16 t) { return load_cmp_tail_f32(p, t); }
 BCASTGEN_SIMD_AVX512 void store_bool_tail_f16(bool* p, __mmask16 t, __mmask16 m) { store_bool_tail_f32(p, t, m); }
 BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_bf16(const bool* p, __mmask16 t) { return load_cmp_tail_f32(p, t); }
-BCASTGEN_SIMD_AVX512 void store_bool_tail_bf16(bool* p, __mmask16 t, __mmask16 m) { store_bool_tail_f32(p, t, m); }
-namespace detail {
-BCASTGEN_SIMD_AVX512 __m512 nearest_f16(__m512 x) {
-  return _mm512_cvtph_ps(_mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT));
+BCASTGEN_SIMD_AVX512 void store_bool_tail_bf16(bool* p, __mmask16 t, __mmask16 m) {
+  store_bool_tail_f32(p, t, m);
 }
+namespace detail {
+BCASTGEN_SIMD_AVX512 __m512 nearest_f16(__m512 x) { return widen_f16(narrow_f16(x)); }
 // To nearest even on the bits: add 0x7FFF plus the lowest kept bit, clear
 // the low half (a carry into the exponent gives the next binade or inf).
 // NaN is not rounded: it is quieted and its payload truncated.
 BCASTGEN_SIMD_AVX512 __m512 nearest_bf16(__m512 x) {
   const __m512i b = _mm512_castps_si512(x);
-  const __m512i low_kept = _mm512_and_si512(_mm512_srli_epi32(b, 16), _mm512_set1_epi32(1));
+  const __m512i low_kept = _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, b, 16), _mm512_set1_epi32(1));
   const __m512i rounded = _mm512_add_epi32(b, _mm512_add_epi32(low_kept, _mm512_set1_epi32(0x7FFF)));
   const __m512i r = _mm512_mask_or_epi32(rounded, isnan_f32(x), b, _mm512_set1_epi32(0x00400000));
   return _mm512_castsi512_ps(_mm512_and_si512(r, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))));
