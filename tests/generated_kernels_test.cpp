@@ -49,6 +49,17 @@ std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt199
       } else {
         std::memcpy(p, &v, 8);
       }
+    } else if (bcastgen::is_half(t)) {
+      // Any bit pattern (NaNs, subnormals, infinities), or values that round:
+      // x/37 near 0, the largest finites and the smallest subnormal.
+      std::uint16_t h = static_cast<std::uint16_t>(rng());
+      const double v = static_cast<double>(static_cast<std::int64_t>(r % 2001) - 1000) / 37.0;
+      if (r % 2 == 0) h = t == DType::F16 ? bcastgen::half_from<bcastgen::f16>(v).bits
+                                          : bcastgen::half_from<bcastgen::bf16>(v).bits;
+      if (r % 29 == 0) h = 0x8000;
+      if (r % 31 == 0) h = t == DType::F16 ? 0x7bff : 0x7f7f;
+      if (r % 37 == 0) h = 0x0001;
+      std::memcpy(p, &h, 2);
     } else if (t == DType::Bool) {
       *p = static_cast<unsigned char>(r & 1);
     } else {

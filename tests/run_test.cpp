@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 
+#include "bcastgen/cpu.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -301,3 +303,57 @@ TEST_F(RunTest, ExprUnusedInputIsAnError) {
 }
 
 }  // namespace
+
+// f16 through run: each node rounds to f16 as NumPy's float16 chain does;
+// --compute f32 rounds once, as NumPy's float32 chain cast to float16. The
+// data tells the two apart.
+TEST_F(RunTest, F16ChainMatchesNumpyPerNodeAndComputeF32RoundsOnce) {
+  python(
+      "np.save('x.npy', (rng.standard_normal((4, 3, 131)) * 8).astype(np.float16))\n"
+      "np.save('s.npy', rng.standard_normal((3, 1)).astype(np.float16))\n"
+      "np.save('t.npy', rng.standard_normal((131,)).astype(np.float16))\n");
+  for (bcastgen::Isa which : bcastgen::kAllIsas) {
+    if (!bcastgen::cpu_supports(which)) continue;  // (the CPU's own ISAs; the rest are skipped)
+    const char* isa = bcastgen::isa_name(which);
+    const Proc per_node = bcastgen({"--expr", "max(x * s + t, 0) - x / 3", "x=x.npy", "s=s.npy", "t=t.npy", "-o",
+                                    "o.npy", "--isa", isa, "--check"});
+    expect_ok(per_node);
+    const Proc once = bcastgen({"--expr", "max(x * s + t, 0) - x / 3", "x=x.npy", "s=s.npy", "t=t.npy", "-o",
+                                "o32.npy", "--compute", "f32", "--isa", isa, "--check"});
+    expect_ok(once);
+    python(
+        "x, s, t = np.load('x.npy'), np.load('s.npy'), np.load('t.npy')\n"
+        "o, o32 = np.load('o.npy'), np.load('o32.npy')\n"
+        "assert o.dtype == np.float16 and o.shape == (4, 3, 131), (o.dtype, o.shape)\n"
+        "want = np.maximum(x * s + t, np.float16(0)) - x / np.float16(3)\n"
+        "assert want.dtype == np.float16 and np.array_equal(o, want)\n"
+        "f = lambda a: a.astype(np.float32)\n"
+        "want32 = (np.maximum(f(x) * f(s) + f(t), np.float32(0)) - f(x) / np.float32(3)).astype(np.float16)\n"
+        "assert np.array_equal(o32, want32)\n"
+        "assert not np.array_equal(want, want32)\n");
+  }
+}
+
+// bf16 through run: read from NumPy's '|V2' (a uint16 array viewed as V2),
+// written as '<V2' (ml_dtypes' descriptor); the bits are the f32 result's
+// nearest bf16, ties to even (computed here from NumPy's float32).
+TEST_F(RunTest, Bf16ReadsVoidAndMatchesRoundedFloat32) {
+  python(
+      "def to_bf16(a):\n"
+      "    b = a.astype(np.float32).view(np.uint32).astype(np.uint64)\n"
+      "    return ((b + 0x7fff + ((b >> 16) & 1)) >> 16).astype(np.uint16)\n"
+      "def from_bf16(h):\n"
+      "    return (h.astype(np.uint32) << 16).view(np.float32)\n"
+      "x = to_bf16(rng.standard_normal((5, 67)) * 4)\n"
+      "b = to_bf16(rng.standard_normal(67))\n"
+      "np.save('x.npy', x.view('V2'))\n"
+      "np.save('b.npy', b.view('V2'))\n"
+      "np.save('want.npy', to_bf16(from_bf16(x) * from_bf16(b)))\n");
+  const Proc r = bcastgen({"--op", "multiply", "x.npy", "b.npy", "-o", "o.npy", "--check"});
+  expect_ok(r);
+  python(
+      "o = np.load('o.npy')\n"
+      "assert o.dtype == np.dtype('V2') and o.shape == (5, 67), (o.dtype, o.shape)\n"
+      "assert np.array_equal(o.view(np.uint16), np.load('want.npy'))\n"
+      "assert open('o.npy', 'rb').read(64).find(b\"'<V2'\") > 0\n");
+}

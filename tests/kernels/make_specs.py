@@ -11,7 +11,7 @@ import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DTYPES = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool"]
+DTYPES = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool", "f16", "bf16"]
 INTS = ["i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"]
 ARITH = ["add", "subtract", "multiply", "divide", "floor_divide", "maximum", "minimum", "power",
          "squared_difference", "mod", "floor_mod"]
@@ -26,7 +26,7 @@ def supports(op, dt):
     if op in ARITH:
         return dt != "bool"
     if op in FLOAT_ONLY:
-        return dt in ("f32", "f64")
+        return dt in ("f32", "f64", "f16", "bf16")
     if op in SHIFTS:
         return dt in INTS
     if op in LOGICAL:
@@ -102,7 +102,7 @@ for kind, ops in [("arith", ARITH + FLOAT_ONLY), ("compare", COMPARE), ("logic",
 spec = Spec("shapes")
 sweep = sorted(set(list(range(1, 41)) + [w * u + d for w in (4, 8, 16, 32, 64) for u in (1, 4) for d in (-1, 0, 1)]))
 for dt, op in [("f32", "add"), ("u8", "add"), ("i16", "multiply"), ("i64", "subtract"), ("f64", "maximum"),
-               ("i32", "greater"), ("bool", "logical_xor")]:
+               ("i32", "greater"), ("bool", "logical_xor"), ("f16", "add"), ("bf16", "multiply")]:
     for n in sweep if dt == "f32" else sweep[::3]:
         spec.binary(op, dt, "numpy", [n], [n], note=f"inner extent {n}")
         spec.binary(op, dt, "numpy", [2, n], [2, 1], note=f"vector-scalar rows of {n}")
@@ -148,7 +148,7 @@ spec.write()
 
 # The Broadcast op: every mode, the seed's bidirectional examples, repeats.
 spec = Spec("broadcast")
-for dt in ["f32", "u8", "i16", "i64", "bool", "f64"]:
+for dt in ["f32", "u8", "i16", "i64", "bool", "f64", "bf16"]:
     for a, t in [([5], [1]), ([2, 3], [3]), ([3, 1], [3, 4]), ([3, 4], []), ([3, 1], [2, 1, 6])]:
         spec.broadcast(dt, "bidirectional", a, t, note="seed bidirectional example")
     spec.broadcast(dt, "numpy", [1, 1, 67], [4, 5, 67], note="numpy: rows copied")
@@ -166,14 +166,17 @@ spec.write()
 spec = Spec("casts")
 NUMBERS = [d for d in DTYPES if d != "bool"]
 SIZE = {"i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4, "u32": 4, "f32": 4, "i64": 8, "u64": 8, "f64": 8}
+HALF = ("f16", "bf16")  # lanes of their f32 values: every cast to or from them
 for f in NUMBERS:
     for to in NUMBERS:
-        if SIZE[f] == SIZE[to]:
+        if f == to or (f not in HALF and to not in HALF and SIZE[f] == SIZE[to]):
             continue
         x = "x"
-        if f in ("f32", "f64") and to not in ("f32", "f64"):
-            x = "x * 1.0e3"
+        if f in ("f32", "f64") + HALF and to not in ("f32", "f64") + HALF:
+            x = "x * 1.0e3" if f not in HALF else "x * 100.0"
         elif f == "f64" and to == "f32":
             x = "x * 1.0e38"
+        elif f in ("f32", "f64") and to in HALF:
+            x = "x * 1.0e4"  # past f16's range, and through its subnormals below
         spec.expr(f"{f}_{to}", {"x": ([5, 203], f)}, f"cast({x}, {to})")
 spec.write()
