@@ -295,8 +295,10 @@ class BodyEmitter {
     auto arg = [&](std::size_t a) { return vector_name(n.args[a], suffix, off, part); };
     switch (n.kind) {
       case ExprKind::Binary:
-        return expand(*voc_.op(ip_.isa, node(n.args[0]).dtype, n.op), {{"a", arg(0)}, {"b", arg(1)}});
-      case ExprKind::Unary: return expand(*voc_.unary(ip_.isa, node(n.args[0]).dtype, n.unary), {{"x", arg(0)}});
+        return expand(*voc_.op(ip_.isa, form_dtype(i, node(n.args[0]).dtype), n.op),
+                      {{"a", arg(0)}, {"b", arg(1)}});
+      case ExprKind::Unary:
+        return expand(*voc_.unary(ip_.isa, form_dtype(i, node(n.args[0]).dtype), n.unary), {{"x", arg(0)}});
       case ExprKind::Where: return expand(tv(i)->select, {{"c", arg(0)}, {"x", arg(1)}, {"y", arg(2)}});
       case ExprKind::Cast: return cast_expr(i, suffix, off, part);
       default: return "?";
@@ -318,7 +320,18 @@ class BodyEmitter {
         x += (k ? ", " : "") + vector_name(a, suffix, off, part * (from / to) + k);
       }
     }
-    return expand(*voc_.cast(ip_.isa, node(a).dtype, node(i).dtype), {{"x", x}, {"s", std::to_string(segment)}});
+    return expand(*voc_.cast(ip_.isa, node(a).dtype, form_dtype(i, node(i).dtype)),
+                  {{"x", x}, {"s", std::to_string(segment)}});
+  }
+
+  // The dtype whose vector form computes node i over operands (or to a
+  // result) of dtype t: t, except at the root of a 16-bit float type, which
+  // takes the f32 form. Its store rounds to the type (vcvtps2ph, or bf16's
+  // rounding on the bits), once, as the op's own rounding would, so that the
+  // kernel's last op does not round twice. (A lane-by-lane root rounds in
+  // ops::; rounding a value of the type again is exact.)
+  DType form_dtype(std::size_t i, DType t) const {
+    return i == dag_.root && is_half(node(i).dtype) && is_half(t) ? DType::F32 : t;
   }
 
   // The load of input `in` at `ptr` (masked by `mask` when not empty).

@@ -119,7 +119,8 @@ const clang::ParmVarDecl* output_root(const clang::Expr* p) {
 bool in_analyzed_file(const clang::SourceManager& sm, clang::SourceLocation loc) {
   const clang::SourceLocation at = sm.getExpansionLoc(loc);
   if (sm.isInMainFile(at)) return true;
-  static const std::regex simd_header("bcastgen/simd/[a-z0-9_]+\\.h$");
+  // The SIMD headers and the shared forms they include (math_f32.inl, half_f32.inl).
+  static const std::regex simd_header("bcastgen/simd/[a-z0-9_]+\\.(h|inl)$");
   const clang::FileEntry* file = sm.getFileEntryForID(sm.getFileID(at));
   return file && std::regex_search(file->getName().str(), simd_header);
 }

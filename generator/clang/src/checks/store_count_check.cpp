@@ -56,6 +56,11 @@ void StoreCountCheck::registerMatchers(MatchFinder& finder) {
   finder.addMatcher(callExpr(expansion_in_analyzed_file(), in_function).bind("call"), this);
   finder.addMatcher(binaryOperator(expansion_in_analyzed_file(), isAssignmentOperator(), in_function).bind("assign"),
                     this);
+  // An element of class type (bcastgen::f16, bf16) is assigned by its
+  // (trivial) operator=.
+  finder.addMatcher(
+      cxxOperatorCallExpr(expansion_in_analyzed_file(), hasOverloadedOperatorName("="), in_function).bind("assign_op"),
+      this);
 }
 
 void StoreCountCheck::check(const MatchFinder::MatchResult& result) {
@@ -64,8 +69,18 @@ void StoreCountCheck::check(const MatchFinder::MatchResult& result) {
   StoreFact f;
   if (const auto* call = result.Nodes.getNodeAs<clang::CallExpr>("call")) {
     check_call(context, fn, call, f);
-  } else if (const auto* assign = result.Nodes.getNodeAs<clang::BinaryOperator>("assign")) {
-    const clang::Expr* lhs = assign->getLHS()->IgnoreParenImpCasts();
+  } else {
+    const clang::Expr* assign = result.Nodes.getNodeAs<clang::BinaryOperator>("assign");
+    const clang::Expr* lhs = nullptr;
+    if (assign) {
+      lhs = llvm::cast<clang::BinaryOperator>(assign)->getLHS();
+    } else if (const auto* op = result.Nodes.getNodeAs<clang::CXXOperatorCallExpr>("assign_op")) {
+      if (op->getNumArgs() != 2) return;
+      assign = op;
+      lhs = op->getArg(0);
+    }
+    if (!lhs) return;
+    lhs = lhs->IgnoreParenImpCasts();
     if (!llvm::isa<clang::ArraySubscriptExpr>(lhs) && !llvm::isa<clang::UnaryOperator>(lhs)) return;
     const clang::ParmVarDecl* out = output_root(lhs);
     if (!out) return;

@@ -905,51 +905,64 @@ using i32v = __m256i;
 // --- f16, bf16: __m256 of their f32 values, 8 lanes from 16 bytes ---
 // F16C converts f16 (vcvtph2ps exactly; vcvtps2ph to nearest even, NaN to
 // a quiet NaN with the top payload bits, subnormals kept). bf16 is the
-// high half of an f32: a load shifts it up; a store takes the high halves
-// of lanes that already hold bf16 values (every op rounds its result).
-BCASTGEN_SIMD_AVX2 __m256 load_f16(const f16* p) {
-  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-}
-BCASTGEN_SIMD_AVX2 void store_f16(f16* p, __m256 v) {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-}
-BCASTGEN_SIMD_AVX2 void stream_f16(f16* p, __m256 v) {
-  _mm_stream_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-}
-BCASTGEN_SIMD_AVX2 __m256 splat_f16(f16 x) { return _mm256_set1_ps(to_float(x)); }
-BCASTGEN_SIMD_AVX2 __m256 load_bf16(const bf16* p) {
-  const __m256i h = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-  return _mm256_castsi256_ps(_mm256_slli_epi32(h, 16));
-}
+// high half of an f32: a load shifts it up; a store rounds on the bits. Both
+// stores round, so a kernel's last op may leave its result in f32 (the
+// emitter uses its f32 form there); lanes already of the type are exact.
 namespace detail {
-// The high halves of 8 f32 lanes, in order (vpackusdw packs within 128-bit
-// halves; the values are below 2^16, so nothing saturates).
-BCASTGEN_SIMD_AVX2 __m128i high_halves(__m256 v) {
-  const __m256i h = _mm256_srli_epi32(_mm256_castps_si256(v), 16);
-  return _mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-}
-}  // namespace detail
-BCASTGEN_SIMD_AVX2 void store_bf16(bf16* p, __m256 v) {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), detail::high_halves(v));
-}
-BCASTGEN_SIMD_AVX2 void stream_bf16(bf16* p, __m256 v) {
-  _mm_stream_si128(reinterpret_cast<__m128i*>(p), detail::high_halves(v));
-}
-BCASTGEN_SIMD_AVX2 __m256 splat_bf16(bf16 x) { return _mm256_set1_ps(to_float(x)); }
-namespace detail {
-BCASTGEN_SIMD_AVX2 __m256 nearest_f16(__m256 x) {
-  return _mm256_cvtph_ps(_mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT));
-}
-// To nearest even on the bits: add 0x7FFF plus the lowest kept bit, clear
-// the low half (a carry into the exponent gives the next binade or inf).
-// NaN is not rounded: it is quieted and its payload truncated.
-BCASTGEN_SIMD_AVX2 __m256 nearest_bf16(__m256 x) {
+// The bits of the f32 lanes rounded to bf16 (to nearest even: add 0x7FFF
+// plus the lowest kept bit; a carry reaches the next binade or inf), in
+// the high halves. A NaN is not rounded: it is quieted, its payload cut.
+BCASTGEN_SIMD_AVX2 __m256i bf16_rounded_bits(__m256 x) {
   const __m256i b = _mm256_castps_si256(x);
   const __m256i low_kept = _mm256_and_si256(_mm256_srli_epi32(b, 16), _mm256_set1_epi32(1));
   const __m256i rounded = _mm256_add_epi32(b, _mm256_add_epi32(low_kept, _mm256_set1_epi32(0x7FFF)));
   const __m256i nan = _mm256_or_si256(b, _mm256_set1_epi32(0x00400000));
-  const __m256 r = _mm256_blendv_ps(_mm256_castsi256_ps(rounded), _mm256_castsi256_ps(nan), isnan_f32(x));
-  return _mm256_and_ps(r, _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
+  return _mm256_castps_si256(
+      _mm256_blendv_ps(_mm256_castsi256_ps(rounded), _mm256_castsi256_ps(nan), _mm256_cmp_ps(x, x, _CMP_UNORD_Q)));
+}
+// 8 f32 lanes to 8 bf16, rounded (vpackusdw packs within 128-bit halves;
+// the values are below 2^16, so nothing saturates).
+BCASTGEN_SIMD_AVX2 __m128i narrow_bf16(__m256 x) {
+  const __m256i h = _mm256_srli_epi32(bf16_rounded_bits(x), 16);
+  return _mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+BCASTGEN_SIMD_AVX2 __m128i narrow_f16(__m256 x) { return _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT); }
+BCASTGEN_SIMD_AVX2 __m128i load_halves(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+}  // namespace detail
+// (The stores write through their typed pointers: bcastgen inspect counts
+// the elements a store writes by the pointer's element type.)
+BCASTGEN_SIMD_AVX2 __m256 load_f16(const f16* p) { return _mm256_cvtph_ps(detail::load_halves(p)); }
+BCASTGEN_SIMD_AVX2 void store_f16(f16* p, __m256 v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), detail::narrow_f16(v));
+}
+BCASTGEN_SIMD_AVX2 void stream_f16(f16* p, __m256 v) {
+  _mm_stream_si128(reinterpret_cast<__m128i*>(p), detail::narrow_f16(v));
+}
+BCASTGEN_SIMD_AVX2 __m256 splat_f16(f16 x) { return _mm256_set1_ps(to_float(x)); }
+BCASTGEN_SIMD_AVX2 __m256 load_bf16(const bf16* p) {
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(detail::load_halves(p)), 16));
+}
+BCASTGEN_SIMD_AVX2 void store_bf16(bf16* p, __m256 v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), detail::narrow_bf16(v));
+}
+BCASTGEN_SIMD_AVX2 void stream_bf16(bf16* p, __m256 v) {
+  _mm_stream_si128(reinterpret_cast<__m128i*>(p), detail::narrow_bf16(v));
+}
+BCASTGEN_SIMD_AVX2 __m256 splat_bf16(bf16 x) { return _mm256_set1_ps(to_float(x)); }
+// A compare result of 16-bit float lanes is f32's.
+BCASTGEN_SIMD_AVX2 void store_bool_f16(bool* p, __m256 m) {
+  const std::uint64_t bits = _pdep_u64(static_cast<unsigned>(_mm256_movemask_ps(m)), 0x0101010101010101ull);
+  std::memcpy(p, &bits, 8);
+}
+BCASTGEN_SIMD_AVX2 void store_bool_bf16(bool* p, __m256 m) {
+  const std::uint64_t bits = _pdep_u64(static_cast<unsigned>(_mm256_movemask_ps(m)), 0x0101010101010101ull);
+  std::memcpy(p, &bits, 8);
+}
+namespace detail {
+BCASTGEN_SIMD_AVX2 __m256 nearest_f16(__m256 x) { return _mm256_cvtph_ps(narrow_f16(x)); }
+BCASTGEN_SIMD_AVX2 __m256 nearest_bf16(__m256 x) {
+  return _mm256_and_ps(_mm256_castsi256_ps(bf16_rounded_bits(x)),
+                       _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
 }
 }  // namespace detail
 using f64v = __m256d;

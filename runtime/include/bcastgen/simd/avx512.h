@@ -1004,9 +1004,10 @@ using i32v = __m512i;
 // --- f16, bf16: __m512 of their f32 values, 16 lanes from 32 bytes ---
 // vcvtph2ps is exact; vcvtps2ph rounds to nearest even (NaN to a quiet NaN
 // with the top payload bits, subnormals kept). bf16 is the high half of an
-// f32: a load shifts it up; a store takes the high halves (vpmovdw) of lanes
-// that already hold bf16 values (every op rounds its result). Tails mask
-// 16-bit elements (AVX512BW). Zero-masked forms with every lane set, as above.
+// f32: a load shifts it up; a store rounds on the bits and takes the high
+// halves (vpmovdw). Both stores round, so a kernel's last op may leave its
+// result in f32 (the emitter uses its f32 form there). Tails mask 16-bit
+// elements (AVX512BW). Zero-masked forms with every lane set, as above.
 namespace detail {
 // 16 halves <-> 16 f32 lanes (exact both ways for values of the type).
 BCASTGEN_SIMD_AVX512 __m512 widen_f16(__m256i h) { return _mm512_maskz_cvtph_ps(0xFFFF, h); }
@@ -1016,50 +1017,74 @@ BCASTGEN_SIMD_AVX512 __m256i narrow_f16(__m512 v) {
 BCASTGEN_SIMD_AVX512 __m512 widen_bf16(__m256i h) {
   return _mm512_castsi512_ps(_mm512_maskz_slli_epi32(0xFFFF, _mm512_maskz_cvtepu16_epi32(0xFFFF, h), 16));
 }
+// The bits of the f32 lanes rounded to bf16 (to nearest even: add 0x7FFF
+// plus the lowest kept bit; a carry reaches the next binade or inf), in
+// the high halves. A NaN is not rounded: it is quieted, its payload cut.
+BCASTGEN_SIMD_AVX512 __m512i bf16_rounded_bits(__m512 x) {
+  const __m512i b = _mm512_castps_si512(x);
+  const __m512i low_kept = _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, b, 16), _mm512_set1_epi32(1));
+  const __m512i rounded = _mm512_add_epi32(b, _mm512_add_epi32(low_kept, _mm512_set1_epi32(0x7FFF)));
+  const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+  return _mm512_mask_or_epi32(rounded, nan, b, _mm512_set1_epi32(0x00400000));
+}
+// 16 f32 lanes to 16 bf16, rounded (vpmovdw of the high halves).
 BCASTGEN_SIMD_AVX512 __m256i narrow_bf16(__m512 v) {
-  return _mm512_maskz_cvtepi32_epi16(0xFFFF, _mm512_maskz_srli_epi32(0xFFFF, _mm512_castps_si512(v), 16));
+  return _mm512_maskz_cvtepi32_epi16(0xFFFF, _mm512_maskz_srli_epi32(0xFFFF, bf16_rounded_bits(v), 16));
 }
 BCASTGEN_SIMD_AVX512 __m256i load_halves(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
-BCASTGEN_SIMD_AVX512 void store_halves(void* p, __m256i h) { _mm256_storeu_si256(static_cast<__m256i*>(p), h); }
-BCASTGEN_SIMD_AVX512 void stream_halves(void* p, __m256i h) { _mm256_stream_si256(static_cast<__m256i*>(p), h); }
 }  // namespace detail
+// (The stores write through their typed pointers: bcastgen inspect counts
+// the elements a store writes by the pointer's element type.)
 BCASTGEN_SIMD_AVX512 __m512 load_f16(const f16* p) { return detail::widen_f16(detail::load_halves(p)); }
 BCASTGEN_SIMD_AVX512 __m512 load_tail_f16(const f16* p, __mmask16 t) {
   return detail::widen_f16(_mm256_maskz_loadu_epi16(t, p));
 }
-BCASTGEN_SIMD_AVX512 void store_f16(f16* p, __m512 v) { detail::store_halves(p, detail::narrow_f16(v)); }
+BCASTGEN_SIMD_AVX512 void store_f16(f16* p, __m512 v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), detail::narrow_f16(v));
+}
 BCASTGEN_SIMD_AVX512 void store_tail_f16(f16* p, __mmask16 t, __m512 v) {
   _mm256_mask_storeu_epi16(p, t, detail::narrow_f16(v));
 }
-BCASTGEN_SIMD_AVX512 void stream_f16(f16* p, __m512 v) { detail::stream_halves(p, detail::narrow_f16(v)); }
+BCASTGEN_SIMD_AVX512 void stream_f16(f16* p, __m512 v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), detail::narrow_f16(v));
+}
 BCASTGEN_SIMD_AVX512 __m512 splat_f16(f16 x) { return _mm512_set1_ps(to_float(x)); }
 BCASTGEN_SIMD_AVX512 __m512 load_bf16(const bf16* p) { return detail::widen_bf16(detail::load_halves(p)); }
 BCASTGEN_SIMD_AVX512 __m512 load_tail_bf16(const bf16* p, __mmask16 t) {
   return detail::widen_bf16(_mm256_maskz_loadu_epi16(t, p));
 }
-BCASTGEN_SIMD_AVX512 void store_bf16(bf16* p, __m512 v) { detail::store_halves(p, detail::narrow_bf16(v)); }
+BCASTGEN_SIMD_AVX512 void store_bf16(bf16* p, __m512 v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), detail::narrow_bf16(v));
+}
 BCASTGEN_SIMD_AVX512 void store_tail_bf16(bf16* p, __mmask16 t, __m512 v) {
   _mm256_mask_storeu_epi16(p, t, detail::narrow_bf16(v));
 }
-BCASTGEN_SIMD_AVX512 void stream_bf16(bf16* p, __m512 v) { detail::stream_halves(p, detail::narrow_bf16(v)); }
+BCASTGEN_SIMD_AVX512 void stream_bf16(bf16* p, __m512 v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), detail::narrow_bf16(v));
+}
 BCASTGEN_SIMD_AVX512 __m512 splat_bf16(bf16 x) { return _mm512_set1_ps(to_float(x)); }
+// A compare result of 16-bit float lanes is f32's (its stores are written
+// out, not called through store_bool_f32: bcastgen inspect counts a store
+// in the function that makes it, or one call deep).
+BCASTGEN_SIMD_AVX512 void store_bool_f16(bool* p, __mmask16 m) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
+}
+BCASTGEN_SIMD_AVX512 void store_bool_bf16(bool* p, __mmask16 m) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
+}
 BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_f16(const bool* p, __mmask16 t) { return load_cmp_tail_f32(p, t); }
-BCASTGEN_SIMD_AVX512 void store_bool_tail_f16(bool* p, __mmask16 t, __mmask16 m) { store_bool_tail_f32(p, t, m); }
+BCASTGEN_SIMD_AVX512 void store_bool_tail_f16(bool* p, __mmask16 t, __mmask16 m) {
+  _mm_mask_storeu_epi8(p, t, _mm_maskz_set1_epi8(m, 1));
+}
 BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_bf16(const bool* p, __mmask16 t) { return load_cmp_tail_f32(p, t); }
 BCASTGEN_SIMD_AVX512 void store_bool_tail_bf16(bool* p, __mmask16 t, __mmask16 m) {
-  store_bool_tail_f32(p, t, m);
+  _mm_mask_storeu_epi8(p, t, _mm_maskz_set1_epi8(m, 1));
 }
 namespace detail {
 BCASTGEN_SIMD_AVX512 __m512 nearest_f16(__m512 x) { return widen_f16(narrow_f16(x)); }
-// To nearest even on the bits: add 0x7FFF plus the lowest kept bit, clear
-// the low half (a carry into the exponent gives the next binade or inf).
-// NaN is not rounded: it is quieted and its payload truncated.
 BCASTGEN_SIMD_AVX512 __m512 nearest_bf16(__m512 x) {
-  const __m512i b = _mm512_castps_si512(x);
-  const __m512i low_kept = _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, b, 16), _mm512_set1_epi32(1));
-  const __m512i rounded = _mm512_add_epi32(b, _mm512_add_epi32(low_kept, _mm512_set1_epi32(0x7FFF)));
-  const __m512i r = _mm512_mask_or_epi32(rounded, isnan_f32(x), b, _mm512_set1_epi32(0x00400000));
-  return _mm512_castsi512_ps(_mm512_and_si512(r, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))));
+  const __m512i high_half = _mm512_set1_epi32(static_cast<int>(0xFFFF0000u));
+  return _mm512_castsi512_ps(_mm512_and_si512(bf16_rounded_bits(x), high_half));
 }
 }  // namespace detail
 // The ISA's own cast to a 16-bit type (AVX2 has no u32 -> f32 form): exact

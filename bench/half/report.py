@@ -1,0 +1,42 @@
+"""The table of bench/half from half_bench's and numpy_half.py's lines:
+per case and element type, each peer's median in microseconds, bcastgen's
+ratio to the fastest peer (above 1: bcastgen is faster), and the 16-bit
+kernel's time over bcastgen's own f32 kernel of the same shapes.
+
+    /usr/bin/python3 bench/half/report.py results.tsv
+"""
+import sys
+from collections import defaultdict
+
+PEERS = ["bcastgen", "pytorch", "onednn", "eigen", "numpy"]
+rows = defaultdict(dict)
+bad = defaultdict(dict)
+order = []
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split("\t")
+    if f[0] == "case" or len(f) < 4:
+        continue
+    key = (f[0], f[1])
+    if key not in order:
+        order.append(key)
+    rows[key][f[2]] = None if f[3] == "n/a" else float(f[3])
+    if len(f) > 4 and f[4] not in ("", "0"):
+        bad[key][f[2]] = f[4]
+
+print("| case | dtype | " + " | ".join(PEERS) + " | vs fastest peer | of own f32 |")
+print("|---|---|" + "---|" * (len(PEERS) + 2))
+for key in order:
+    r = rows[key]
+    cells = []
+    for p in PEERS:
+        v = r.get(p)
+        cell = "n/a" if v is None else "%.1f" % (v / 1000)
+        if p in bad[key]:
+            cell += " (%s differ)" % bad[key][p]
+        cells.append(cell)
+    peers = [r[p] for p in PEERS[1:] if r.get(p)]
+    ours = r.get("bcastgen")
+    vs = "%.2fx" % (min(peers) / ours) if peers and ours else ""
+    f32 = rows.get((key[0], "f32"), {}).get("bcastgen")
+    own = "%.2f" % (ours / f32) if f32 and ours and key[1] != "f32" else ""
+    print("| %s | %s | %s | %s | %s |" % (key[0], key[1], " | ".join(cells), vs, own))
