@@ -39,7 +39,7 @@ bool literal_in_range(const ExprLiteral& lit, DType t) {
     using L = std::numeric_limits<T>;
     if constexpr (std::is_same_v<T, bool>) {
       return true;
-    } else if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
+    } else if constexpr (is_half_v<T>) {
       return std::isfinite(lit.f) && static_cast<double>(to_float(half_from<T>(lit.f))) == lit.f;
     } else if constexpr (std::is_floating_point_v<T>) {
       return std::isfinite(lit.f) && static_cast<double>(static_cast<T>(lit.f)) == lit.f;

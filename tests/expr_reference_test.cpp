@@ -113,7 +113,7 @@ void fill_random(Rng& rng, std::size_t n, std::string* bytes) {
     T v;
     if constexpr (std::is_same_v<T, bool>) {
       v = rng.below(2) != 0;
-    } else if constexpr (std::is_same_v<T, bg::f16> || std::is_same_v<T, bg::bf16>) {
+    } else if constexpr (bg::is_half_v<T>) {
       const double special[] = {0.0, -0.0, NAN, INFINITY, 1.0, -1.0};
       v = bg::ops::cast<T>(rng.below(8) == 0 ? special[rng.below(6)] : rng.unit() * 20.0 - 10.0);
     } else if constexpr (std::is_floating_point_v<T>) {

@@ -103,8 +103,7 @@ with np.errstate(all='ignore'):
 open(outp, 'wb').write(b''.join(chunks))
 )PY";
 
-template <class T>
-constexpr bool is_half_v = std::is_same_v<T, bg::f16> || std::is_same_v<T, bg::bf16>;
+using bg::is_half_v;
 
 template <class T>
 std::vector<T> specials() {

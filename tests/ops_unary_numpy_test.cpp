@@ -102,8 +102,7 @@ const std::uint64_t kU64Specials[] = {9223372036854775807u, 9223372036854775808u
                                       18446744073709550591u,  // 2^64 - 1025: int -> f64 rounding
                                       18446744073709550592u, 9223372036854775809u, 4611686018427387905u};
 
-template <class T>
-constexpr bool is_half_v = std::is_same_v<T, bg::f16> || std::is_same_v<T, bg::bf16>;
+using bg::is_half_v;
 
 template <class T>
 std::vector<T> specials() {

@@ -315,7 +315,7 @@ void fill_random(std::vector<unsigned char>* buf, std::int64_t n, Lcg& rng) {
     T v;
     if constexpr (std::is_same_v<T, bool>) {
       v = rng.next() % 2 != 0;
-    } else if constexpr (std::is_same_v<T, bg::f16> || std::is_same_v<T, bg::bf16>) {
+    } else if constexpr (bg::is_half_v<T>) {
       const std::uint64_t k = rng.next() % 16;
       v = bg::ops::cast<T>(k == 0 ? NAN : static_cast<double>(rng.next() % 200) / 8.0 - 12.0);
     } else if constexpr (std::is_floating_point_v<T>) {

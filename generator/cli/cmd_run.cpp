@@ -427,7 +427,7 @@ struct Comparison {
 // An element as a number: a 16-bit float as its float value.
 template <class T>
 auto widened(T x) {
-  if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
+  if constexpr (is_half_v<T>) {
     return to_float(x);
   } else {
     return x;

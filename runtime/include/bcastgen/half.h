@@ -33,6 +33,10 @@ struct bf16 {
 };
 
 static_assert(sizeof(f16) == 2 && alignof(f16) == alignof(std::uint16_t));
+
+// Whether T is one of the two 16-bit float types.
+template <class T>
+inline constexpr bool is_half_v = std::is_same_v<T, f16> || std::is_same_v<T, bf16>;
 static_assert(sizeof(bf16) == 2 && alignof(bf16) == alignof(std::uint16_t));
 
 namespace detail {
@@ -213,9 +217,9 @@ inline float to_float(bf16 h) {
 // T from a float, a double or an integer, rounded once (see the top).
 template <class T, class From>
 T half_from(From x) {
-  static_assert(std::is_same_v<T, f16> || std::is_same_v<T, bf16>);
+  static_assert(is_half_v<T>);
   constexpr const detail::HalfFormat& f = std::is_same_v<T, f16> ? detail::kF16Format : detail::kBf16Format;
-  if constexpr (std::is_same_v<From, float> || std::is_same_v<From, f16> || std::is_same_v<From, bf16>) {
+  if constexpr (std::is_same_v<From, float> || is_half_v<From>) {
     float v;
     if constexpr (std::is_same_v<From, float>) {
       v = x;

@@ -981,16 +981,10 @@ inline To float_to_int(double d) {
 // header comment. To and From are any of the eleven element types.
 template <class To, class From>
 inline To cast(From x) {
-  constexpr bool kToHalf = std::is_same_v<To, f16> || std::is_same_v<To, bf16>;
-  constexpr bool kFromHalf = std::is_same_v<From, f16> || std::is_same_v<From, bf16>;
-  if constexpr (kFromHalf) {
-    if constexpr (kToHalf) {
-      return half_from<To>(x);
-    } else {
-      return cast<To>(to_float(x));  // exact: every 16-bit value is a float
-    }
-  } else if constexpr (kToHalf) {
+  if constexpr (is_half_v<To>) {
     return half_from<To>(x);  // rounded once from x's own value (a double or an i64 not through float)
+  } else if constexpr (is_half_v<From>) {
+    return cast<To>(to_float(x));  // exact: every 16-bit value is a float
   } else if constexpr (std::is_same_v<To, bool>) {
     return x != From(0);  // NaN != 0: true
   } else if constexpr (std::is_same_v<From, bool>) {

@@ -195,7 +195,7 @@ inline ExprValue expr_literal_value(const ExprNode& n) {
       v.set<bool>(n.literal.b);
     } else if constexpr (std::is_floating_point_v<T>) {
       v.set<T>(static_cast<T>(n.literal.f));
-    } else if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
+    } else if constexpr (is_half_v<T>) {
       v.set<T>(half_from<T>(n.literal.f));  // exact: the literal holds a value of the type
     } else if constexpr (std::is_signed_v<T>) {
       v.set<T>(ops::cast<T>(n.literal.i));
