@@ -46,6 +46,12 @@ std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt199
       if (t == DType::F32) {
         const float f = static_cast<float>(v);
         std::memcpy(p, &f, 4);
+        // NaNs whose payload is only in the low half, or all ones: a bf16
+        // rounding that skipped its NaN fixup would make them inf or zero.
+        if (r % 53 == 0 && (r & 256)) {
+          const std::uint32_t bits = (r & 512) ? 0x7F800001u : 0xFFFFFFFFu;
+          std::memcpy(p, &bits, 4);
+        }
       } else {
         std::memcpy(p, &v, 8);
       }

@@ -481,6 +481,26 @@ KernelSpec fused(const std::string& expr, std::vector<bcastgen::gen::InputSpec> 
   return k;
 }
 
+// A bf16 output rounds without the NaN fixup only where its NaNs can only
+// be bf16 NaNs: bf16 operands through IEEE ops, not an f32 or f16 value.
+TEST(Plan, Bf16StoreSkipsTheNanFixupOnlyForBf16Nans) {
+  auto exact = [](const std::string& expr, DType x_type, DType y_type) {
+    const KernelPlan p = plan_kernel(fused(expr, {{"x", {64}, x_type, {}}, {"y", {64}, y_type, {}}}), options());
+    return p.root_nans_exact;
+  };
+  EXPECT_TRUE(exact("x * y", DType::Bf16, DType::Bf16));
+  EXPECT_TRUE(exact("max(x * y + x, 0)", DType::Bf16, DType::Bf16));
+  EXPECT_TRUE(exact("where(x > y, sqrt(x), -y)", DType::Bf16, DType::Bf16));
+  EXPECT_TRUE(exact("cast(cast(x, f32) * 0.5, bf16) + cast(y, bf16)", DType::Bf16, DType::I32));
+  EXPECT_FALSE(exact("cast(cast(x, f32) + y, bf16)", DType::Bf16, DType::F32));
+  EXPECT_FALSE(exact("cast(cast(x, f32) * cast(y, f32), bf16)", DType::Bf16, DType::F16));
+  EXPECT_FALSE(exact("exp(x * y)", DType::Bf16, DType::Bf16));
+  // A node of type bf16 below the root was rounded to bf16, NaNs too.
+  EXPECT_TRUE(exact("x + cast(y, bf16)", DType::Bf16, DType::F16));
+  EXPECT_TRUE(exact("exp(x) + y", DType::Bf16, DType::Bf16));
+  EXPECT_FALSE(exact("x * y", DType::F32, DType::F32));
+}
+
 // An Expand node's target joins the output's shape; its operand reads as
 // numpy aligns it there, and the node itself is its operand's registers.
 TEST(Plan, ExpandTargetsShapeTheOutput) {

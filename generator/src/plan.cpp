@@ -444,6 +444,47 @@ std::int64_t footprint_bytes(const KernelPlan& p) {
   return total;
 }
 
+// Whether the root's NaNs, if it can be one, have a zero low half (see
+// KernelPlan::root_nans_exact), node by node in topological order. A bf16
+// node other than the root was rounded to bf16; integers and bools are
+// never NaN; literals are canonical; an f32 input, an f64 or an f16 value
+// (whose NaN payload reaches bits 13 to 15 of its f32) may not be. The math
+// functions are left out: their results are not only IEEE ops.
+bool root_nans_exact_in_bf16(const ExprDag& d) {
+  std::vector<bool> exact(d.nodes.size(), false);
+  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+    const ExprNode& n = d.nodes[i];
+    bool operands = true;
+    for (std::size_t a : n.args) operands = operands && exact[a];
+    bool ieee = false;
+    switch (n.kind) {
+      case ExprKind::Literal: ieee = true; break;
+      case ExprKind::Input: ieee = n.dtype == DType::Bf16; break;
+      case ExprKind::Cast: ieee = n.dtype != DType::F64 && n.dtype != DType::F16; break;
+      case ExprKind::Where:
+      case ExprKind::Expand: ieee = true; break;
+      case ExprKind::Binary:
+        switch (n.op) {
+          case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum:
+          case Op::Minimum: case Op::SquaredDifference: case Op::Copysign: ieee = true; break;
+          default: break;
+        }
+        break;
+      case ExprKind::Unary:
+        switch (n.unary) {
+          case UnaryOp::Neg: case UnaryOp::Abs: case UnaryOp::Sqrt: case UnaryOp::Square:
+          case UnaryOp::Reciprocal: case UnaryOp::Floor: case UnaryOp::Ceil: case UnaryOp::Trunc:
+          case UnaryOp::Round: case UnaryOp::Sign: ieee = true; break;
+          default: break;
+        }
+        break;
+    }
+    const bool rounded_to_bf16 = i != d.root && n.dtype == DType::Bf16;
+    exact[i] = rounded_to_bf16 || !dtype_info(n.dtype).is_float || (ieee && operands);
+  }
+  return exact[d.root];
+}
+
 }  // namespace
 
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {
@@ -460,6 +501,7 @@ KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOp
   p.out_bytes = checked_mul(p.out_numel, dtype_size(p.out_dtype), "output bytes");
   p.footprint_bytes = footprint_bytes(p);
   p.empty = p.out_numel == 0;
+  p.root_nans_exact = p.out_dtype == DType::Bf16 && root_nans_exact_in_bf16(p.spec.expr);
 
   const CoalescedNest c = coalesce_inputs(p.shapes.out, p.shapes.strides);
   for (std::size_t i = 0; i < c.extents.size(); ++i) {

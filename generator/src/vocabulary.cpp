@@ -71,6 +71,8 @@ const std::vector<TypeForm>& type_forms() {
       {"store", &TypeVocabulary::store, {"p", "v"}, true},
       {"store_tail", &TypeVocabulary::store_tail, {"p", "t", "v"}, false},
       {"stream", &TypeVocabulary::stream, {"p", "v"}, false},
+      {"store_nan_exact", &TypeVocabulary::store_nan_exact, {"p", "v"}, false},
+      {"stream_nan_exact", &TypeVocabulary::stream_nan_exact, {"p", "v"}, false},
       {"splat", &TypeVocabulary::splat, {"x"}, true},
       {"permute", &TypeVocabulary::permute, {"v", "i"}, false},
       {"select", &TypeVocabulary::select, {"c", "x", "y"}, true},

@@ -89,6 +89,12 @@ struct KernelPlan {
   std::int64_t outer_extent = 1;
   std::string split_why;          // how the split loop was chosen
   std::vector<IsaPlan> isas;      // in the spec's order, best first
+  // A bf16 output whose NaNs, if any, are already bf16 NaNs (their low 16
+  // bits zero): every value the root depends on is a bf16 value, an
+  // integer, a literal, or an IEEE op on such values, which x86 gives a
+  // quiet copy of an operand's NaN or its default NaN. Its store rounds
+  // without the NaN fixup, where the vocabulary has that form.
+  bool root_nans_exact = false;
 };
 
 struct PlanOptions {

@@ -30,6 +30,9 @@ struct TypeVocabulary {
   std::string vec, mask, cmp;
   std::string load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
   std::string permute;  // {v} rearranged by the index vector {i} (32-bit lane numbers)
+  // store and stream of lanes whose NaNs are already NaNs of the type
+  // (KernelPlan::root_nans_exact): the rounding skips its NaN fixup.
+  std::string store_nan_exact, stream_nan_exact;
   // Expressions: where's select ({c} a cmp, {x} where set, {y} where not),
   // and a bool input read as a cmp of this type's lanes (load_cmp from {p},
   // load_cmp_tail under mask {t}, splat_cmp from a bool scalar {x}).

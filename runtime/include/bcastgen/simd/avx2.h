@@ -909,23 +909,31 @@ using i32v = __m256i;
 // stores round, so a kernel's last op may leave its result in f32 (the
 // emitter uses its f32 form there); lanes already of the type are exact.
 namespace detail {
-// The bits of the f32 lanes rounded to bf16 (to nearest even: add 0x7FFF
-// plus the lowest kept bit; a carry reaches the next binade or inf), in
-// the high halves. A NaN is not rounded: it is quieted, its payload cut.
+// The bits of f32 lanes rounded to bf16 in their high halves, to nearest
+// even: add 0x7FFF plus the lowest kept bit (a carry reaches the next
+// binade or inf). Right for every lane but a NaN with a nonzero low half,
+// which the carry could turn into inf or a zero.
+BCASTGEN_SIMD_AVX2 __m256i bf16_round_add(__m256i b) {
+  const __m256i low_kept = _mm256_and_si256(_mm256_srli_epi32(b, 16), _mm256_set1_epi32(1));
+  return _mm256_add_epi32(b, _mm256_add_epi32(low_kept, _mm256_set1_epi32(0x7FFF)));
+}
+// The same for every lane: a NaN is not rounded but quieted, its payload cut.
 BCASTGEN_SIMD_AVX2 __m256i bf16_rounded_bits(__m256 x) {
   const __m256i b = _mm256_castps_si256(x);
-  const __m256i low_kept = _mm256_and_si256(_mm256_srli_epi32(b, 16), _mm256_set1_epi32(1));
-  const __m256i rounded = _mm256_add_epi32(b, _mm256_add_epi32(low_kept, _mm256_set1_epi32(0x7FFF)));
   const __m256i nan = _mm256_or_si256(b, _mm256_set1_epi32(0x00400000));
-  return _mm256_castps_si256(
-      _mm256_blendv_ps(_mm256_castsi256_ps(rounded), _mm256_castsi256_ps(nan), _mm256_cmp_ps(x, x, _CMP_UNORD_Q)));
+  return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(bf16_round_add(b)), _mm256_castsi256_ps(nan),
+                                              _mm256_cmp_ps(x, x, _CMP_UNORD_Q)));
 }
-// 8 f32 lanes to 8 bf16, rounded (vpackusdw packs within 128-bit halves;
-// the values are below 2^16, so nothing saturates).
-BCASTGEN_SIMD_AVX2 __m128i narrow_bf16(__m256 x) {
-  const __m256i h = _mm256_srli_epi32(bf16_rounded_bits(x), 16);
-  return _mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+// The high halves of 8 lanes as 8 bf16: vpshufb gathers each 128-bit
+// lane's four into its low 8 bytes and vpermq joins the two (two shuffles,
+// where a shift, an extract and a pack were three).
+BCASTGEN_SIMD_AVX2 __m128i high_halves(__m256i bits) {
+  const __m256i pick = _mm256_setr_epi8(2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1,  //
+                                        2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1);
+  return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_shuffle_epi8(bits, pick), 0x08));
 }
+// 8 f32 lanes to 8 bf16, rounded.
+BCASTGEN_SIMD_AVX2 __m128i narrow_bf16(__m256 x) { return high_halves(bf16_rounded_bits(x)); }
 BCASTGEN_SIMD_AVX2 __m128i narrow_f16(__m256 x) { return _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT); }
 BCASTGEN_SIMD_AVX2 __m128i load_halves(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 }  // namespace detail
@@ -939,8 +947,14 @@ BCASTGEN_SIMD_AVX2 void stream_f16(f16* p, __m256 v) {
   _mm_stream_si128(reinterpret_cast<__m128i*>(p), detail::narrow_f16(v));
 }
 BCASTGEN_SIMD_AVX2 __m256 splat_f16(f16 x) { return _mm256_set1_ps(to_float(x)); }
+// vbroadcasti128 (a load, no shuffle port) puts the 8 halves in both 128-bit
+// lanes; one vpshufb moves halves 0-3 (low lane) and 4-7 (high lane) to the
+// high 16 bits of the f32 lanes and zeroes the low ones.
 BCASTGEN_SIMD_AVX2 __m256 load_bf16(const bf16* p) {
-  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(detail::load_halves(p)), 16));
+  const __m256i to_high_halves = _mm256_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7,  //
+                                                  -1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
+  return _mm256_castsi256_ps(
+      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(detail::load_halves(p)), to_high_halves));
 }
 BCASTGEN_SIMD_AVX2 void store_bf16(bf16* p, __m256 v) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(p), detail::narrow_bf16(v));
@@ -949,6 +963,14 @@ BCASTGEN_SIMD_AVX2 void stream_bf16(bf16* p, __m256 v) {
   _mm_stream_si128(reinterpret_cast<__m128i*>(p), detail::narrow_bf16(v));
 }
 BCASTGEN_SIMD_AVX2 __m256 splat_bf16(bf16 x) { return _mm256_set1_ps(to_float(x)); }
+// Lanes whose NaNs are already bf16 NaNs (low halves zero: the plan's
+// root_nans_exact) round by the add alone, three instructions fewer.
+BCASTGEN_SIMD_AVX2 void store_nan_exact_bf16(bf16* p, __m256 v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), detail::high_halves(detail::bf16_round_add(_mm256_castps_si256(v))));
+}
+BCASTGEN_SIMD_AVX2 void stream_nan_exact_bf16(bf16* p, __m256 v) {
+  _mm_stream_si128(reinterpret_cast<__m128i*>(p), detail::high_halves(detail::bf16_round_add(_mm256_castps_si256(v))));
+}
 // A compare result of 16-bit float lanes is f32's.
 BCASTGEN_SIMD_AVX2 void store_bool_f16(bool* p, __m256 m) {
   const std::uint64_t bits = _pdep_u64(static_cast<unsigned>(_mm256_movemask_ps(m)), 0x0101010101010101ull);
