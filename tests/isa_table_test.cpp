@@ -51,11 +51,13 @@ TEST(IsaTable, InclusionIsWhatTheRowsImply) {
   EXPECT_FALSE(bg::isa_includes(Isa::Avx2, Isa::Avx512));
   EXPECT_FALSE(bg::isa_includes(Isa::Scalar, Isa::Avx2));
   // Most specific first: what messages and the default ISA list use.
-  EXPECT_EQ(bg::isa_names(), "avx512, avx2, scalar");
-  EXPECT_EQ(bg::gen::default_isas(), (std::vector<Isa>{Isa::Avx512, Isa::Avx2, Isa::Scalar}));
-  std::vector<Isa> isas{Isa::Scalar, Isa::Avx512, Isa::Avx2};
+  EXPECT_TRUE(bg::isa_includes(Isa::Avx512Fp16, Isa::Avx512));
+  EXPECT_FALSE(bg::isa_includes(Isa::Avx512, Isa::Avx512Fp16));
+  EXPECT_EQ(bg::isa_names(), "avx512fp16, avx512, avx2, scalar");
+  EXPECT_EQ(bg::gen::default_isas(), (std::vector<Isa>{Isa::Avx512Fp16, Isa::Avx512, Isa::Avx2, Isa::Scalar}));
+  std::vector<Isa> isas{Isa::Scalar, Isa::Avx512, Isa::Avx2, Isa::Avx512Fp16};
   bg::sort_most_specific_first(&isas);
-  EXPECT_EQ(isas, (std::vector<Isa>{Isa::Avx512, Isa::Avx2, Isa::Scalar}));
+  EXPECT_EQ(isas, (std::vector<Isa>{Isa::Avx512Fp16, Isa::Avx512, Isa::Avx2, Isa::Scalar}));
 }
 
 TEST(IsaTable, TargetAndFamiliesSplitIntoTheirParts) {
@@ -115,6 +117,37 @@ kernels:
                      "#include \"bcastgen/simd/avx2.h\"\n#endif"),
             std::string::npos);
   EXPECT_NE(src.find("using namespace bcastgen::simd::avx2;"), std::string::npos);
+}
+
+// avx512fp16 extends avx512 with native f16 lanes: only a kernel with an
+// f16 node gets its variant, under the architecture's guard and the
+// compiler's (Clang 14 declares the intrinsics only with -mavx512fp16), and
+// its dispatch tries it first.
+TEST(IsaTable, TheFp16VariantIsForF16KernelsUnderItsCompilerGuard) {
+  const std::string src = generated_source(R"(
+kernels:
+  - name: add16
+    dtype: f16
+    inputs: {a: [4, 64], b: [64]}
+    expr: a * b + a
+  - name: add32
+    inputs: {a: [4, 64], b: [64]}
+    expr: a + b
+)");
+  const std::string guard = "#if (defined(__x86_64__) || defined(_M_X64)) && ((!defined(__clang__) && __GNUC__ >= 12) || "
+                            "defined(__AVX512FP16__))\n";
+  EXPECT_NE(src.find(guard + "#include \"bcastgen/simd/avx512fp16.h\"\n#endif"), std::string::npos);
+  EXPECT_NE(src.find(guard + "// avx512fp16: iteration i0"), std::string::npos);
+  EXPECT_NE(src.find("bcastgen.kernel:add16:avx512fp16"), std::string::npos);
+  EXPECT_EQ(src.find("bcastgen.kernel:add32:avx512fp16"), std::string::npos);
+  EXPECT_NE(src.find("using namespace bcastgen::simd::avx512fp16;"), std::string::npos);
+  EXPECT_NE(src.find("= multiply_ph(t0_"), std::string::npos);  // native f16 forms, 32 lanes
+  EXPECT_NE(src.find("= add_ph(t2_"), std::string::npos);
+  EXPECT_NE(src.find("32 lanes x unroll 4"), std::string::npos);
+  EXPECT_NE(src.find(guard + "  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512Fp16)) return avx512fp16;\n#endif\n"
+                             "#if defined(__x86_64__) || defined(_M_X64)\n"
+                             "  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;"),
+            std::string::npos);
 }
 
 TEST(IsaTable, ScalarOnlyOutputIncludesNoIntrinsicsHeader) {
@@ -180,7 +213,7 @@ TEST(VocabularyCheck, TypeRowsAreComplete) {
   expect_rejected(edited(f32_forms, "forms: [load, store, store_tail, stream, splat, permute, select, load_cmp,"),
                   "types.avx512.f32: missing 'load_tail' (the isa's tails are masked)");
   expect_rejected(edited("      vec: __m512\n", "      vec: __m512\n      widen: x\n"),
-                  "types.avx512.f32: unknown field 'widen' (valid: vec, cmp, mask, forms)");
+                  "types.avx512.f32: unknown field 'widen' (valid: vec, cmp, mask, forms, lane_bytes, suffix)");
   expect_rejected(edited("forms: [load, load_tail,", "forms: [load, load_wide,"),
                   "types.avx512.f32: unknown form 'load_wide'");
   expect_rejected(edited("      vec: __m512\n", "      vec: \"\"\n"), "types.avx512.f32.vec is empty");

@@ -501,6 +501,43 @@ TEST(Plan, Bf16StoreSkipsTheNanFixupOnlyForBf16Nans) {
   EXPECT_FALSE(exact("x * y", DType::F32, DType::F32));
 }
 
+// avx512fp16: native f16 lanes, 32 per register; an f32 node takes two. A
+// kernel without f16 is AVX-512's and gets no variant of its own, unless
+// AVX-512 is not planned.
+TEST(Plan, Avx512Fp16HasNativeF16LanesForF16KernelsOnly) {
+  PlanOptions o = options();
+  o.isas.insert(o.isas.begin(), Isa::Avx512Fp16);
+  const KernelPlan h = plan_kernel(fused("x * g + x", {{"x", {8, 128, 768}, DType::F16, {}},
+                                                       {"g", {768}, DType::F16, {}}}), o);
+  ASSERT_EQ(h.isas.size(), 4u);
+  const IsaPlan& n = isa_plan(h, Isa::Avx512Fp16);
+  EXPECT_TRUE(n.vector);
+  EXPECT_EQ(n.lanes, 32);
+  EXPECT_EQ(n.lane_dtype, DType::F16);
+  EXPECT_TRUE(n.lane_nodes.empty());
+  EXPECT_EQ(isa_plan(h, Isa::Avx512).lanes, 16);  // f16 held as f32 there
+  // Mixed with f32: the f32 nodes take two registers, the casts are vector forms.
+  const KernelPlan m = plan_kernel(fused("cast(cast(x, f32) * b, f16)", {{"x", {4, 96}, DType::F16, {}},
+                                                                       {"b", {96}, DType::F32, {}}}), o);
+  const IsaPlan& mn = isa_plan(m, Isa::Avx512Fp16);
+  EXPECT_TRUE(mn.vector);
+  EXPECT_EQ(mn.lanes, 32);
+  EXPECT_EQ(mn.parts, (std::vector<int>{1, 2, 2, 2, 1}));
+  EXPECT_TRUE(mn.lane_nodes.empty());
+  // power has no f16 form: lane by lane inside the 32-lane loop.
+  const KernelPlan pw = plan_kernel(fused("pow(x, g)", {{"x", {64}, DType::F16, {}}, {"g", {64}, DType::F16, {}}}), o);
+  EXPECT_EQ(isa_plan(pw, Isa::Avx512Fp16).lane_nodes, (std::vector<std::size_t>{2}));
+  // No f16 node: AVX-512's variant serves; alone, the ISA plans it with AVX-512's forms.
+  const KernelPlan f = plan_kernel(binary(Op::Add, DType::F32, {4, 64}, {64}), o);
+  EXPECT_TRUE(std::none_of(f.isas.begin(), f.isas.end(), [](const IsaPlan& ip) { return ip.isa == Isa::Avx512Fp16; }));
+  PlanOptions only = options();
+  only.isas = {Isa::Avx512Fp16};
+  const KernelPlan fo = plan_kernel(binary(Op::Add, DType::F32, {4, 64}, {64}), only);
+  ASSERT_EQ(fo.isas.size(), 1u);
+  EXPECT_TRUE(fo.isas[0].vector);
+  EXPECT_EQ(fo.isas[0].lanes, 16);
+}
+
 // An Expand node's target joins the output's shape; its operand reads as
 // numpy aligns it there, and the node itself is its operand's registers.
 TEST(Plan, ExpandTargetsShapeTheOutput) {

@@ -6,6 +6,7 @@
 // (generated_kernels_test, the 512-DAG differential test).
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
 #include <set>
 #include <string>
@@ -87,12 +88,18 @@ TEST(SimdWrappers, EveryVectorIsaHasAHeader) {
   }
 }
 
+// An ISA with a base (avx512fp16) names its own wrappers and the base's of
+// the dtypes it does not list: its header defines only the former.
 TEST(SimdWrappers, TheVocabularyAndTheHeadersNameTheSameWrappers) {
   for (const bg::IsaInfo& r : bg::kIsaInfo) {
     if (!*r.header) continue;
     const std::set<std::string> listed = vocabulary_names(r.isa), defined = header_names(r);
-    EXPECT_GT(defined.size(), 100u) << r.name;  // the scan found the definitions
-    for (const std::string& n : listed) EXPECT_TRUE(defined.count(n)) << r.name << ": no wrapper " << n << " in " << r.header;
+    const std::optional<bg::Isa> base = Vocabulary::builtin().isa(r.isa)->base;
+    const std::set<std::string> inherited = base ? header_names(bg::isa_info(*base)) : std::set<std::string>{};
+    EXPECT_GT(defined.size(), base ? 40u : 100u) << r.name;  // the scan found the definitions
+    for (const std::string& n : listed) {
+      EXPECT_TRUE(defined.count(n) || inherited.count(n)) << r.name << ": no wrapper " << n << " in " << r.header;
+    }
     for (const std::string& n : defined) {
       EXPECT_TRUE(listed.count(n)) << r.name << ": " << n << " in " << r.header << " is named by no vocabulary row";
     }

@@ -57,27 +57,30 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
   const KernelFileNames names{spec.ns, c_identifier(spec.ns) + "_", table_fn};
   GeneratedFiles out;
   std::vector<Values> declarations, definitions;
-  // The SIMD headers of the ISAs, under their architecture's guard (in the
-  // order of the spec's ISAs).
-  std::vector<std::pair<std::string, std::vector<Values>>> by_arch;
-  for (Isa isa : popt.isas) {
-    const IsaInfo& r = isa_info(isa);
-    if (*r.header == '\0') continue;
-    const std::string condition = arch_info(r.arch).guard;
-    auto group = std::find_if(by_arch.begin(), by_arch.end(), [&](const auto& g) { return g.first == condition; });
-    if (group == by_arch.end()) group = by_arch.insert(by_arch.end(), {condition, {}});
-    group->second.push_back(Values().set("simd_header", r.header));
-  }
-  std::vector<Values> simd_headers;
-  for (auto& [condition, headers] : by_arch) {
-    simd_headers.push_back(Values().set("condition", condition).list("headers", headers));
-  }
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
     out.plans.push_back(plan_kernel(spec.kernels[i], shapes[i], popt, voc));
     const KernelCode code = emit_kernel(out.plans.back(), voc, names);
     declarations.push_back(code.declarations);
     definitions.push_back(
         Values().set("code", code.code).set("entry", code.table_row).set("c_entry", code.c_entry));
+  }
+  // The SIMD headers of the ISAs some kernel has a variant of, under their
+  // guards (in the order of the spec's ISAs).
+  std::vector<std::pair<std::string, std::vector<Values>>> by_guard;
+  for (Isa isa : popt.isas) {
+    const IsaInfo& r = isa_info(isa);
+    const bool planned = std::any_of(out.plans.begin(), out.plans.end(), [&](const KernelPlan& p) {
+      return std::any_of(p.isas.begin(), p.isas.end(), [&](const IsaPlan& ip) { return ip.isa == isa; });
+    });
+    if (*r.header == '\0' || !planned) continue;
+    const std::string condition = isa_guard(isa);
+    auto group = std::find_if(by_guard.begin(), by_guard.end(), [&](const auto& g) { return g.first == condition; });
+    if (group == by_guard.end()) group = by_guard.insert(by_guard.end(), {condition, {}});
+    group->second.push_back(Values().set("simd_header", r.header));
+  }
+  std::vector<Values> simd_headers;
+  for (auto& [condition, headers] : by_guard) {
+    simd_headers.push_back(Values().set("condition", condition).list("headers", headers));
   }
   const std::string header = options.stem + ".h", source = options.stem + ".cpp";
   const std::string c_header = options.stem + "_c.h";

@@ -330,8 +330,10 @@ class BodyEmitter {
   // rounding on the bits), once, as the op's own rounding would, so that the
   // kernel's last op does not round twice. (A lane-by-lane root rounds in
   // ops::; rounding a value of the type again is exact.)
+  // (Native 16-bit lanes, avx512fp16's f16, keep their own forms.)
   DType form_dtype(std::size_t i, DType t) const {
-    return i == dag_.root && is_half(node(i).dtype) && is_half(t) ? DType::F32 : t;
+    const bool held_as_f32 = voc_.lane_bytes(ip_.isa, node(i).dtype) == dtype_lane_size(DType::F32);
+    return i == dag_.root && is_half(node(i).dtype) && is_half(t) && held_as_f32 ? DType::F32 : t;
   }
 
   // The load of input `in` at `ptr` (masked by `mask` when not empty).

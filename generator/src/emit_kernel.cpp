@@ -132,10 +132,11 @@ Values declaration_values(const KernelPlan& p, Values v) {
   return v;
 }
 
-// The `#if` around code for one architecture: none for code that compiles everywhere.
-std::vector<Values> arch_guard(Arch arch) {
-  if (arch == Arch::Any) return {};
-  return {Values().set("condition", arch_info(arch).guard)};
+// The `#if` around code of one ISA (its architecture, and the compiler
+// where the row needs one): none for code that compiles everywhere.
+std::vector<Values> isa_guard_values(const std::string& condition) {
+  if (condition.empty()) return {};
+  return {Values().set("condition", condition)};
 }
 
 // The namespace of the SIMD wrappers a vector variant calls unqualified; none
@@ -173,7 +174,7 @@ std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const Vocabular
                                                    .set("outer_extent", p.outer_extent)
                                                    .flag("streaming", streaming)
                                                    .set("fence", row.nt_fence)
-                                                   .list("guard", arch_guard(row.arch))
+                                                   .list("guard", isa_guard_values(isa_guard(ip.isa)))
                                                    .list("simd", simd_wrappers(ip))
                                                    .declare("namespace")
                                                    .declare("header")
@@ -202,12 +203,12 @@ std::vector<Values> variants(const KernelPlan& p, const Vocabulary& voc, const S
 
 // select() and select_range(): the first variant, in the plan's order
 // (most specific first), that the CPU's ISA includes; consecutive variants
-// of one architecture share its `#if`.
+// under one guard share its `#if`.
 std::string dispatch_code(const KernelPlan& p, const Values& common) {
   std::vector<Values> groups, branches;
-  Arch group_arch = Arch::Any;
+  std::string group_guard;
   auto close_group = [&] {
-    if (!branches.empty()) groups.push_back(Values().list("guard", arch_guard(group_arch)).list("branches", branches));
+    if (!branches.empty()) groups.push_back(Values().list("guard", isa_guard_values(group_guard)).list("branches", branches));
     branches.clear();
   };
   bool has_stream = false;
@@ -222,8 +223,8 @@ std::string dispatch_code(const KernelPlan& p, const Values& common) {
       select = fmt::format("return {} ? {} : {};", aligned, nt.function, plain.function);
       select_range = fmt::format("return {} ? {} : {};", aligned, nt.range, plain.range);
     }
-    if (isa_info(ip.isa).arch != group_arch) close_group();
-    group_arch = isa_info(ip.isa).arch;
+    if (isa_guard(ip.isa) != group_guard) close_group();
+    group_guard = isa_guard(ip.isa);
     branches.push_back(
         Values().set("isa_enum", isa_enumerator(ip.isa)).set("select", select).set("select_range", select_range));
   }

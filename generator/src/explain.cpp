@@ -197,7 +197,11 @@ std::string explain_plan_text(const KernelPlan& p) {
       }
       s += fmt::format("          {} lanes{}; reads {}; outer loops {}, row {}, tail {}, stores {}\n",
                        dtype_name(ip.lane_dtype),
-                       is_half(ip.lane_dtype) ? " (held as f32: loads widen, stores narrow)" : "", access, ip.outer.size(), ip.row,
+                       !is_half(ip.lane_dtype) ? ""
+                       : ip.lanes * dtype_lane_size(DType::F32) == isa_info(ip.isa).vector_bytes
+                           ? " (held as f32: loads widen, stores narrow)"
+                           : " (native 16-bit lanes)",
+                       access, ip.outer.size(), ip.row,
                        ip.tail_lanes == 0 ? "none" : isa_info(ip.isa).mask_tail ? "constant mask" : "unrolled scalars",
                        ip.stream ? "streaming (when out is aligned)" : "normal");
     }

@@ -102,20 +102,21 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
     has_bools = has_bools || n.dtype == DType::Bool;
   }
   int narrow = 8, wide = 1;
-  // Widths in registers: a 16-bit float's lane holds its f32 value.
+  // Widths in registers: a 16-bit float's lane holds its f32 value, unless
+  // the ISA has native 16-bit lanes (the vocabulary's lane_bytes).
   for (DType t : numbers) {
-    narrow = std::min(narrow, dtype_lane_size(t));
-    wide = std::max(wide, dtype_lane_size(t));
+    narrow = std::min(narrow, voc.lane_bytes(isa, t));
+    wide = std::max(wide, voc.lane_bytes(isa, t));
   }
   if (has_bools && !numbers.empty() && narrow != wide) {
     return "the expression mixes element widths and has bools, which are compare results of one width";
   }
   *lane = DType::Bool;
-  if (numbers.count(p.out_dtype) && dtype_lane_size(p.out_dtype) == narrow) {
+  if (numbers.count(p.out_dtype) && voc.lane_bytes(isa, p.out_dtype) == narrow) {
     *lane = p.out_dtype;
   } else {
     for (DType t : numbers) {
-      if (dtype_lane_size(t) == narrow) {
+      if (voc.lane_bytes(isa, t) == narrow) {
         *lane = t;
         break;
       }
@@ -331,9 +332,9 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     return ip;
   }
   ip.vector = true;
-  ip.lanes = row.vector_bytes / dtype_lane_size(ip.lane_dtype);
+  ip.lanes = row.vector_bytes / voc.lane_bytes(isa, ip.lane_dtype);
   for (const ExprNode& n : p.spec.expr.nodes) {
-    ip.parts.push_back(n.dtype == DType::Bool ? 1 : dtype_lane_size(n.dtype) / dtype_lane_size(ip.lane_dtype));
+    ip.parts.push_back(n.dtype == DType::Bool ? 1 : voc.lane_bytes(isa, n.dtype) / voc.lane_bytes(isa, ip.lane_dtype));
   }
   // Nodes of several registers per vector take that many times the
   // registers: unroll less, so that a step's values still fit.
@@ -444,6 +445,16 @@ std::int64_t footprint_bytes(const KernelPlan& p) {
   return total;
 }
 
+// Whether an ISA that extends a base (vocabulary.yaml) would plan this
+// kernel as its base does: no node has a dtype it has its own forms for,
+// and the base is planned too. Its variant would be the base's again, so
+// it is left out (the dispatcher runs the base's on that CPU).
+bool same_as_base(const ExprDag& d, Isa isa, const PlanOptions& opt, const Vocabulary& voc) {
+  const IsaVocabulary* iv = voc.isa(isa);
+  if (!iv || !iv->base || std::find(opt.isas.begin(), opt.isas.end(), *iv->base) == opt.isas.end()) return false;
+  return std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ExprNode& n) { return voc.overrides(isa, n.dtype); });
+}
+
 // Whether the root's NaNs, if it can be one, have a zero low half (see
 // KernelPlan::root_nans_exact), node by node in topological order. A bf16
 // node other than the root was rounded to bf16; integers and bools are
@@ -511,7 +522,10 @@ KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOp
   }
   auto plan_isas = [&] {
     p.isas.clear();
-    for (Isa isa : opt.isas) p.isas.push_back(plan_isa(p, isa, opt, voc));
+    for (Isa isa : opt.isas) {
+      if (same_as_base(p.spec.expr, isa, opt, voc)) continue;
+      p.isas.push_back(plan_isa(p, isa, opt, voc));
+    }
     // The split loop is loops[0] if every variant kept it as its outermost
     // loop (fusing a repeating period may have absorbed it).
     p.split = p.loops.size() >= 2;

@@ -161,24 +161,46 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     if (!parse_dtype(name, &t)) throw InvalidArgument("vocabulary: " + where + ": unknown dtype '" + name + "'");
     return t;
   };
+  std::map<Isa, std::pair<std::string, std::string>> bases;  // isa -> (base name, where)
   for (const auto& kv : mapping(root["isas"], "isas")) {
     const std::string name = kv.first.as<std::string>(), where = "isas." + name;
     IsaVocabulary iv;
+    if (kv.second.IsMap() && kv.second["base"]) {
+      bases[isa_of(name, where)] = {scalar_of(kv.second["base"], where + ".base"), where + ".base"};
+    }
     const std::map<std::string, std::pair<std::string*, Placeholders>> fields = {
         {"index", {&iv.index, {}}},
         {"index_const", {&iv.index_const, placeholders({"words"})}},
         {"mask_const", {&iv.mask_const, placeholders({"words", "bits"})}}};
     for (const auto& f : mapping(kv.second, where)) {
       const std::string key = f.first.as<std::string>();
+      if (key == "base") continue;
       auto field = fields.find(key);
       if (field == fields.end()) {
         throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key +
-                              "' (valid: index, index_const, mask_const; the rest is in the ISA table)");
+                              "' (valid: base, index, index_const, mask_const; the rest is in the ISA table)");
       }
       *field->second.first = scalar_of(f.second, where + "." + key);
       if (!field->second.second.empty()) check_form(*field->second.first, field->second.second, where + "." + key);
     }
     v.isas_[isa_of(name, where)] = iv;
+  }
+  for (const auto& [isa, base] : bases) {
+    const Isa b = isa_of(base.first, base.second);
+    if (!v.isa(b) || v.isas_[b].base) {
+      throw InvalidArgument("vocabulary: " + base.second + ": '" + base.first + "' is not an isa of 'isas' without a base");
+    }
+    if (!isa_includes(isa, b)) {
+      throw InvalidArgument("vocabulary: " + base.second + ": '" + base.first + "' is not an ISA that " +
+                            isa_name(isa) + " implies (ISA table)");
+    }
+    IsaVocabulary& iv = v.isas_[isa];
+    iv.base = b;
+    if (iv.index.empty()) {  // the gathered blocks of the base's dtypes
+      iv.index = v.isas_[b].index;
+      iv.index_const = v.isas_[b].index_const;
+      iv.mask_const = v.isas_[b].mask_const;
+    }
   }
   for (const auto& isa_kv : mapping(root["types"], "types")) {
     const std::string isa_text = isa_kv.first.as<std::string>();
@@ -189,14 +211,31 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
       TypeVocabulary tv;
       std::set<std::string> seen;
       const std::string dtype_text = t_kv.first.as<std::string>();
+      const DType dtype = dtype_of(dtype_text, where);
+      tv.lane_bytes = dtype_lane_size(dtype);
+      tv.suffix = dtype_text;
+      if (t_kv.second.IsMap() && t_kv.second["suffix"]) {
+        tv.suffix = scalar_of(t_kv.second["suffix"], where + ".suffix");
+        if (tv.suffix.empty() || tv.suffix.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") != std::string::npos) {
+          throw InvalidArgument("vocabulary: " + where + ".suffix: '" + tv.suffix + "' is not a name");
+        }
+      }
+      if (t_kv.second.IsMap() && t_kv.second["lane_bytes"]) {
+        const std::string text = scalar_of(t_kv.second["lane_bytes"], where + ".lane_bytes");
+        if (text != "2" && text != "4" && text != "8" && text != "1") {
+          throw InvalidArgument("vocabulary: " + where + ".lane_bytes must be 1, 2, 4 or 8, got '" + text + "'");
+        }
+        tv.lane_bytes = std::stoi(text);
+      }
       for (const auto& f : mapping(t_kv.second, where)) {
         const std::string key = f.first.as<std::string>();
+        if (key == "suffix" || key == "lane_bytes") continue;
         if (key == "forms") {
           for (const std::string& form : names_of(f.second, where + ".forms")) {
             auto tf = std::find_if(type_forms().begin(), type_forms().end(),
                                    [&](const TypeForm& x) { return form == x.key; });
             if (tf == type_forms().end()) throw InvalidArgument("vocabulary: " + where + ": unknown form '" + form + "'");
-            tv.*(tf->field) = call(form + "_" + dtype_text, tf->args);
+            tv.*(tf->field) = call(form + "_" + tv.suffix, tf->args);
             seen.insert(form);
           }
           continue;
@@ -204,7 +243,8 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
         auto tn = std::find_if(type_names().begin(), type_names().end(),
                                [&](const TypeName& x) { return key == x.key; });
         if (tn == type_names().end()) {
-          throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key + "' (valid: vec, cmp, mask, forms)");
+          throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key +
+                                "' (valid: vec, cmp, mask, forms, lane_bytes, suffix)");
         }
         tv.*(tn->field) = scalar_of(f.second, where + "." + key);
         if ((tv.*(tn->field)).empty()) throw InvalidArgument("vocabulary: " + where + "." + key + " is empty");
@@ -228,7 +268,15 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
           }
         }
       }
-      v.types_[{isa, dtype_of(dtype_text, where)}] = tv;
+      v.types_[{isa, dtype}] = tv;
+      if (v.isas_[isa].base) v.own_types_[{isa, dtype}] = true;
+    }
+  }
+  // An ISA with a base has the base's vectors of every other dtype.
+  for (const auto& [isa, iv] : v.isas_) {
+    if (!iv.base) continue;
+    for (const auto& [key, tv] : v.types_) {
+      if (key.first == *iv.base && !v.types_.count({isa, key.second})) v.types_[{isa, key.second}] = tv;
     }
   }
   // ops.<isa>.<dtype>: [op, ...], unary.<isa>.<dtype>: [function, ...] and
@@ -250,13 +298,13 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   read_lists("ops", [&](Isa isa, DType t, const std::string& name, const std::string& where) {
     Op op;
     if (!parse_op(name, &op)) throw InvalidArgument("vocabulary: " + where + ": unknown op '" + name + "'");
-    v.ops_[{isa, t, op}] = call(name + "_" + dtype_name(t), {"a", "b"});
+    v.ops_[{isa, t, op}] = call(name + "_" + v.type(isa, t)->suffix, {"a", "b"});
   });
   read_lists("unary", [&](Isa isa, DType t, const std::string& name, const std::string& where) {
     const UnaryInfo* found = nullptr;
     for (const UnaryInfo& u : kUnaryInfo) found = name == u.name ? &u : found;
     if (!found) throw InvalidArgument("vocabulary: " + where + ": unknown unary function '" + name + "'");
-    v.unary_[{isa, t, found->op}] = call(name + "_" + dtype_name(t), {"x"});
+    v.unary_[{isa, t, found->op}] = call(name + "_" + v.type(isa, t)->suffix, {"x"});
   });
   // Between numbers of one width, with bool (a compare result of the
   // lanes), or between widths (a node r times wider takes r registers): a
@@ -266,10 +314,30 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     const DType to = dtype_of(name, where);
     if (!v.type(isa, to)) throw InvalidArgument("vocabulary: " + where + "." + name + ": no such entry in 'types'");
     if (to == from) throw InvalidArgument("vocabulary: " + where + "." + name + ": a cast to the same dtype");
-    const std::string wrapper = std::string("cast_") + dtype_name(from) + "_" + name;
-    const bool widens = from != DType::Bool && to != DType::Bool && dtype_lane_size(to) > dtype_lane_size(from);
+    const std::string wrapper = "cast_" + v.type(isa, from)->suffix + "_" + v.type(isa, to)->suffix;
+    const bool widens = from != DType::Bool && to != DType::Bool && v.lane_bytes(isa, to) > v.lane_bytes(isa, from);
     v.casts_[{isa, from, to}] = widens ? wrapper + "<{s}>({x})" : call(wrapper, {"x"});
   });
+  // And the base's ops, functions and casts of the dtypes it does not list.
+  for (const auto& [isa, iv] : v.isas_) {
+    if (!iv.base) continue;
+    const Isa b = *iv.base;
+    for (const auto& [key, form] : decltype(v.ops_)(v.ops_)) {  // a copy: inserting while iterating
+      if (std::get<0>(key) == b && !v.overrides(isa, std::get<1>(key))) {
+        v.ops_.insert({{isa, std::get<1>(key), std::get<2>(key)}, form});
+      }
+    }
+    for (const auto& [key, form] : decltype(v.unary_)(v.unary_)) {  // a copy: inserting while iterating
+      if (std::get<0>(key) == b && !v.overrides(isa, std::get<1>(key))) {
+        v.unary_.insert({{isa, std::get<1>(key), std::get<2>(key)}, form});
+      }
+    }
+    for (const auto& [key, form] : decltype(v.casts_)(v.casts_)) {  // a copy: inserting while iterating
+      if (std::get<0>(key) == b && !v.overrides(isa, std::get<1>(key)) && !v.overrides(isa, std::get<2>(key))) {
+        v.casts_.insert({{isa, std::get<1>(key), std::get<2>(key)}, form});
+      }
+    }
+  }
   return v;
 }
 
@@ -282,6 +350,13 @@ const TypeVocabulary* Vocabulary::type(Isa isa, DType t) const {
   auto it = types_.find({isa, t});
   return it == types_.end() ? nullptr : &it->second;
 }
+
+int Vocabulary::lane_bytes(Isa isa, DType t) const {
+  const TypeVocabulary* tv = type(isa, t);
+  return tv ? tv->lane_bytes : dtype_lane_size(t);
+}
+
+bool Vocabulary::overrides(Isa isa, DType t) const { return own_types_.count({isa, t}) != 0; }
 
 std::optional<std::string> Vocabulary::op(Isa isa, DType t, Op op) const {
   auto it = ops_.find({isa, t, op});

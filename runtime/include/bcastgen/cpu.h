@@ -7,8 +7,8 @@
 // kind and non-temporal store. The generator, the CLI, the spec reader,
 // `explain`, the linter and the generated dispatch all read it; no ISA
 // name is spelled anywhere else. ISAs have no linear order: an ISA runs the
-// variants of the ISAs it implies (AVX-512 runs AVX2 code; a future
-// AVX512-FP16 row implies AVX-512, while an AVX-512 CPU may lack it).
+// variants of the ISAs it implies (AVX-512 runs AVX2 code; AVX512-FP16
+// implies AVX-512, while an AVX-512 CPU may lack it).
 //
 // The dispatcher runs the variant for active_isa(): the most specific ISA
 // this CPU supports, unless a variant is forced (for tests and benchmarks)
@@ -65,7 +65,9 @@ inline constexpr Arch kHostArch = Arch::Any;
 // --- CPU features ------------------------------------------------------------
 
 // One bit of CPUID (or, for the OS's register-state support, of XCR0).
-enum class CpuFeature { OsAvx, OsAvx512, Fma, F16c, Avx2, Bmi, Bmi2, Avx512F, Avx512Dq, Avx512Bw, Avx512Vl, Count };
+enum class CpuFeature {
+  OsAvx, OsAvx512, Fma, F16c, Avx2, Bmi, Bmi2, Avx512F, Avx512Dq, Avx512Bw, Avx512Vl, Avx512Fp16, Count
+};
 
 struct CpuFeatureInfo {
   CpuFeature feature;
@@ -89,6 +91,8 @@ inline constexpr CpuFeatureInfo kCpuFeatureInfo[] = {
     {CpuFeature::Avx512Dq, "avx512dq", Arch::X86_64, 7, 0, 'b', 1u << 17},
     {CpuFeature::Avx512Bw, "avx512bw", Arch::X86_64, 7, 0, 'b', 1u << 30},
     {CpuFeature::Avx512Vl, "avx512vl", Arch::X86_64, 7, 0, 'b', 1u << 31},
+    // native f16 arithmetic (Sapphire Rapids and later; AMD Zen 4 lacks it)
+    {CpuFeature::Avx512Fp16, "avx512_fp16", Arch::X86_64, 7, 0, 'd', 1u << 23},
 };
 
 inline constexpr std::uint32_t feature_bit(CpuFeature f) { return 1u << static_cast<unsigned>(f); }
@@ -100,7 +104,7 @@ inline constexpr std::uint32_t features(F... f) {
 // --- ISAs ----------------------------------------------------------------------
 
 // The rows of kIsaInfo; the enumerators are indices, not an order.
-enum class Isa { Scalar, Avx2, Avx512 };
+enum class Isa { Scalar, Avx2, Avx512, Avx512Fp16 };
 
 inline constexpr std::uint32_t isa_bit(Isa isa) { return 1u << static_cast<unsigned>(isa); }
 template <typename... I>
@@ -112,6 +116,7 @@ inline constexpr std::uint32_t isas(I... i) {
 // as string literals in their own attributes (bcastgen/simd/<isa>.h).
 #define BCASTGEN_TARGET_AVX2 "avx2,fma,f16c,bmi,bmi2"
 #define BCASTGEN_TARGET_AVX512 "avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"
+#define BCASTGEN_TARGET_AVX512FP16 "avx512f,avx512bw,avx512dq,avx512vl,avx512fp16,f16c,bmi,bmi2"
 
 struct IsaInfo {
   Isa isa;
@@ -126,22 +131,43 @@ struct IsaInfo {
   bool mask_tail;          // a partial vector by constant lane masks (else unrolled scalars)
   const char* nt_fence;    // the fence after non-temporal stores ("" when it has none)
   const char* families;    // intrinsic families its variants may call (bcastgen inspect), comma-separated
+  // A preprocessor condition on the compiler, beside the architecture's
+  // guard ("" for none): GCC 12 declares the AVX512-FP16 intrinsics for a
+  // target attribute, Clang 14 only when the whole file is built with
+  // -mavx512fp16 (its immintrin.h tests __AVX512FP16__).
+  const char* compiler;
 };
 inline constexpr IsaInfo kIsaInfo[] = {
-    {Isa::Scalar, "scalar", "Scalar", Arch::Any, "", "", 0, 0, 0, false, "", ""},
+    {Isa::Scalar, "scalar", "Scalar", Arch::Any, "", "", 0, 0, 0, false, "", "", ""},
     {Isa::Avx2, "avx2", "Avx2", Arch::X86_64, BCASTGEN_TARGET_AVX2, "bcastgen/simd/avx2.h",
      features(CpuFeature::OsAvx, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c, CpuFeature::Bmi,
               CpuFeature::Bmi2),
-     isas(Isa::Scalar), 32, false, "_mm_sfence()", "avx2,sse,bmi"},
+     isas(Isa::Scalar), 32, false, "_mm_sfence()", "avx2,sse,bmi", ""},
     {Isa::Avx512, "avx512", "Avx512", Arch::X86_64, BCASTGEN_TARGET_AVX512, "bcastgen/simd/avx512.h",
      features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c,
               CpuFeature::Bmi, CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
               CpuFeature::Avx512Vl),
-     isas(Isa::Scalar, Isa::Avx2), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi"},
+     isas(Isa::Scalar, Isa::Avx2), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi", ""},
+    {Isa::Avx512Fp16, "avx512fp16", "Avx512Fp16", Arch::X86_64, BCASTGEN_TARGET_AVX512FP16,
+     "bcastgen/simd/avx512fp16.h",
+     features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c,
+              CpuFeature::Bmi, CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
+              CpuFeature::Avx512Vl, CpuFeature::Avx512Fp16),
+     isas(Isa::Scalar, Isa::Avx2, Isa::Avx512), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi",
+     "(!defined(__clang__) && __GNUC__ >= 12) || defined(__AVX512FP16__)"},
 };
 
 inline constexpr std::size_t kIsaCount = std::size(kIsaInfo);
 inline constexpr const IsaInfo& isa_info(Isa isa) { return kIsaInfo[static_cast<std::size_t>(isa)]; }
+
+// The `#if` condition under which code of `isa` compiles: its architecture's
+// guard and its compiler condition ("" when it compiles everywhere).
+inline std::string isa_guard(Isa isa) {
+  const IsaInfo& r = isa_info(isa);
+  const std::string arch = arch_info(r.arch).guard, compiler = r.compiler;
+  if (compiler.empty() || arch.empty()) return arch.empty() ? compiler : arch;
+  return "(" + arch + ") && (" + compiler + ")";
+}
 
 // Every Isa, in table order (for iteration).
 inline constexpr std::array<Isa, kIsaCount> kAllIsas = [] {

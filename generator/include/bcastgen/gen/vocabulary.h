@@ -23,11 +23,20 @@ struct IsaVocabulary {
   std::string index;        // register type of a permute's index vector
   std::string index_const;  // an index vector from {words}: 32-bit lane numbers
   std::string mask_const;   // a lane mask from {words} (-1/0 per 32-bit word) or {bits} (one bit per lane)
+  // The ISA this one extends ("base: avx512"): it has the base's forms for
+  // every dtype it does not list in `types`, and its own for those it does.
+  std::optional<Isa> base;
 };
 
 // Register types and memory forms of one dtype on one ISA ("" where it has none).
 struct TypeVocabulary {
   std::string vec, mask, cmp;
+  // Bytes of one lane in a register: the dtype's lane size (a 16-bit float
+  // held as its f32 value takes 4), or 2 for native 16-bit float lanes.
+  int lane_bytes = 0;
+  // Its wrappers' names end in _<suffix>: the dtype's name, unless the row
+  // says otherwise (native f16 forms are _ph, beside the base's _f16).
+  std::string suffix;
   std::string load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
   std::string permute;  // {v} rearranged by the index vector {i} (32-bit lane numbers)
   // store and stream of lanes whose NaNs are already NaNs of the type
@@ -50,6 +59,12 @@ class Vocabulary {
 
   const IsaVocabulary* isa(Isa isa) const;
   const TypeVocabulary* type(Isa isa, DType t) const;
+  // The lane size of dtype t on the ISA (TypeVocabulary::lane_bytes where
+  // it has vectors of t, else dtype_lane_size).
+  int lane_bytes(Isa isa, DType t) const;
+  // Whether the ISA extends a base and has its own forms for t (a kernel
+  // with no such node is the base's kernel: the planner leaves the ISA out).
+  bool overrides(Isa isa, DType t) const;
   // The vector form of an op ({a}, {b}), if this ISA has one for the dtype.
   std::optional<std::string> op(Isa isa, DType t, Op op) const;
   // The vector form of a unary function ({x}), if there is one.
@@ -68,6 +83,7 @@ class Vocabulary {
   std::map<std::tuple<Isa, DType, Op>, std::string> ops_;
   std::map<std::tuple<Isa, DType, UnaryOp>, std::string> unary_;
   std::map<std::tuple<Isa, DType, DType>, std::string> casts_;
+  std::map<std::pair<Isa, DType>, bool> own_types_;  // of an ISA with a base: the dtypes it lists itself
 };
 
 // Substitutes {name} placeholders (lower-case names); a placeholder that is
