@@ -986,6 +986,10 @@ BCASTGEN_SIMD_AVX2 __m256 nearest_bf16(__m256 x) {
   return _mm256_and_ps(_mm256_castsi256_ps(bf16_rounded_bits(x)),
                        _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
 }
+BCASTGEN_SIMD_AVX2 __m256 nearest_bf16_nan_exact(__m256 x) {
+  return _mm256_and_ps(_mm256_castsi256_ps(bf16_round_add(_mm256_castps_si256(x))),
+                       _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
+}
 }  // namespace detail
 using f64v = __m256d;
 using cmp32v = __m256;

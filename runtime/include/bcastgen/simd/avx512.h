@@ -1020,12 +1020,16 @@ BCASTGEN_SIMD_AVX512 __m512 widen_bf16(__m256i h) {
 // The bits of the f32 lanes rounded to bf16 (to nearest even: add 0x7FFF
 // plus the lowest kept bit; a carry reaches the next binade or inf), in
 // the high halves. A NaN is not rounded: it is quieted, its payload cut.
+// The rounding add alone is right for every lane but a NaN with a nonzero
+// low half (the carry could make it inf or a zero).
+BCASTGEN_SIMD_AVX512 __m512i bf16_round_add(__m512i b) {
+  const __m512i low_kept = _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, b, 16), _mm512_set1_epi32(1));
+  return _mm512_add_epi32(b, _mm512_add_epi32(low_kept, _mm512_set1_epi32(0x7FFF)));
+}
 BCASTGEN_SIMD_AVX512 __m512i bf16_rounded_bits(__m512 x) {
   const __m512i b = _mm512_castps_si512(x);
-  const __m512i low_kept = _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, b, 16), _mm512_set1_epi32(1));
-  const __m512i rounded = _mm512_add_epi32(b, _mm512_add_epi32(low_kept, _mm512_set1_epi32(0x7FFF)));
   const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
-  return _mm512_mask_or_epi32(rounded, nan, b, _mm512_set1_epi32(0x00400000));
+  return _mm512_mask_or_epi32(bf16_round_add(b), nan, b, _mm512_set1_epi32(0x00400000));
 }
 // 16 f32 lanes to 16 bf16, rounded (vpmovdw of the high halves).
 BCASTGEN_SIMD_AVX512 __m256i narrow_bf16(__m512 v) {
@@ -1085,6 +1089,10 @@ BCASTGEN_SIMD_AVX512 __m512 nearest_f16(__m512 x) { return widen_f16(narrow_f16(
 BCASTGEN_SIMD_AVX512 __m512 nearest_bf16(__m512 x) {
   const __m512i high_half = _mm512_set1_epi32(static_cast<int>(0xFFFF0000u));
   return _mm512_castsi512_ps(_mm512_and_si512(bf16_rounded_bits(x), high_half));
+}
+BCASTGEN_SIMD_AVX512 __m512 nearest_bf16_nan_exact(__m512 x) {
+  const __m512i high_half = _mm512_set1_epi32(static_cast<int>(0xFFFF0000u));
+  return _mm512_castsi512_ps(_mm512_and_si512(bf16_round_add(_mm512_castps_si512(x)), high_half));
 }
 }  // namespace detail
 // The ISA's own cast to a 16-bit type (AVX2 has no u32 -> f32 form): exact

@@ -42,8 +42,12 @@ BCASTGEN_SIMD_AVX512FP16 __m512h splat_bits(std::uint16_t b) {
 }
 // Lanes 0-15 and 16-31 as f32 (exact), and two f32 halves rounded back to
 // one register of f16 (to nearest even): AVX-512's conversions and halves.
-BCASTGEN_SIMD_AVX512FP16 __m512 low_f32(__m512h x) { return avx512::detail::widen_f16(avx512::detail::half<0>(bits(x))); }
-BCASTGEN_SIMD_AVX512FP16 __m512 high_f32(__m512h x) { return avx512::detail::widen_f16(avx512::detail::half<1>(bits(x))); }
+BCASTGEN_SIMD_AVX512FP16 __m512 low_f32(__m512h x) {
+  return avx512::detail::widen_f16(avx512::detail::half<0>(bits(x)));
+}
+BCASTGEN_SIMD_AVX512FP16 __m512 high_f32(__m512h x) {
+  return avx512::detail::widen_f16(avx512::detail::half<1>(bits(x)));
+}
 BCASTGEN_SIMD_AVX512FP16 __m512h rounded(__m512 low, __m512 high) {
   return from_bits(avx512::detail::join(avx512::detail::narrow_f16(low), avx512::detail::narrow_f16(high)));
 }

@@ -17,7 +17,12 @@
 //
 // and, in namespace detail, nearest_f16 and nearest_bf16 (f32 lanes to the
 // nearest value of the type, NaN to a quiet NaN with the top payload bits,
-// as half.h does). Loads, stores and splats convert between the 16-bit
+// as half.h does), and nearest_bf16_nan_exact: the same for lanes whose
+// NaNs are already bf16 NaNs (low half zero), without the NaN fixup. The
+// arithmetic bf16 forms below use it: their operands are bf16 values, and
+// x86's + - * / sqrt return a quiet copy of an operand's NaN or the default
+// NaN, so their NaNs are bf16 NaNs. (The math functions keep the fixup:
+// their results are not only such operations.) Loads, stores and splats convert between the 16-bit
 // storage and the f32 lanes, and differ per ISA: they are in the headers,
 // with the bool stores (bcastgen inspect counts a store in the function
 // that makes it, or one call deep).
@@ -102,12 +107,12 @@ BCASTGEN_SIMD_FN f32v cast_i32_f16(i32v x) { return detail::nearest_f16(cast_i32
 BCASTGEN_SIMD_FN f32v select_bf16(cmp32v c, f32v x, f32v y) { return select_f32(c, x, y); }
 BCASTGEN_SIMD_FN cmp32v load_cmp_bf16(const bool* p) { return load_cmp_f32(p); }
 BCASTGEN_SIMD_FN cmp32v splat_cmp_bf16(bool x) { return splat_cmp_f32(x); }
-BCASTGEN_SIMD_FN f32v add_bf16(f32v a, f32v b) { return detail::nearest_bf16(add_f32(a, b)); }
-BCASTGEN_SIMD_FN f32v subtract_bf16(f32v a, f32v b) { return detail::nearest_bf16(subtract_f32(a, b)); }
-BCASTGEN_SIMD_FN f32v multiply_bf16(f32v a, f32v b) { return detail::nearest_bf16(multiply_f32(a, b)); }
-BCASTGEN_SIMD_FN f32v divide_bf16(f32v a, f32v b) { return detail::nearest_bf16(divide_f32(a, b)); }
+BCASTGEN_SIMD_FN f32v add_bf16(f32v a, f32v b) { return detail::nearest_bf16_nan_exact(add_f32(a, b)); }
+BCASTGEN_SIMD_FN f32v subtract_bf16(f32v a, f32v b) { return detail::nearest_bf16_nan_exact(subtract_f32(a, b)); }
+BCASTGEN_SIMD_FN f32v multiply_bf16(f32v a, f32v b) { return detail::nearest_bf16_nan_exact(multiply_f32(a, b)); }
+BCASTGEN_SIMD_FN f32v divide_bf16(f32v a, f32v b) { return detail::nearest_bf16_nan_exact(divide_f32(a, b)); }
 BCASTGEN_SIMD_FN f32v squared_difference_bf16(f32v a, f32v b) {
-  return detail::nearest_bf16(squared_difference_f32(a, b));
+  return detail::nearest_bf16_nan_exact(squared_difference_f32(a, b));
 }
 BCASTGEN_SIMD_FN f32v maximum_bf16(f32v a, f32v b) { return maximum_f32(a, b); }
 BCASTGEN_SIMD_FN f32v minimum_bf16(f32v a, f32v b) { return minimum_f32(a, b); }
@@ -120,9 +125,9 @@ BCASTGEN_SIMD_FN cmp32v greater_bf16(f32v a, f32v b) { return greater_f32(a, b);
 BCASTGEN_SIMD_FN cmp32v greater_equal_bf16(f32v a, f32v b) { return greater_equal_f32(a, b); }
 BCASTGEN_SIMD_FN f32v neg_bf16(f32v x) { return neg_f32(x); }
 BCASTGEN_SIMD_FN f32v abs_bf16(f32v x) { return abs_f32(x); }
-BCASTGEN_SIMD_FN f32v sqrt_bf16(f32v x) { return detail::nearest_bf16(sqrt_f32(x)); }
-BCASTGEN_SIMD_FN f32v square_bf16(f32v x) { return detail::nearest_bf16(square_f32(x)); }
-BCASTGEN_SIMD_FN f32v reciprocal_bf16(f32v x) { return detail::nearest_bf16(reciprocal_f32(x)); }
+BCASTGEN_SIMD_FN f32v sqrt_bf16(f32v x) { return detail::nearest_bf16_nan_exact(sqrt_f32(x)); }
+BCASTGEN_SIMD_FN f32v square_bf16(f32v x) { return detail::nearest_bf16_nan_exact(square_f32(x)); }
+BCASTGEN_SIMD_FN f32v reciprocal_bf16(f32v x) { return detail::nearest_bf16_nan_exact(reciprocal_f32(x)); }
 BCASTGEN_SIMD_FN f32v floor_bf16(f32v x) { return floor_f32(x); }
 BCASTGEN_SIMD_FN f32v ceil_bf16(f32v x) { return ceil_f32(x); }
 BCASTGEN_SIMD_FN f32v trunc_bf16(f32v x) { return trunc_f32(x); }
