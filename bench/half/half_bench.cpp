@@ -1,5 +1,5 @@
 // Times bcastgen's 16-bit float kernels (bench/half/cases.yaml) and its f32
-// kernels of the same shapes against PyTorch, oneDNN and Eigen on one
+// kernels of the same shapes against PyTorch, oneDNN, Eigen and Halide on one
 // thread; prints one line per (case, element type, peer): the median time
 // of BENCH_REPETITIONS runs, and the elements that differ from bcastgen's
 // output (NaN equals NaN). bench/half/run.sh builds and runs it, NumPy
@@ -137,7 +137,8 @@ int main() {
       const Peer peers[] = {{"bcastgen", mine},
                             {"pytorch", torch_loop(c, e, in, theirs.data())},
                             {"onednn", onednn_loop(c, e, in, theirs.data())},
-                            {"eigen", eigen_loop(c, e, in, theirs.data())}};
+                            {"eigen", eigen_loop(c, e, in, theirs.data())},
+                            {"halide", halide_loop(c, e, in, theirs.data())}};
       for (const Peer& p : peers) {
         if (!p.loop) {
           std::printf("%s\t%s\t%s\tn/a\t\t%lld\n", c.name.c_str(), elem_name(e), p.name, static_cast<long long>(bytes));

@@ -33,5 +33,6 @@ using Loop = std::function<void()>;
 Loop torch_loop(const Case& c, Elem e, const std::vector<void*>& inputs, void* out);
 Loop onednn_loop(const Case& c, Elem e, const std::vector<void*>& inputs, void* out);
 Loop eigen_loop(const Case& c, Elem e, const std::vector<void*>& inputs, void* out);
+Loop halide_loop(const Case& c, Elem e, const std::vector<void*>& inputs, void* out);
 
 }  // namespace half_bench

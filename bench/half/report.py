@@ -8,7 +8,7 @@ kernel's time over bcastgen's own f32 kernel of the same shapes.
 import sys
 from collections import defaultdict
 
-PEERS = ["bcastgen", "pytorch", "onednn", "eigen", "numpy"]
+PEERS = ["bcastgen", "pytorch", "onednn", "eigen", "halide", "numpy", "onnxruntime"]
 rows = defaultdict(dict)
 bad = defaultdict(dict)
 order = []
