@@ -347,8 +347,12 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   for (std::size_t k = 0; pattern_ok && k < rep.size(); ++k) pattern_ok = !rep[k] || p.spec.inputs[k].dtype == ip.lane_dtype;
   if (pattern_ok) {
     const std::int64_t P = p.loops.back().extent;
-    const std::int64_t period_elems = std::lcm(P, static_cast<std::int64_t>(ip.lanes));
-    const auto k = static_cast<int>(period_elems / ip.lanes);
+    // A period longer than the registers allow cannot fit; checked first, so
+    // that lcm and the register count stay small (a huge P once made the
+    // count overflow an int and pass).
+    const std::int64_t lanes = ip.lanes;
+    const std::int64_t k64 = P <= kMaxPatternVectors * lanes ? std::lcm(P, lanes) / lanes : kMaxPatternVectors + 1;
+    const auto k = static_cast<int>(std::min<std::int64_t>(k64, kMaxPatternVectors + 1));
     if (k <= kMaxPatternVectors) {
       const Loop fused_outer = ip.outer.back();
       ip.outer.pop_back();
