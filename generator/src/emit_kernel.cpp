@@ -223,8 +223,9 @@ std::string dispatch_code(const KernelPlan& p, const Values& common) {
       select = fmt::format("return {} ? {} : {};", aligned, nt.function, plain.function);
       select_range = fmt::format("return {} ? {} : {};", aligned, nt.range, plain.range);
     }
-    if (isa_guard(ip.isa) != group_guard) close_group();
-    group_guard = isa_guard(ip.isa);
+    const std::string guard = isa_guard(ip.isa);
+    if (guard != group_guard) close_group();
+    group_guard = guard;
     branches.push_back(
         Values().set("isa_enum", isa_enumerator(ip.isa)).set("select", select).set("select_range", select_range));
   }

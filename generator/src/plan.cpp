@@ -351,9 +351,9 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     // that lcm and the register count stay small (a huge P once made the
     // count overflow an int and pass).
     const std::int64_t lanes = ip.lanes;
-    const std::int64_t k64 = P <= kMaxPatternVectors * lanes ? std::lcm(P, lanes) / lanes : kMaxPatternVectors + 1;
-    const auto k = static_cast<int>(std::min<std::int64_t>(k64, kMaxPatternVectors + 1));
-    if (k <= kMaxPatternVectors) {
+    const std::int64_t vectors = P <= kMaxPatternVectors * lanes ? std::lcm(P, lanes) / lanes : kMaxPatternVectors + 1;
+    if (vectors <= kMaxPatternVectors) {
+      const int k = static_cast<int>(vectors);
       const Loop fused_outer = ip.outer.back();
       ip.outer.pop_back();
       ip.row = fused_outer.extent * P;

@@ -162,6 +162,21 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     return t;
   };
   std::map<Isa, std::pair<std::string, std::string>> bases;  // isa -> (base name, where)
+  // Copies the base's entries of `forms` (keyed by (isa, dtype, ...)) to each
+  // ISA that extends it, but for the dtypes that ISA lists itself (`own`)
+  // and the entries it already has. Inserting into a map leaves its
+  // iterators valid, and the copies are skipped as not the base's.
+  auto inherit = [&v](auto& forms, auto own) {
+    for (const auto& [isa, iv] : v.isas_) {
+      if (!iv.base) continue;
+      for (const auto& [key, form] : forms) {
+        if (std::get<0>(key) != *iv.base || own(isa, key)) continue;
+        auto derived = key;
+        std::get<0>(derived) = isa;
+        forms.emplace(derived, form);
+      }
+    }
+  };
   for (const auto& kv : mapping(root["isas"], "isas")) {
     const std::string name = kv.first.as<std::string>(), where = "isas." + name;
     IsaVocabulary iv;
@@ -269,16 +284,11 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
         }
       }
       v.types_[{isa, dtype}] = tv;
-      if (v.isas_[isa].base) v.own_types_[{isa, dtype}] = true;
+      if (v.isas_[isa].base) v.own_types_.insert({isa, dtype});
     }
   }
   // An ISA with a base has the base's vectors of every other dtype.
-  for (const auto& [isa, iv] : v.isas_) {
-    if (!iv.base) continue;
-    for (const auto& [key, tv] : v.types_) {
-      if (key.first == *iv.base && !v.types_.count({isa, key.second})) v.types_[{isa, key.second}] = tv;
-    }
-  }
+  inherit(v.types_, [&](Isa isa, const auto& key) { return v.overrides(isa, std::get<1>(key)); });
   // ops.<isa>.<dtype>: [op, ...], unary.<isa>.<dtype>: [function, ...] and
   // casts.<isa>.<from>: [to, ...], for a dtype that `types` has. The
   // wrapper of a name is <name>_<dtype> (cast_<from>_<to>).
@@ -319,25 +329,12 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     v.casts_[{isa, from, to}] = widens ? wrapper + "<{s}>({x})" : call(wrapper, {"x"});
   });
   // And the base's ops, functions and casts of the dtypes it does not list.
-  for (const auto& [isa, iv] : v.isas_) {
-    if (!iv.base) continue;
-    const Isa b = *iv.base;
-    for (const auto& [key, form] : decltype(v.ops_)(v.ops_)) {  // a copy: inserting while iterating
-      if (std::get<0>(key) == b && !v.overrides(isa, std::get<1>(key))) {
-        v.ops_.insert({{isa, std::get<1>(key), std::get<2>(key)}, form});
-      }
-    }
-    for (const auto& [key, form] : decltype(v.unary_)(v.unary_)) {  // a copy: inserting while iterating
-      if (std::get<0>(key) == b && !v.overrides(isa, std::get<1>(key))) {
-        v.unary_.insert({{isa, std::get<1>(key), std::get<2>(key)}, form});
-      }
-    }
-    for (const auto& [key, form] : decltype(v.casts_)(v.casts_)) {  // a copy: inserting while iterating
-      if (std::get<0>(key) == b && !v.overrides(isa, std::get<1>(key)) && !v.overrides(isa, std::get<2>(key))) {
-        v.casts_.insert({{isa, std::get<1>(key), std::get<2>(key)}, form});
-      }
-    }
-  }
+  auto own_dtype = [&](Isa isa, const auto& key) { return v.overrides(isa, std::get<1>(key)); };
+  inherit(v.ops_, own_dtype);
+  inherit(v.unary_, own_dtype);
+  inherit(v.casts_, [&](Isa isa, const auto& key) {
+    return v.overrides(isa, std::get<1>(key)) || v.overrides(isa, std::get<2>(key));
+  });
   return v;
 }
 

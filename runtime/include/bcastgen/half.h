@@ -33,11 +33,11 @@ struct bf16 {
 };
 
 static_assert(sizeof(f16) == 2 && alignof(f16) == alignof(std::uint16_t));
+static_assert(sizeof(bf16) == 2 && alignof(bf16) == alignof(std::uint16_t));
 
 // Whether T is one of the two 16-bit float types.
 template <class T>
 inline constexpr bool is_half_v = std::is_same_v<T, f16> || std::is_same_v<T, bf16>;
-static_assert(sizeof(bf16) == 2 && alignof(bf16) == alignof(std::uint16_t));
 
 namespace detail {
 

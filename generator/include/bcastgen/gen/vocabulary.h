@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -83,7 +84,7 @@ class Vocabulary {
   std::map<std::tuple<Isa, DType, Op>, std::string> ops_;
   std::map<std::tuple<Isa, DType, UnaryOp>, std::string> unary_;
   std::map<std::tuple<Isa, DType, DType>, std::string> casts_;
-  std::map<std::pair<Isa, DType>, bool> own_types_;  // of an ISA with a base: the dtypes it lists itself
+  std::set<std::pair<Isa, DType>> own_types_;  // of an ISA with a base: the dtypes it lists itself
 };
 
 // Substitutes {name} placeholders (lower-case names); a placeholder that is
