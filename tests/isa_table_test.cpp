@@ -195,6 +195,8 @@ TEST(VocabularyCheck, SectionsAreRequiredAndKnown) {
   expect_rejected("isas: {}\n", "no 'types' section");
   expect_rejected("[1, 2]\n", "the document must be a mapping");
   expect_rejected(builtin_text() + "\nfunctions: {}\n", "unknown section 'functions'");
+  expect_rejected(edited("    f32: [maximum_number,", "    f32: [maximum_literal,"),
+                  "literal_ops.avx512.f32: unknown literal op 'maximum_literal'");
 }
 
 TEST(VocabularyCheck, IsaFactsBelongToTheTable) {

@@ -640,3 +640,37 @@ TEST(Plan, NodesWithoutAVectorFormRunScalarAndAreNamed) {
 }
 
 }  // namespace
+
+// Max and min with a literal operand: the literal first as written, a
+// non-zero literal second swapped, +0.0 second the zero form; -0.0 second,
+// two variables and integers keep the ops' forms.
+std::string literal_forms(const IsaPlan& ip) {
+  std::string s;
+  for (const IsaPlan::LiteralMinMax& m : ip.literal_minmax) {
+    const std::string number = m.form == bcastgen::gen::LiteralForm::Zero ? "" : "t" + std::to_string(m.number) + ", ";
+    s += "t" + std::to_string(m.node) + (number.empty() ? " zero(" : " number(") + number + "t" + std::to_string(m.x) + ") ";
+  }
+  return s;
+}
+
+TEST(Plan, MaxMinWithALiteralTakeTheShortForms) {
+  auto forms = [](const std::string& expr, DType t) {
+    const KernelPlan p = plan_kernel(fused(expr, {{"x", {64}, t, {}}, {"y", {64}, t, {}}}), options());
+    EXPECT_EQ(literal_forms(isa_plan(p, Isa::Avx2)), literal_forms(isa_plan(p, Isa::Avx512))) << expr;
+    EXPECT_TRUE(isa_plan(p, Isa::Scalar).literal_minmax.empty());
+    return literal_forms(isa_plan(p, Isa::Avx2));
+  };
+  EXPECT_EQ(forms("max(x, 0)", DType::F32), "t2 zero(t0) ");
+  EXPECT_EQ(forms("min(x, 0.0)", DType::F64), "t2 zero(t0) ");
+  EXPECT_EQ(forms("max(0, x)", DType::F32), "t2 number(t0, t1) ");
+  EXPECT_EQ(forms("min(x, 6)", DType::Bf16), "t2 number(t1, t0) ");
+  EXPECT_EQ(forms("min(max(x, -1.5), 6)", DType::F16), "t2 number(t1, t0) t4 number(t3, t2) ");
+  EXPECT_EQ(forms("max(-0.0, x)", DType::F32), "t2 number(t0, t1) ");
+  EXPECT_EQ(forms("max(x, -0.0)", DType::F32), "");
+  EXPECT_EQ(forms("max(x, y)", DType::F32), "");
+  EXPECT_EQ(forms("max(x, 0)", DType::I32), "");
+  const KernelPlan p = plan_kernel(fused("max(x, 0)", {{"x", {64}, DType::F32, {}}}), options());
+  EXPECT_NE(isa_plan(p, Isa::Avx2).why.find("short max/min forms for a literal operand: node t2 = maximum(t0, t1) : f32"),
+            std::string::npos)
+      << isa_plan(p, Isa::Avx2).why;
+}

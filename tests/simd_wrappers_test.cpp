@@ -39,7 +39,12 @@ std::set<std::string> vocabulary_names(bg::Isa isa) {
                                     &tv->load_cmp_tail, &tv->splat_cmp, &tv->store_nan_exact, &tv->stream_nan_exact}) {
       add_name(names, *form);
     }
-    for (const bg::OpInfo& o : bg::kOpInfo) add_name(names, v.op(isa, t, o.op).value_or(""));
+    for (const bg::OpInfo& o : bg::kOpInfo) {
+      add_name(names, v.op(isa, t, o.op).value_or(""));
+      for (auto form : {bg::gen::LiteralForm::Number, bg::gen::LiteralForm::Zero}) {
+        add_name(names, v.literal_op(isa, t, o.op, form).value_or(""));
+      }
+    }
     for (const bg::UnaryInfo& u : bg::kUnaryInfo) add_name(names, v.unary(isa, t, u.op).value_or(""));
     for (bg::DType to : bg::kAllDTypes) {
       if (to != t) add_name(names, v.cast(isa, t, to).value_or(""));

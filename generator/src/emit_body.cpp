@@ -256,10 +256,34 @@ class BodyEmitter {
 
   // --- Vector code --------------------------------------------------------
 
+  // The literal form planned for node i (IsaPlan::literal_minmax), if any.
+  const IsaPlan::LiteralMinMax* literal_minmax(std::size_t i) const {
+    for (const IsaPlan::LiteralMinMax& m : ip_.literal_minmax) {
+      if (m.node == i) return &m;
+    }
+    return nullptr;
+  }
+
+  // Whether a vector reads literal i's register: a max/min's zero form
+  // (LiteralForm::Zero) has the zero in its instructions.
+  bool literal_in_vectors(std::size_t i) const {
+    if (canon(dag_.root) == i) return true;
+    for (std::size_t j = 0; j < dag_.nodes.size(); ++j) {
+      const ExprNode& n = node(j);
+      if (n.kind == ExprKind::Expand) continue;
+      const IsaPlan::LiteralMinMax* m = literal_minmax(j);
+      if (m && m->form == LiteralForm::Zero) continue;  // reads only m->x
+      for (std::size_t a : n.args) {
+        if (canon(a) == i) return true;
+      }
+    }
+    return false;
+  }
+
   // Literal splats, once, before every loop.
   void hoist_literals() {
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
-      if (node(i).kind != ExprKind::Literal) continue;
+      if (node(i).kind != ExprKind::Literal || !literal_in_vectors(i)) continue;
       pr_.line(fmt::format("const {} t{} = {};  // literal {}", tv(i)->vec, i,
                            expand(tv(i)->splat, {{"x", literal_cpp(node(i).literal, node(i).dtype)}}),
                            node(i).literal.text));
@@ -295,6 +319,14 @@ class BodyEmitter {
     auto arg = [&](std::size_t a) { return vector_name(n.args[a], suffix, off, part); };
     switch (n.kind) {
       case ExprKind::Binary:
+        if (const IsaPlan::LiteralMinMax* m = literal_minmax(i)) {
+          const auto form = voc_.literal_op(ip_.isa, form_dtype(i, node(n.args[0]).dtype), n.op, m->form);
+          // The planner only picks forms the vocabulary has.
+          if (!form) throw Error(fmt::format("internal: no literal form planned for node {}", i));
+          const std::string x = vector_name(m->x, suffix, off, part);
+          if (m->form == LiteralForm::Zero) return expand(*form, {{"x", x}});
+          return expand(*form, {{"n", vector_name(m->number, suffix, off, part)}, {"x", x}});
+        }
         return expand(*voc_.op(ip_.isa, form_dtype(i, node(n.args[0]).dtype), n.op),
                       {{"a", arg(0)}, {"b", arg(1)}});
       case ExprKind::Unary:

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -208,6 +209,50 @@ std::string lane_nodes_note(const KernelPlan& p, const IsaPlan& ip) {
   return fmt::format("; lane by lane (no {} vector form): {}", isa_name(ip.isa), s);
 }
 
+// Max and min nodes with a literal operand n, never NaN, that the
+// vocabulary's literal forms compute. x86's max(a, b) is a > b ? a : b: it
+// returns b where either is NaN or both compare equal, as ops::maximum(a,
+// b) does, except for a NaN a; so max(n, x) is one instruction. Written
+// max(x, n), the operands swap when n is not a zero: equal operands are
+// then the same bits. max(x, +0.0) and min(x, +0.0) (+0 for -0) have their
+// own form; a -0.0 literal second keeps the NaN-propagating op.
+std::vector<IsaPlan::LiteralMinMax> literal_minmax(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc) {
+  const ExprDag& d = p.spec.expr;
+  std::vector<IsaPlan::LiteralMinMax> found;
+  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+    const ExprNode& n = d.nodes[i];
+    if (n.kind != ExprKind::Binary || (n.op != Op::Maximum && n.op != Op::Minimum)) continue;
+    if (std::find(ip.lane_nodes.begin(), ip.lane_nodes.end(), i) != ip.lane_nodes.end()) continue;
+    const std::size_t a = expand_operand(d, n.args[0]), b = expand_operand(d, n.args[1]);
+    const DType t = d.nodes[a].dtype;
+    if (!dtype_info(t).is_float) continue;
+    auto number = [&](std::size_t k) {
+      return d.nodes[k].kind == ExprKind::Literal && !std::isnan(d.nodes[k].literal.f);
+    };
+    IsaPlan::LiteralMinMax m{i, LiteralForm::Number, a, b};
+    if (number(a)) {
+      // max(n, x) as written
+    } else if (number(b) && d.nodes[b].literal.f != 0) {
+      m = {i, LiteralForm::Number, b, a};
+    } else if (number(b) && !std::signbit(d.nodes[b].literal.f)) {
+      m = {i, LiteralForm::Zero, b, a};
+    } else {
+      continue;
+    }
+    if (voc.literal_op(ip.isa, t, n.op, m.form)) found.push_back(m);
+  }
+  return found;
+}
+
+// "; short max/min forms for a literal operand: node t2 = maximum(t0, t1) : f32", or "".
+std::string literal_minmax_note(const KernelPlan& p, const IsaPlan& ip) {
+  std::string s;
+  for (const IsaPlan::LiteralMinMax& m : ip.literal_minmax) {
+    s += (s.empty() ? "" : ", ") + std::string("node ") + node_text(p, m.node);
+  }
+  return s.empty() ? "" : "; short max/min forms for a literal operand: " + s;
+}
+
 // All inputs and the output hold lane elements (no bools beside numbers).
 bool one_element_type(const KernelPlan& p, DType lane) {
   for (const InputSpec& in : p.spec.inputs) {
@@ -332,6 +377,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     return ip;
   }
   ip.vector = true;
+  ip.literal_minmax = literal_minmax(p, ip, voc);
   ip.lanes = row.vector_bytes / voc.lane_bytes(isa, ip.lane_dtype);
   for (const ExprNode& n : p.spec.expr.nodes) {
     ip.parts.push_back(n.dtype == DType::Bool ? 1 : voc.lane_bytes(isa, n.dtype) / voc.lane_bytes(isa, ip.lane_dtype));
@@ -368,7 +414,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   }
   if (!ip.period && plan_gather(p, ip, voc)) {
     // No streaming stores: blocks this short end in a masked store every few vectors.
-    ip.why = describe_gather(p, ip) + lane_nodes_note(p, ip);
+    ip.why = describe_gather(p, ip) + lane_nodes_note(p, ip) + literal_minmax_note(p, ip);
     return ip;
   }
   settle_tail(ip);
@@ -398,7 +444,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     ip.why += fmt::format("; {} repeat{} every {} elements, held in {} registers", names,
                           names.find(',') == std::string::npos ? "s" : "", ip.period, ip.pattern_vectors);
   }
-  ip.why += parts_note(p, ip) + lane_nodes_note(p, ip);
+  ip.why += parts_note(p, ip) + lane_nodes_note(p, ip) + literal_minmax_note(p, ip);
   if (ip.stream) ip.why += fmt::format("; streaming stores (footprint {} bytes >= threshold)", p.footprint_bytes);
   return ip;
 }

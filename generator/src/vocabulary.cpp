@@ -138,8 +138,9 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   mapping(root, "the document");
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
-    if (key != "isas" && key != "types" && key != "ops" && key != "unary" && key != "casts") {
-      throw InvalidArgument("vocabulary: unknown section '" + key + "' (valid: isas, types, ops, unary, casts)");
+    if (key != "isas" && key != "types" && key != "ops" && key != "literal_ops" && key != "unary" && key != "casts") {
+      throw InvalidArgument("vocabulary: unknown section '" + key +
+                            "' (valid: isas, types, ops, literal_ops, unary, casts)");
     }
   }
   for (const char* required : {"isas", "types"}) {
@@ -289,7 +290,8 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   }
   // An ISA with a base has the base's vectors of every other dtype.
   inherit(v.types_, [&](Isa isa, const auto& key) { return v.overrides(isa, std::get<1>(key)); });
-  // ops.<isa>.<dtype>: [op, ...], unary.<isa>.<dtype>: [function, ...] and
+  // ops.<isa>.<dtype>: [op, ...], literal_ops.<isa>.<dtype>: [form, ...],
+  // unary.<isa>.<dtype>: [function, ...] and
   // casts.<isa>.<from>: [to, ...], for a dtype that `types` has. The
   // wrapper of a name is <name>_<dtype> (cast_<from>_<to>).
   auto read_lists = [&](const char* section, auto&& add) {
@@ -309,6 +311,21 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     Op op;
     if (!parse_op(name, &op)) throw InvalidArgument("vocabulary: " + where + ": unknown op '" + name + "'");
     v.ops_[{isa, t, op}] = call(name + "_" + v.type(isa, t)->suffix, {"a", "b"});
+  });
+  read_lists("literal_ops", [&](Isa isa, DType t, const std::string& name, const std::string& where) {
+    static const std::map<std::string, std::pair<Op, LiteralForm>> kForms = {
+        {"maximum_number", {Op::Maximum, LiteralForm::Number}},
+        {"minimum_number", {Op::Minimum, LiteralForm::Number}},
+        {"maximum_zero", {Op::Maximum, LiteralForm::Zero}},
+        {"minimum_zero", {Op::Minimum, LiteralForm::Zero}}};
+    auto f = kForms.find(name);
+    if (f == kForms.end()) {
+      throw InvalidArgument("vocabulary: " + where + ": unknown literal op '" + name +
+                            "' (valid: maximum_number, minimum_number, maximum_zero, minimum_zero)");
+    }
+    const auto [op, form] = f->second;
+    const std::string wrapper = name + "_" + v.type(isa, t)->suffix;
+    v.literal_ops_[{isa, t, op, form}] = form == LiteralForm::Number ? call(wrapper, {"n", "x"}) : call(wrapper, {"x"});
   });
   read_lists("unary", [&](Isa isa, DType t, const std::string& name, const std::string& where) {
     const UnaryInfo* found = nullptr;
@@ -331,6 +348,7 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   // And the base's ops, functions and casts of the dtypes it does not list.
   auto own_dtype = [&](Isa isa, const auto& key) { return v.overrides(isa, std::get<1>(key)); };
   inherit(v.ops_, own_dtype);
+  inherit(v.literal_ops_, own_dtype);
   inherit(v.unary_, own_dtype);
   inherit(v.casts_, [&](Isa isa, const auto& key) {
     return v.overrides(isa, std::get<1>(key)) || v.overrides(isa, std::get<2>(key));
@@ -358,6 +376,12 @@ bool Vocabulary::overrides(Isa isa, DType t) const { return own_types_.count({is
 std::optional<std::string> Vocabulary::op(Isa isa, DType t, Op op) const {
   auto it = ops_.find({isa, t, op});
   if (it == ops_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<std::string> Vocabulary::literal_op(Isa isa, DType t, Op op, LiteralForm form) const {
+  auto it = literal_ops_.find({isa, t, op, form});
+  if (it == literal_ops_.end()) return std::nullopt;
   return it->second;
 }
 

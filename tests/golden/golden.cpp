@@ -694,8 +694,8 @@ void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<c
 //
 // Split: loop i0 (8 iterations) can be split across threads
 //
-// avx512: 16 lanes x unroll 4 = 64 elements per step; row 80 = 1 x 64 + 1 vectors + no partial vector
-// avx2: 8 lanes x unroll 4 = 32 elements per step; row 80 = 2 x 32 + 2 vectors + no partial vector
+// avx512: 16 lanes x unroll 4 = 64 elements per step; row 80 = 1 x 64 + 1 vectors + no partial vector; short max/min forms for a literal operand: node t6 = maximum(t4, t5) : f32
+// avx2: 8 lanes x unroll 4 = 32 elements per step; row 80 = 2 x 32 + 2 vectors + no partial vector; short max/min forms for a literal operand: node t6 = maximum(t4, t5) : f32
 // scalar: portable scalar loop
 // ===========================================================================
 namespace bn_relu_impl {
@@ -706,7 +706,6 @@ namespace {
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
   using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
-  const __m512 t5 = splat_f32(0.0f);  // literal 0
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 80;
   const float* in1_1 = in1 + i0;
@@ -722,16 +721,16 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, co
     const __m512 t0_3 = load_f32(in0_1 + j + 48);
     const __m512 t2_0 = multiply_f32(t0_0, t1);
     const __m512 t4_0 = add_f32(t2_0, t3);
-    const __m512 t6_0 = maximum_f32(t4_0, t5);
+    const __m512 t6_0 = maximum_zero_f32(t4_0);
     const __m512 t2_1 = multiply_f32(t0_1, t1);
     const __m512 t4_1 = add_f32(t2_1, t3);
-    const __m512 t6_1 = maximum_f32(t4_1, t5);
+    const __m512 t6_1 = maximum_zero_f32(t4_1);
     const __m512 t2_2 = multiply_f32(t0_2, t1);
     const __m512 t4_2 = add_f32(t2_2, t3);
-    const __m512 t6_2 = maximum_f32(t4_2, t5);
+    const __m512 t6_2 = maximum_zero_f32(t4_2);
     const __m512 t2_3 = multiply_f32(t0_3, t1);
     const __m512 t4_3 = add_f32(t2_3, t3);
-    const __m512 t6_3 = maximum_f32(t4_3, t5);
+    const __m512 t6_3 = maximum_zero_f32(t4_3);
     store_f32(out_1 + j, t6_0);
     store_f32(out_1 + j + 16, t6_1);
     store_f32(out_1 + j + 32, t6_2);
@@ -741,7 +740,7 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, co
   const __m512 t0_t0 = load_f32(in0_1 + 64);
   const __m512 t2_t0 = multiply_f32(t0_t0, t1);
   const __m512 t4_t0 = add_f32(t2_t0, t3);
-  const __m512 t6_t0 = maximum_f32(t4_t0, t5);
+  const __m512 t6_t0 = maximum_zero_f32(t4_t0);
   store_f32(out_1 + 64, t6_t0);
 }
 
@@ -761,7 +760,6 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 __attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bn_relu:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
   using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
-  const __m256 t5 = splat_f32(0.0f);  // literal 0
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 80;
   const float* in1_1 = in1 + i0;
@@ -777,16 +775,16 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, cons
     const __m256 t0_3 = load_f32(in0_1 + j + 24);
     const __m256 t2_0 = multiply_f32(t0_0, t1);
     const __m256 t4_0 = add_f32(t2_0, t3);
-    const __m256 t6_0 = maximum_f32(t4_0, t5);
+    const __m256 t6_0 = maximum_zero_f32(t4_0);
     const __m256 t2_1 = multiply_f32(t0_1, t1);
     const __m256 t4_1 = add_f32(t2_1, t3);
-    const __m256 t6_1 = maximum_f32(t4_1, t5);
+    const __m256 t6_1 = maximum_zero_f32(t4_1);
     const __m256 t2_2 = multiply_f32(t0_2, t1);
     const __m256 t4_2 = add_f32(t2_2, t3);
-    const __m256 t6_2 = maximum_f32(t4_2, t5);
+    const __m256 t6_2 = maximum_zero_f32(t4_2);
     const __m256 t2_3 = multiply_f32(t0_3, t1);
     const __m256 t4_3 = add_f32(t2_3, t3);
-    const __m256 t6_3 = maximum_f32(t4_3, t5);
+    const __m256 t6_3 = maximum_zero_f32(t4_3);
     store_f32(out_1 + j, t6_0);
     store_f32(out_1 + j + 8, t6_1);
     store_f32(out_1 + j + 16, t6_2);
@@ -797,10 +795,10 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, cons
   const __m256 t0_t1 = load_f32(in0_1 + 72);
   const __m256 t2_t0 = multiply_f32(t0_t0, t1);
   const __m256 t4_t0 = add_f32(t2_t0, t3);
-  const __m256 t6_t0 = maximum_f32(t4_t0, t5);
+  const __m256 t6_t0 = maximum_zero_f32(t4_t0);
   const __m256 t2_t1 = multiply_f32(t0_t1, t1);
   const __m256 t4_t1 = add_f32(t2_t1, t3);
-  const __m256 t6_t1 = maximum_f32(t4_t1, t5);
+  const __m256 t6_t1 = maximum_zero_f32(t4_t1);
   store_f32(out_1 + 64, t6_t0);
   store_f32(out_1 + 72, t6_t1);
 }

@@ -68,6 +68,16 @@ struct IsaPlan {
   // lane inside the vector loop (operands spilled, the scalar op per lane,
   // the result reloaded), so that the other nodes stay in vectors.
   std::vector<std::size_t> lane_nodes;
+  // vector: max/min nodes with a literal operand that take the
+  // vocabulary's literal forms, one or two instructions where the
+  // NaN-propagating op takes three or four (plan.cpp, literal_minmax).
+  struct LiteralMinMax {
+    std::size_t node = 0;
+    LiteralForm form = LiteralForm::Number;
+    std::size_t number = 0;  // Number: the literal, the form's first operand
+    std::size_t x = 0;       // the other operand
+  };
+  std::vector<LiteralMinMax> literal_minmax;
   std::string why;               // one line: why these choices
 };
 

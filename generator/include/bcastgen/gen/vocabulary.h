@@ -49,6 +49,10 @@ struct TypeVocabulary {
   std::string select, load_cmp, load_cmp_tail, splat_cmp;
 };
 
+// The two forms of max/min with a literal operand (literal_ops): Number,
+// the op of ({n}, {x}) for n never NaN; Zero, the op of ({x}, +0.0).
+enum class LiteralForm { Number, Zero };
+
 class Vocabulary {
  public:
   // The table compiled into the tool.
@@ -68,6 +72,9 @@ class Vocabulary {
   bool overrides(Isa isa, DType t) const;
   // The vector form of an op ({a}, {b}), if this ISA has one for the dtype.
   std::optional<std::string> op(Isa isa, DType t, Op op) const;
+  // The form of maximum or minimum with a literal operand, if the ISA has
+  // one for the dtype (LiteralForm).
+  std::optional<std::string> literal_op(Isa isa, DType t, Op op, LiteralForm form) const;
   // The vector form of a unary function ({x}), if there is one.
   std::optional<std::string> unary(Isa isa, DType t, UnaryOp u) const;
   // The vector form of cast(x, to) for x of dtype `from`, if there is one
@@ -82,6 +89,7 @@ class Vocabulary {
   std::map<Isa, IsaVocabulary> isas_;
   std::map<std::pair<Isa, DType>, TypeVocabulary> types_;
   std::map<std::tuple<Isa, DType, Op>, std::string> ops_;
+  std::map<std::tuple<Isa, DType, Op, LiteralForm>, std::string> literal_ops_;
   std::map<std::tuple<Isa, DType, UnaryOp>, std::string> unary_;
   std::map<std::tuple<Isa, DType, DType>, std::string> casts_;
   std::set<std::pair<Isa, DType>> own_types_;  // of an ISA with a base: the dtypes it lists itself

@@ -66,11 +66,25 @@ BCASTGEN_SIMD_AVX2 __m256 add_f32(__m256 a, __m256 b) { return _mm256_add_ps(a, 
 BCASTGEN_SIMD_AVX2 __m256 subtract_f32(__m256 a, __m256 b) { return _mm256_sub_ps(a, b); }
 BCASTGEN_SIMD_AVX2 __m256 multiply_f32(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
 BCASTGEN_SIMD_AVX2 __m256 divide_f32(__m256 a, __m256 b) { return _mm256_div_ps(a, b); }
+// vmaxps(a, b) is a > b ? a : b, so it returns b where either is NaN and
+// where they compare equal (+0 and -0), as ops::maximum does; only a NaN in
+// a alone needs the blend.
 BCASTGEN_SIMD_AVX2 __m256 maximum_f32(__m256 a, __m256 b) {
-  return _mm256_blendv_ps(_mm256_max_ps(a, b), _mm256_add_ps(a, b), _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+  return _mm256_blendv_ps(_mm256_max_ps(a, b), a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
 }
 BCASTGEN_SIMD_AVX2 __m256 minimum_f32(__m256 a, __m256 b) {
-  return _mm256_blendv_ps(_mm256_min_ps(a, b), _mm256_add_ps(a, b), _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+  return _mm256_blendv_ps(_mm256_min_ps(a, b), a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+}
+// With a literal operand n, never NaN (vocabulary: literal_ops): the op of
+// (n, x) is the one instruction; max(x, +0.0) and min(x, +0.0) clear the
+// lanes that give +0 (x <= 0, resp. not x < 0 nor NaN, so -0 gives +0).
+BCASTGEN_SIMD_AVX2 __m256 maximum_number_f32(__m256 n, __m256 x) { return _mm256_max_ps(n, x); }
+BCASTGEN_SIMD_AVX2 __m256 minimum_number_f32(__m256 n, __m256 x) { return _mm256_min_ps(n, x); }
+BCASTGEN_SIMD_AVX2 __m256 maximum_zero_f32(__m256 x) {
+  return _mm256_andnot_ps(_mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LE_OQ), x);
+}
+BCASTGEN_SIMD_AVX2 __m256 minimum_zero_f32(__m256 x) {
+  return _mm256_and_ps(_mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_NGE_UQ), x);
 }
 BCASTGEN_SIMD_AVX2 __m256 squared_difference_f32(__m256 a, __m256 b) {
   return _mm256_mul_ps(_mm256_sub_ps(a, b), _mm256_sub_ps(a, b));
@@ -135,10 +149,18 @@ BCASTGEN_SIMD_AVX2 __m256d subtract_f64(__m256d a, __m256d b) { return _mm256_su
 BCASTGEN_SIMD_AVX2 __m256d multiply_f64(__m256d a, __m256d b) { return _mm256_mul_pd(a, b); }
 BCASTGEN_SIMD_AVX2 __m256d divide_f64(__m256d a, __m256d b) { return _mm256_div_pd(a, b); }
 BCASTGEN_SIMD_AVX2 __m256d maximum_f64(__m256d a, __m256d b) {
-  return _mm256_blendv_pd(_mm256_max_pd(a, b), _mm256_add_pd(a, b), _mm256_cmp_pd(a, b, _CMP_UNORD_Q));
+  return _mm256_blendv_pd(_mm256_max_pd(a, b), a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
 }
 BCASTGEN_SIMD_AVX2 __m256d minimum_f64(__m256d a, __m256d b) {
-  return _mm256_blendv_pd(_mm256_min_pd(a, b), _mm256_add_pd(a, b), _mm256_cmp_pd(a, b, _CMP_UNORD_Q));
+  return _mm256_blendv_pd(_mm256_min_pd(a, b), a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
+}
+BCASTGEN_SIMD_AVX2 __m256d maximum_number_f64(__m256d n, __m256d x) { return _mm256_max_pd(n, x); }
+BCASTGEN_SIMD_AVX2 __m256d minimum_number_f64(__m256d n, __m256d x) { return _mm256_min_pd(n, x); }
+BCASTGEN_SIMD_AVX2 __m256d maximum_zero_f64(__m256d x) {
+  return _mm256_andnot_pd(_mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_LE_OQ), x);
+}
+BCASTGEN_SIMD_AVX2 __m256d minimum_zero_f64(__m256d x) {
+  return _mm256_and_pd(_mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_NGE_UQ), x);
 }
 BCASTGEN_SIMD_AVX2 __m256d squared_difference_f64(__m256d a, __m256d b) {
   return _mm256_mul_pd(_mm256_sub_pd(a, b), _mm256_sub_pd(a, b));

@@ -72,13 +72,25 @@ BCASTGEN_SIMD_AVX512 __m512 add_f32(__m512 a, __m512 b) { return _mm512_add_ps(a
 BCASTGEN_SIMD_AVX512 __m512 subtract_f32(__m512 a, __m512 b) { return _mm512_sub_ps(a, b); }
 BCASTGEN_SIMD_AVX512 __m512 multiply_f32(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
 BCASTGEN_SIMD_AVX512 __m512 divide_f32(__m512 a, __m512 b) { return _mm512_div_ps(a, b); }
+// vmaxps(a, b) is a > b ? a : b: it returns b where either is NaN and where
+// they compare equal (+0 and -0), as ops::maximum does. A NaN in a alone
+// keeps a: the max is masked to the lanes where a is a number.
 BCASTGEN_SIMD_AVX512 __m512 maximum_f32(__m512 a, __m512 b) {
-  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_max_ps(0xFFFF, a, b),
-                              _mm512_add_ps(a, b));
+  return _mm512_mask_max_ps(a, _mm512_cmp_ps_mask(a, a, _CMP_ORD_Q), a, b);
 }
 BCASTGEN_SIMD_AVX512 __m512 minimum_f32(__m512 a, __m512 b) {
-  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_min_ps(0xFFFF, a, b),
-                              _mm512_add_ps(a, b));
+  return _mm512_mask_min_ps(a, _mm512_cmp_ps_mask(a, a, _CMP_ORD_Q), a, b);
+}
+// With a literal operand n, never NaN (vocabulary: literal_ops): the op of
+// (n, x) is the one instruction; max(x, +0.0) and min(x, +0.0) keep the
+// lanes that do not give +0 (x > 0, resp. x < 0, or NaN; -0 gives +0).
+BCASTGEN_SIMD_AVX512 __m512 maximum_number_f32(__m512 n, __m512 x) { return _mm512_maskz_max_ps(0xFFFF, n, x); }
+BCASTGEN_SIMD_AVX512 __m512 minimum_number_f32(__m512 n, __m512 x) { return _mm512_maskz_min_ps(0xFFFF, n, x); }
+BCASTGEN_SIMD_AVX512 __m512 maximum_zero_f32(__m512 x) {
+  return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_NLE_UQ), x);
+}
+BCASTGEN_SIMD_AVX512 __m512 minimum_zero_f32(__m512 x) {
+  return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_NGE_UQ), x);
 }
 BCASTGEN_SIMD_AVX512 __m512 squared_difference_f32(__m512 a, __m512 b) {
   return _mm512_mul_ps(_mm512_sub_ps(a, b), _mm512_sub_ps(a, b));
@@ -151,12 +163,18 @@ BCASTGEN_SIMD_AVX512 __m512d subtract_f64(__m512d a, __m512d b) { return _mm512_
 BCASTGEN_SIMD_AVX512 __m512d multiply_f64(__m512d a, __m512d b) { return _mm512_mul_pd(a, b); }
 BCASTGEN_SIMD_AVX512 __m512d divide_f64(__m512d a, __m512d b) { return _mm512_div_pd(a, b); }
 BCASTGEN_SIMD_AVX512 __m512d maximum_f64(__m512d a, __m512d b) {
-  return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_max_pd(0xFF, a, b),
-                              _mm512_add_pd(a, b));
+  return _mm512_mask_max_pd(a, _mm512_cmp_pd_mask(a, a, _CMP_ORD_Q), a, b);
 }
 BCASTGEN_SIMD_AVX512 __m512d minimum_f64(__m512d a, __m512d b) {
-  return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_min_pd(0xFF, a, b),
-                              _mm512_add_pd(a, b));
+  return _mm512_mask_min_pd(a, _mm512_cmp_pd_mask(a, a, _CMP_ORD_Q), a, b);
+}
+BCASTGEN_SIMD_AVX512 __m512d maximum_number_f64(__m512d n, __m512d x) { return _mm512_maskz_max_pd(0xFF, n, x); }
+BCASTGEN_SIMD_AVX512 __m512d minimum_number_f64(__m512d n, __m512d x) { return _mm512_maskz_min_pd(0xFF, n, x); }
+BCASTGEN_SIMD_AVX512 __m512d maximum_zero_f64(__m512d x) {
+  return _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_NLE_UQ), x);
+}
+BCASTGEN_SIMD_AVX512 __m512d minimum_zero_f64(__m512d x) {
+  return _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_NGE_UQ), x);
 }
 BCASTGEN_SIMD_AVX512 __m512d squared_difference_f64(__m512d a, __m512d b) {
   return _mm512_mul_pd(_mm512_sub_pd(a, b), _mm512_sub_pd(a, b));

@@ -86,16 +86,26 @@ BCASTGEN_SIMD_AVX512FP16 __m512h add_ph(__m512h a, __m512h b) { return _mm512_ad
 BCASTGEN_SIMD_AVX512FP16 __m512h subtract_ph(__m512h a, __m512h b) { return _mm512_sub_ph(a, b); }
 BCASTGEN_SIMD_AVX512FP16 __m512h multiply_ph(__m512h a, __m512h b) { return _mm512_mul_ph(a, b); }
 BCASTGEN_SIMD_AVX512FP16 __m512h divide_ph(__m512h a, __m512h b) { return _mm512_div_ph(a, b); }
-// As maximum_f32: a NaN in either operand gives a + b; vmaxph returns its
-// second operand for ±0 pairs, as vmaxps does. (Zero-masked with every lane
-// set: GCC may swap the operands of the plain form.)
+// As maximum_f32: vmaxph returns its second operand where either is NaN
+// and for ±0 pairs, as vmaxps does; a NaN in a alone keeps a.
 BCASTGEN_SIMD_AVX512FP16 __m512h maximum_ph(__m512h a, __m512h b) {
-  return _mm512_mask_blend_ph(_mm512_cmp_ph_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_max_ph(0xFFFFFFFFu, a, b),
-                              _mm512_add_ph(a, b));
+  return _mm512_mask_max_ph(a, _mm512_cmp_ph_mask(a, a, _CMP_ORD_Q), a, b);
 }
 BCASTGEN_SIMD_AVX512FP16 __m512h minimum_ph(__m512h a, __m512h b) {
-  return _mm512_mask_blend_ph(_mm512_cmp_ph_mask(a, b, _CMP_UNORD_Q), _mm512_maskz_min_ph(0xFFFFFFFFu, a, b),
-                              _mm512_add_ph(a, b));
+  return _mm512_mask_min_ph(a, _mm512_cmp_ph_mask(a, a, _CMP_ORD_Q), a, b);
+}
+// With a literal operand, as maximum_number_f32 and maximum_zero_f32.
+BCASTGEN_SIMD_AVX512FP16 __m512h maximum_number_ph(__m512h n, __m512h x) {
+  return _mm512_maskz_max_ph(0xFFFFFFFFu, n, x);
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h minimum_number_ph(__m512h n, __m512h x) {
+  return _mm512_maskz_min_ph(0xFFFFFFFFu, n, x);
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h maximum_zero_ph(__m512h x) {
+  return _mm512_mask_blend_ph(_mm512_cmp_ph_mask(x, _mm512_setzero_ph(), _CMP_NLE_UQ), _mm512_setzero_ph(), x);
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h minimum_zero_ph(__m512h x) {
+  return _mm512_mask_blend_ph(_mm512_cmp_ph_mask(x, _mm512_setzero_ph(), _CMP_NGE_UQ), _mm512_setzero_ph(), x);
 }
 // One rounding of the f32 (a - b)^2, as ops::squared_difference.
 BCASTGEN_SIMD_AVX512FP16 __m512h squared_difference_ph(__m512h a, __m512h b) {

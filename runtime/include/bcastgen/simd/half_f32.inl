@@ -42,6 +42,10 @@ BCASTGEN_SIMD_FN f32v squared_difference_f16(f32v a, f32v b) {
 }
 BCASTGEN_SIMD_FN f32v maximum_f16(f32v a, f32v b) { return maximum_f32(a, b); }
 BCASTGEN_SIMD_FN f32v minimum_f16(f32v a, f32v b) { return minimum_f32(a, b); }
+BCASTGEN_SIMD_FN f32v maximum_number_f16(f32v n, f32v x) { return maximum_number_f32(n, x); }
+BCASTGEN_SIMD_FN f32v minimum_number_f16(f32v n, f32v x) { return minimum_number_f32(n, x); }
+BCASTGEN_SIMD_FN f32v maximum_zero_f16(f32v x) { return maximum_zero_f32(x); }
+BCASTGEN_SIMD_FN f32v minimum_zero_f16(f32v x) { return minimum_zero_f32(x); }
 BCASTGEN_SIMD_FN f32v copysign_f16(f32v a, f32v b) { return copysign_f32(a, b); }
 BCASTGEN_SIMD_FN cmp32v equal_f16(f32v a, f32v b) { return equal_f32(a, b); }
 BCASTGEN_SIMD_FN cmp32v not_equal_f16(f32v a, f32v b) { return not_equal_f32(a, b); }
@@ -116,6 +120,10 @@ BCASTGEN_SIMD_FN f32v squared_difference_bf16(f32v a, f32v b) {
 }
 BCASTGEN_SIMD_FN f32v maximum_bf16(f32v a, f32v b) { return maximum_f32(a, b); }
 BCASTGEN_SIMD_FN f32v minimum_bf16(f32v a, f32v b) { return minimum_f32(a, b); }
+BCASTGEN_SIMD_FN f32v maximum_number_bf16(f32v n, f32v x) { return maximum_number_f32(n, x); }
+BCASTGEN_SIMD_FN f32v minimum_number_bf16(f32v n, f32v x) { return minimum_number_f32(n, x); }
+BCASTGEN_SIMD_FN f32v maximum_zero_bf16(f32v x) { return maximum_zero_f32(x); }
+BCASTGEN_SIMD_FN f32v minimum_zero_bf16(f32v x) { return minimum_zero_f32(x); }
 BCASTGEN_SIMD_FN f32v copysign_bf16(f32v a, f32v b) { return copysign_f32(a, b); }
 BCASTGEN_SIMD_FN cmp32v equal_bf16(f32v a, f32v b) { return equal_f32(a, b); }
 BCASTGEN_SIMD_FN cmp32v not_equal_bf16(f32v a, f32v b) { return not_equal_f32(a, b); }
