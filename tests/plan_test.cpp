@@ -674,3 +674,21 @@ TEST(Plan, MaxMinWithALiteralTakeTheShortForms) {
             std::string::npos)
       << isa_plan(p, Isa::Avx2).why;
 }
+
+// A bf16 root that only picks or re-signs bf16 values is stored unrounded.
+TEST(Plan, Bf16RootOfBf16ValuesIsStoredUnrounded) {
+  auto in_type = [](const std::string& expr, DType y_type, bool compute_f32 = false) {
+    KernelSpec k = fused(expr, {{"x", {64}, DType::Bf16, {}}, {"y", {64}, y_type, {}}});
+    k.compute_f32 = compute_f32;
+    return plan_kernel(k, options()).root_in_type;
+  };
+  EXPECT_TRUE(in_type("max(x, 0)", DType::Bf16));
+  EXPECT_TRUE(in_type("max(x * y, x)", DType::Bf16));  // the product was rounded to bf16
+  EXPECT_TRUE(in_type("where(x > y, -x, copysign(abs(y), x))", DType::Bf16));
+  EXPECT_FALSE(in_type("max(x * y, x)", DType::Bf16, true));  // compute f32: the product is not rounded
+  EXPECT_FALSE(in_type("x * y", DType::Bf16));
+  EXPECT_FALSE(in_type("max(x, cast(y, bf16)) + x", DType::F32));
+  EXPECT_TRUE(in_type("max(x, cast(y, bf16))", DType::F32));  // the cast rounded
+  EXPECT_FALSE(in_type("cast(max(y, 0), bf16)", DType::F32));
+  EXPECT_FALSE(plan_kernel(fused("max(x, 0)", {{"x", {64}, DType::F16, {}}}), options()).root_in_type);
+}

@@ -444,6 +444,8 @@ class BodyEmitter {
     const TypeVocabulary* t = tv(dag_.root);
     if (is_cmp(dag_.root)) pattern = masked ? t->store_bool_tail : t->store_bool;
     else if (masked) pattern = t->store_tail;
+    else if (p_.root_in_type && !(streaming_ ? t->stream_exact : t->store_exact).empty())
+      pattern = streaming_ ? t->stream_exact : t->store_exact;
     else if (p_.root_nans_exact && !(streaming_ ? t->stream_nan_exact : t->store_nan_exact).empty())
       pattern = streaming_ ? t->stream_nan_exact : t->store_nan_exact;
     else pattern = streaming_ ? t->stream : t->store;

@@ -182,7 +182,10 @@ std::string explain_plan_text(const KernelPlan& p) {
   s += "expression (one node per line, each computed once per element";
   s += p.spec.compute_f32 ? "; compute f32: f16/bf16 intermediates stay in f32):\n" : "):\n";
   s += describe_expr(p, "  ");
-  if (p.root_nans_exact) {
+  if (p.root_in_type) {
+    s += "  (the output only picks or re-signs bf16 values: its store does not round, where the ISA\n"
+         "   has that store)\n";
+  } else if (p.root_nans_exact) {
     s += "  (the output's NaNs can only be bf16 NaNs, from bf16 operands and IEEE ops: its store rounds\n"
          "   without the NaN fixup, where the ISA has that store)\n";
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -505,6 +506,30 @@ bool same_as_base(const ExprDag& d, Isa isa, const PlanOptions& opt, const Vocab
   return std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ExprNode& n) { return voc.overrides(isa, n.dtype); });
 }
 
+// Whether node i always holds a value of the root's 16-bit type t (see
+// KernelPlan::root_in_type): a node of type t other than the root was
+// rounded to it (an input or literal is one); the root keeps such values if
+// it only picks among them or changes their sign.
+bool holds_type_value(const ExprDag& d, std::size_t i, DType t) {
+  const ExprNode& n = d.nodes[i];
+  if (n.dtype != t) return false;
+  if (i != d.root) return true;
+  auto all = [&](std::initializer_list<std::size_t> args) {
+    return std::all_of(args.begin(), args.end(), [&](std::size_t a) { return d.nodes[a].dtype == t; });
+  };
+  switch (n.kind) {
+    case ExprKind::Input:
+    case ExprKind::Literal: return true;
+    case ExprKind::Expand: return all({n.args[0]});
+    case ExprKind::Where: return all({n.args[1], n.args[2]});
+    case ExprKind::Binary:
+      return (n.op == Op::Maximum || n.op == Op::Minimum || n.op == Op::Copysign) && all({n.args[0], n.args[1]});
+    case ExprKind::Unary: return (n.unary == UnaryOp::Neg || n.unary == UnaryOp::Abs) && all({n.args[0]});
+    case ExprKind::Cast: return all({n.args[0]});
+  }
+  return false;
+}
+
 // Whether the root's NaNs, if it can be one, have a zero low half (see
 // KernelPlan::root_nans_exact), node by node in topological order. A bf16
 // node other than the root was rounded to bf16; integers and bools are
@@ -563,6 +588,7 @@ KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOp
   p.footprint_bytes = footprint_bytes(p);
   p.empty = p.out_numel == 0;
   p.root_nans_exact = p.out_dtype == DType::Bf16 && root_nans_exact_in_bf16(p.spec.expr);
+  p.root_in_type = p.out_dtype == DType::Bf16 && holds_type_value(p.spec.expr, p.spec.expr.root, DType::Bf16);
 
   const CoalescedNest c = coalesce_inputs(p.shapes.out, p.shapes.strides);
   for (std::size_t i = 0; i < c.extents.size(); ++i) {

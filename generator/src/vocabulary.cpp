@@ -73,6 +73,8 @@ const std::vector<TypeForm>& type_forms() {
       {"stream", &TypeVocabulary::stream, {"p", "v"}, false},
       {"store_nan_exact", &TypeVocabulary::store_nan_exact, {"p", "v"}, false},
       {"stream_nan_exact", &TypeVocabulary::stream_nan_exact, {"p", "v"}, false},
+      {"store_exact", &TypeVocabulary::store_exact, {"p", "v"}, false},
+      {"stream_exact", &TypeVocabulary::stream_exact, {"p", "v"}, false},
       {"splat", &TypeVocabulary::splat, {"x"}, true},
       {"permute", &TypeVocabulary::permute, {"v", "i"}, false},
       {"select", &TypeVocabulary::select, {"c", "x", "y"}, true},

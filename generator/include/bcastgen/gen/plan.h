@@ -105,6 +105,11 @@ struct KernelPlan {
   // quiet copy of an operand's NaN or its default NaN. Its store rounds
   // without the NaN fixup, where the vocabulary has that form.
   bool root_nans_exact = false;
+  // A bf16 output that only picks or re-signs values of its type (max, min,
+  // copysign, neg, abs, where over bf16 inputs, literals and nodes rounded
+  // to bf16): its lanes already hold bf16 values, and its store does not
+  // round, where the vocabulary has that form.
+  bool root_in_type = false;
 };
 
 struct PlanOptions {

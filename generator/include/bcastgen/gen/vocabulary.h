@@ -43,6 +43,9 @@ struct TypeVocabulary {
   // store and stream of lanes whose NaNs are already NaNs of the type
   // (KernelPlan::root_nans_exact): the rounding skips its NaN fixup.
   std::string store_nan_exact, stream_nan_exact;
+  // store and stream of lanes that hold values of the type
+  // (KernelPlan::root_in_type): no rounding at all.
+  std::string store_exact, stream_exact;
   // Expressions: where's select ({c} a cmp, {x} where set, {y} where not),
   // and a bool input read as a cmp of this type's lanes (load_cmp from {p},
   // load_cmp_tail under mask {t}, splat_cmp from a bool scalar {x}).

@@ -993,6 +993,14 @@ BCASTGEN_SIMD_AVX2 void store_nan_exact_bf16(bf16* p, __m256 v) {
 BCASTGEN_SIMD_AVX2 void stream_nan_exact_bf16(bf16* p, __m256 v) {
   _mm_stream_si128(reinterpret_cast<__m128i*>(p), detail::high_halves(detail::bf16_round_add(_mm256_castps_si256(v))));
 }
+// Lanes that hold bf16 values (the plan's root_in_type: a max, a sign
+// change or a select of them) are stored by their high halves, unrounded.
+BCASTGEN_SIMD_AVX2 void store_exact_bf16(bf16* p, __m256 v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), detail::high_halves(_mm256_castps_si256(v)));
+}
+BCASTGEN_SIMD_AVX2 void stream_exact_bf16(bf16* p, __m256 v) {
+  _mm_stream_si128(reinterpret_cast<__m128i*>(p), detail::high_halves(_mm256_castps_si256(v)));
+}
 // A compare result of 16-bit float lanes is f32's.
 BCASTGEN_SIMD_AVX2 void store_bool_f16(bool* p, __m256 m) {
   const std::uint64_t bits = _pdep_u64(static_cast<unsigned>(_mm256_movemask_ps(m)), 0x0101010101010101ull);

@@ -1084,6 +1084,16 @@ BCASTGEN_SIMD_AVX512 void store_tail_bf16(bf16* p, __mmask16 t, __m512 v) {
 BCASTGEN_SIMD_AVX512 void stream_bf16(bf16* p, __m512 v) {
   _mm256_stream_si256(reinterpret_cast<__m256i*>(p), detail::narrow_bf16(v));
 }
+// Lanes that hold bf16 values (the plan's root_in_type) keep their high
+// halves, unrounded.
+BCASTGEN_SIMD_AVX512 void store_exact_bf16(bf16* p, __m512 v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
+                      _mm512_maskz_cvtepi32_epi16(0xFFFF, _mm512_maskz_srli_epi32(0xFFFF, _mm512_castps_si512(v), 16)));
+}
+BCASTGEN_SIMD_AVX512 void stream_exact_bf16(bf16* p, __m512 v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p),
+                      _mm512_maskz_cvtepi32_epi16(0xFFFF, _mm512_maskz_srli_epi32(0xFFFF, _mm512_castps_si512(v), 16)));
+}
 BCASTGEN_SIMD_AVX512 __m512 splat_bf16(bf16 x) { return _mm512_set1_ps(to_float(x)); }
 // A compare result of 16-bit float lanes is f32's (its stores are written
 // out, not called through store_bool_f32: bcastgen inspect counts a store
