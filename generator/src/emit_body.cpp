@@ -318,17 +318,18 @@ class BodyEmitter {
     const ExprNode& n = node(i);
     auto arg = [&](std::size_t a) { return vector_name(n.args[a], suffix, off, part); };
     switch (n.kind) {
-      case ExprKind::Binary:
+      case ExprKind::Binary: {
+        const DType t = form_dtype(i, node(n.args[0]).dtype);
         if (const IsaPlan::LiteralMinMax* m = literal_minmax(i)) {
-          const auto form = voc_.literal_op(ip_.isa, form_dtype(i, node(n.args[0]).dtype), n.op, m->form);
+          const auto form = voc_.literal_op(ip_.isa, t, n.op, m->form);
           // The planner only picks forms the vocabulary has.
           if (!form) throw Error(fmt::format("internal: no literal form planned for node {}", i));
           const std::string x = vector_name(m->x, suffix, off, part);
           if (m->form == LiteralForm::Zero) return expand(*form, {{"x", x}});
           return expand(*form, {{"n", vector_name(m->number, suffix, off, part)}, {"x", x}});
         }
-        return expand(*voc_.op(ip_.isa, form_dtype(i, node(n.args[0]).dtype), n.op),
-                      {{"a", arg(0)}, {"b", arg(1)}});
+        return expand(*voc_.op(ip_.isa, t, n.op), {{"a", arg(0)}, {"b", arg(1)}});
+      }
       case ExprKind::Unary:
         return expand(*voc_.unary(ip_.isa, form_dtype(i, node(n.args[0]).dtype), n.unary), {{"x", arg(0)}});
       case ExprKind::Where: return expand(tv(i)->select, {{"c", arg(0)}, {"x", arg(1)}, {"y", arg(2)}});
@@ -442,12 +443,14 @@ class BodyEmitter {
   std::string store(const std::string& ptr, const std::string& v, bool masked, const std::string& mask) const {
     std::string pattern;
     const TypeVocabulary* t = tv(dag_.root);
+    // The full-vector forms, streaming or not; the planner's proofs about the
+    // root pick the cheapest the vocabulary has.
+    const std::string& exact = streaming_ ? t->stream_exact : t->store_exact;
+    const std::string& nan_exact = streaming_ ? t->stream_nan_exact : t->store_nan_exact;
     if (is_cmp(dag_.root)) pattern = masked ? t->store_bool_tail : t->store_bool;
     else if (masked) pattern = t->store_tail;
-    else if (p_.root_in_type && !(streaming_ ? t->stream_exact : t->store_exact).empty())
-      pattern = streaming_ ? t->stream_exact : t->store_exact;
-    else if (p_.root_nans_exact && !(streaming_ ? t->stream_nan_exact : t->store_nan_exact).empty())
-      pattern = streaming_ ? t->stream_nan_exact : t->store_nan_exact;
+    else if (p_.root_in_type && !exact.empty()) pattern = exact;
+    else if (p_.root_nans_exact && !nan_exact.empty()) pattern = nan_exact;
     else pattern = streaming_ ? t->stream : t->store;
     // The planner only picks forms the vocabulary has; an empty one here is a planner bug.
     if (pattern.empty()) {

@@ -506,16 +506,13 @@ bool same_as_base(const ExprDag& d, Isa isa, const PlanOptions& opt, const Vocab
   return std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ExprNode& n) { return voc.overrides(isa, n.dtype); });
 }
 
-// Whether node i always holds a value of the root's 16-bit type t (see
-// KernelPlan::root_in_type): a node of type t other than the root was
-// rounded to it (an input or literal is one); the root keeps such values if
-// it only picks among them or changes their sign.
-bool holds_type_value(const ExprDag& d, std::size_t i, DType t) {
-  const ExprNode& n = d.nodes[i];
-  if (n.dtype != t) return false;
-  if (i != d.root) return true;
+// Whether the root only picks or re-signs values of its own 16-bit type
+// (KernelPlan::root_in_type). An operand of that type holds a value of it:
+// an input or a literal is one, any other node was rounded to it.
+bool root_keeps_its_type(const ExprDag& d) {
+  const ExprNode& n = d.nodes[d.root];
   auto all = [&](std::initializer_list<std::size_t> args) {
-    return std::all_of(args.begin(), args.end(), [&](std::size_t a) { return d.nodes[a].dtype == t; });
+    return std::all_of(args.begin(), args.end(), [&](std::size_t a) { return d.nodes[a].dtype == n.dtype; });
   };
   switch (n.kind) {
     case ExprKind::Input:
@@ -588,7 +585,7 @@ KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOp
   p.footprint_bytes = footprint_bytes(p);
   p.empty = p.out_numel == 0;
   p.root_nans_exact = p.out_dtype == DType::Bf16 && root_nans_exact_in_bf16(p.spec.expr);
-  p.root_in_type = p.out_dtype == DType::Bf16 && holds_type_value(p.spec.expr, p.spec.expr.root, DType::Bf16);
+  p.root_in_type = p.out_dtype == DType::Bf16 && root_keeps_its_type(p.spec.expr);
 
   const CoalescedNest c = coalesce_inputs(p.shapes.out, p.shapes.strides);
   for (std::size_t i = 0; i < c.extents.size(); ++i) {

@@ -1049,10 +1049,12 @@ BCASTGEN_SIMD_AVX512 __m512i bf16_rounded_bits(__m512 x) {
   const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
   return _mm512_mask_or_epi32(bf16_round_add(b), nan, b, _mm512_set1_epi32(0x00400000));
 }
-// 16 f32 lanes to 16 bf16, rounded (vpmovdw of the high halves).
-BCASTGEN_SIMD_AVX512 __m256i narrow_bf16(__m512 v) {
-  return _mm512_maskz_cvtepi32_epi16(0xFFFF, _mm512_maskz_srli_epi32(0xFFFF, bf16_rounded_bits(v), 16));
+// The high 16 bits of each 32-bit lane, packed (vpsrld, vpmovdw).
+BCASTGEN_SIMD_AVX512 __m256i high_halves(__m512i bits) {
+  return _mm512_maskz_cvtepi32_epi16(0xFFFF, _mm512_maskz_srli_epi32(0xFFFF, bits, 16));
 }
+// 16 f32 lanes to 16 bf16, rounded.
+BCASTGEN_SIMD_AVX512 __m256i narrow_bf16(__m512 v) { return high_halves(bf16_rounded_bits(v)); }
 BCASTGEN_SIMD_AVX512 __m256i load_halves(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 }  // namespace detail
 // (The stores write through their typed pointers: bcastgen inspect counts
@@ -1087,12 +1089,10 @@ BCASTGEN_SIMD_AVX512 void stream_bf16(bf16* p, __m512 v) {
 // Lanes that hold bf16 values (the plan's root_in_type) keep their high
 // halves, unrounded.
 BCASTGEN_SIMD_AVX512 void store_exact_bf16(bf16* p, __m512 v) {
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
-                      _mm512_maskz_cvtepi32_epi16(0xFFFF, _mm512_maskz_srli_epi32(0xFFFF, _mm512_castps_si512(v), 16)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), detail::high_halves(_mm512_castps_si512(v)));
 }
 BCASTGEN_SIMD_AVX512 void stream_exact_bf16(bf16* p, __m512 v) {
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(p),
-                      _mm512_maskz_cvtepi32_epi16(0xFFFF, _mm512_maskz_srli_epi32(0xFFFF, _mm512_castps_si512(v), 16)));
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), detail::high_halves(_mm512_castps_si512(v)));
 }
 BCASTGEN_SIMD_AVX512 __m512 splat_bf16(bf16 x) { return _mm512_set1_ps(to_float(x)); }
 // A compare result of 16-bit float lanes is f32's (its stores are written
