@@ -3,7 +3,8 @@
     python3 fuzz/make_seeds.py
 fuzz/corpus/spec/: specs, valid and invalid, covering every field;
 fuzz/corpus/shape_rules/: text-mode shape pairs and binary-mode inputs;
-fuzz/corpus/plan/: binary inputs decoding to every op kind, rule and mode.
+fuzz/corpus/plan/: binary inputs decoding to every op kind, rule and mode;
+fuzz/corpus/onnx/: small ONNX models (with /usr/bin/python3 and python3-onnx).
 libFuzzer grows its own corpus in build-fuzz/ from these."""
 import os
 import random
@@ -69,3 +70,45 @@ for i in range(48):
     # op, dtype, rule, mode, then shapes: bias the first bytes over the choices.
     head = [i % 23, rng.randrange(11), i % 3, i % 4]
     write("plan", f"seed_{i:02d}", bytes(head + [rng.randrange(256) for _ in range(rng.randint(8, 48))]))
+
+
+def onnx_seeds():
+    """Small models of each shape the frontend handles, each under 4 KiB."""
+    import numpy as np
+    from onnx import TensorProto as T, helper as h, numpy_helper
+
+    def model(name, nodes, inputs, outputs, inits=(), opset=13):
+        g = h.make_graph(nodes, name, [h.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+                         [h.make_tensor_value_info(n, T.FLOAT, None) for n in outputs],
+                         [numpy_helper.from_array(np.asarray(a), n) for n, a in inits])
+        write("onnx", name + ".onnx", h.make_model(g, opset_imports=[h.make_opsetid("", opset)]).SerializeToString())
+
+    f = T.FLOAT
+    model("relu", [h.make_node("Relu", ["x"], ["y"])], [("x", f, [2, 3])], ["y"])
+    model("bn_relu", [h.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["t"], epsilon=1e-3),
+                      h.make_node("Relu", ["t"], ["y"])], [("x", f, [1, 4, 3, 3])], ["y"],
+          [("s", np.ones(4, np.float32)), ("b", np.arange(4, dtype=np.float32)),
+           ("m", np.zeros(4, np.float32)), ("v", np.full(4, 2, np.float32))], opset=9)
+    model("gelu", [h.make_node("Div", ["x", "c"], ["d"]), h.make_node("Erf", ["d"], ["e"]),
+                   h.make_node("Add", ["e", "one"], ["p"]), h.make_node("Mul", ["x", "p"], ["q"]),
+                   h.make_node("Mul", ["q", "half"], ["y"])], [("x", f, [4, 8])], ["y"],
+          [("c", np.float32(1.4142135)), ("one", np.float32(1)), ("half", np.float32(0.5))])
+    model("select", [h.make_node("Greater", ["x", "z"], ["g"]), h.make_node("Where", ["g", "x", "r"], ["w"]),
+                     h.make_node("Clip", ["w", "lo", "hi"], ["c"]), h.make_node("Cast", ["c"], ["y"], to=T.FLOAT)],
+          [("x", f, [3, 5]), ("r", f, [5])], ["y"],
+          [("z", np.float32(0)), ("lo", np.float32(-1)), ("hi", np.float32(1))])
+    model("shared", [h.make_node("Add", ["a", "b"], ["s"]), h.make_node("Sigmoid", ["s"], ["y1"]),
+                     h.make_node("Mul", ["s", "a"], ["y2"])], [("a", f, [2, 1, 4]), ("b", f, [3, 1])], ["y1", "y2"])
+    model("dynamic", [h.make_node("Sub", ["x", "y"], ["z"])], [("x", f, ["N", 4]), ("y", f, [4])], ["z"])
+    model("unsqueeze", [h.make_node("ConstantOfShape", ["shape"], ["w"],
+                                    value=numpy_helper.from_array(np.array([0.5], np.float32))),
+                        h.make_node("Unsqueeze", ["w", "axes"], ["wu"]), h.make_node("Mul", ["x", "wu"], ["y"])],
+          [("x", f, [1, 3, 2, 2])], ["y"], [("shape", np.array([3], np.int64)), ("axes", np.array([1, 2], np.int64))])
+    model("old_broadcast", [h.make_node("Add", ["x", "y"], ["z"], broadcast=1, axis=1)],
+          [("x", f, [2, 3, 4]), ("y", f, [3])], ["z"], opset=6)
+
+
+try:
+    onnx_seeds()
+except ImportError:
+    print("make_seeds: no onnx module; fuzz/corpus/onnx/ left as it is")

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(spec shape_rules plan expr)
+[ ${#targets[@]} -gt 0 ] || targets=(spec shape_rules plan expr onnx)
 
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DBCASTGEN_FUZZ=ON -DBCASTGEN_BUILD_TESTS=OFF -DBCASTGEN_INSTALL=OFF -DBCASTGEN_WITH_CLANG=OFF \

@@ -25,6 +25,8 @@ packages=(
   libmpfr-dev
   # tests: ONNX's backend node tests and the Python module that reads them
   libonnx-testdata python3-onnx
+  # the ONNX frontend (generator/onnx/, `bcastgen onnx`): the model reader and shape inference
+  libonnx-dev libprotobuf-dev
   "$@"
 )
 

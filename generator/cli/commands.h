@@ -23,6 +23,7 @@ Action register_explain(CLI::App& app);
 Action register_generate(CLI::App& app);
 Action register_run(CLI::App& app);
 Action register_inspect(CLI::App& app);  // cmd_inspect.cpp
+Action register_onnx(CLI::App& app);     // cmd_onnx.cpp
 
 // The Clang steps of `generate` (cmd_inspect.cpp): kExitOk, kExitToolFailure
 // when verification fails, kExitBadInput when built without Clang.

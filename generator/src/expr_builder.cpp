@@ -35,6 +35,20 @@ ExprBuilder::ExprBuilder(std::vector<ExprInput> inputs) : inputs_(std::move(inpu
   dag_.input_used.assign(inputs_.size(), false);
 }
 
+std::size_t ExprBuilder::add_input(ExprInput in) {
+  if (inputs_.size() == kMaxExprInputs) {
+    throw ExprBuildError("", fmt::format("at most {} inputs, got {}", kMaxExprInputs, inputs_.size() + 1));
+  }
+  for (const std::string& name : names_) {
+    if (name == in.name) throw ExprBuildError("", "input '" + in.name + "' is declared twice");
+  }
+  dtypes_.push_back(in.dtype);
+  names_.push_back(in.name);
+  inputs_.push_back(std::move(in));
+  dag_.input_used.push_back(false);
+  return inputs_.size() - 1;
+}
+
 const ExprNode& ExprBuilder::node(Value v, const std::string& origin) const {
   if (v >= dag_.nodes.size()) throw ExprBuildError(origin, fmt::format("operand {} is not a node of this builder", v));
   return dag_.nodes[v];

@@ -45,6 +45,10 @@ class ExprBuilder {
 
   explicit ExprBuilder(std::vector<ExprInput> inputs);
 
+  // Declares one more input, after those given to the constructor (a
+  // frontend that finds its inputs while it builds); returns its index.
+  std::size_t add_input(ExprInput in);
+
   Value input(const std::string& name, const std::string& origin = "");
   // A literal of a float or integer dtype (an integer must hold the value
   // exactly; a float literal must be finite and, for f32, in its range).
@@ -62,6 +66,9 @@ class ExprBuilder {
   Value expand(Value x, const Shape& target, const std::string& origin = "");
 
   DType dtype(Value v) const;
+  // The node itself: its kind, operands, literal value (for a frontend that
+  // folds literals or works out shapes).
+  const ExprNode& node_at(Value v) const { return node(v, ""); }
   // The origin of the node's first builder call (a shared node keeps it).
   const std::string& origin(Value v) const;
   std::size_t size() const { return dag_.nodes.size(); }

@@ -1,0 +1,170 @@
+// build_group: each member node through map_node, its operands resolved to
+// the group's own values, literals, or parameters.
+#include "group.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <set>
+
+#include "bcastgen/gen/spec.h"
+#include "patterns.h"
+
+namespace bcastgen::onnx_import {
+
+namespace {
+
+std::string dims(const Shape& s) { return fmt::format("[{}]", fmt::join(s, ",")); }
+
+// NumPy's broadcast of two shapes; NotCovered when they do not broadcast.
+Shape broadcast2(const Shape& a, const Shape& b) {
+  Shape out(std::max(a.size(), b.size()), 1);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const std::int64_t da = k < out.size() - a.size() ? 1 : a[k - (out.size() - a.size())];
+    const std::int64_t db = k < out.size() - b.size() ? 1 : b[k - (out.size() - b.size())];
+    if (da != db && da != 1 && db != 1) throw NotCovered{"shapes " + dims(a) + " and " + dims(b) + " do not broadcast"};
+    out[k] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+// A shape a kernel cannot have: more elements than a spec allows.
+void check_size(const std::string& tensor, const Shape& s) {
+  const std::int64_t limit = gen::Spec{}.max_elements;
+  std::int64_t numel = 1;
+  for (std::int64_t d : s) {
+    if (d == 0) return;
+    numel = numel > limit / d ? limit + 1 : numel * d;
+  }
+  if (numel > limit) throw NotCovered{fmt::format("'{}' {} has more than {} elements", tensor, dims(s), limit)};
+}
+
+class Group : public NodeOperands {
+ public:
+  explicit Group(const Model& model) : model_(model) {}
+
+  void add_node(int index) {
+    node_ = &model_.graph().node(index);
+    const std::string& out = node_->output(0);
+    const std::optional<TensorType> t = model_.type(out);
+    if (!t || !t->shape) throw NotCovered{"the shape of '" + out + "' is not known after shape inference"};
+    check_size(out, *t->shape);
+    Value v = map_node(*node_, model_.opset(), *this, folder_);
+    if (const std::optional<Value> gelu = recognize_gelu(folder_, v, node_->name())) v = *gelu;
+    const Shape s = shape_of(v);
+    if (s != *t->shape) {
+      if (broadcast2(s, *t->shape) != *t->shape) {
+        throw NotCovered{fmt::format("computes shape {} where ONNX infers {}", dims(s), dims(*t->shape))};
+      }
+      v = builder_.expand(v, *t->shape, node_->name());  // a constant operand gave the shape
+      shapes_[v] = *t->shape;
+    }
+    if (builder_.dtype(v) != t->dtype) {
+      throw NotCovered{fmt::format("computes {} where ONNX infers {}", dtype_info(builder_.dtype(v)).name,
+                                   dtype_info(t->dtype).name)};
+    }
+    produced_[out] = v;
+    last_ = out;
+  }
+
+  GroupKernel finish() {
+    GroupKernel k;
+    k.params = params_;
+    for (const Param& p : params_) k.inputs.push_back({p.name, p.dtype});
+    const Value root = produced_.at(last_);
+    k.output = last_;
+    k.shape = shape_of(root);
+    k.dtype = builder_.dtype(root);
+    const ExprNode& r = builder_.node_at(root);  // a literal, or one expanded to the node's shape
+    k.is_literal = r.kind == ExprKind::Literal || (r.kind == ExprKind::Expand && folder_.is_literal(r.args[0]));
+    k.text = gen::print_expr(builder_.finish(root), k.inputs);
+    k.expr = gen::parse_expr(k.text, k.inputs);
+    return k;
+  }
+
+  const std::set<std::string>& reshaped() const { return reshaped_; }
+
+  Value value(int k, const std::optional<Shape>& as) override {
+    const std::string& name = node_->input(k);
+    if (const auto it = produced_.find(name); it != produced_.end()) {
+      if (as && *as != shape_of(it->second)) throw NotCovered{"reads '" + name + "', computed in the group, reshaped"};
+      return it->second;
+    }
+    if (const Constant* c = model_.constant(name); c != nullptr && c->uniform) {
+      try {
+        const Value v = dtype_info(c->dtype).is_float || c->dtype == DType::Bool
+                            ? folder_.number(c->number(), c->dtype, name)
+                            : builder_.literal_int(c->integer(), c->dtype, name);
+        shapes_[v] = {};
+        return v;
+      } catch (const gen::ExprBuildError&) {
+        // inf, NaN: no literal; read as a parameter
+      }
+    }
+    const std::optional<TensorType> t = model_.type(name);
+    if (!t || !t->shape) throw NotCovered{"the shape of '" + name + "' is not known after shape inference"};
+    Shape shape = *t->shape;
+    check_size(name, shape);
+    if (as && *as != shape) {
+      reshaped_.insert(name);
+      shape = *as;
+    }
+    for (const Param& p : params_) {
+      if (p.tensor == name && p.shape == shape) return builder_.input(p.name);
+    }
+    Param p{fmt::format("x{}", params_.size()), name, shape, t->dtype};
+    try {
+      builder_.add_input({p.name, p.dtype});
+    } catch (const gen::ExprBuildError& e) {
+      throw NotCovered{e.message()};
+    }
+    params_.push_back(p);
+    const Value v = builder_.input(p.name);
+    shapes_[v] = shape;
+    return v;
+  }
+
+  const Constant* constant(int k) const override { return model_.constant(node_->input(k)); }
+  std::optional<TensorType> type(int k) const override { return model_.type(node_->input(k)); }
+
+ private:
+  // The shape of a value: its parameters' and expand targets' broadcast.
+  Shape shape_of(Value v) {
+    if (const auto it = shapes_.find(v); it != shapes_.end()) return it->second;
+    const ExprNode& n = builder_.node_at(v);
+    Shape s = n.kind == ExprKind::Expand ? n.target : Shape{};
+    for (std::size_t a : n.args) s = broadcast2(s, shape_of(a));
+    shapes_[v] = s;
+    return s;
+  }
+
+  const Model& model_;
+  const onnx::NodeProto* node_ = nullptr;
+  gen::ExprBuilder builder_{{}};
+  FoldingBuilder folder_{&builder_};
+  std::vector<Param> params_;
+  std::map<std::string, Value> produced_;
+  std::map<Value, Shape> shapes_;
+  std::set<std::string> reshaped_;
+  std::string last_;
+};
+
+}  // namespace
+
+GroupKernel build_group(const Model& model, const std::vector<int>& members) {
+  Group g(model);
+  for (int index : members) g.add_node(index);
+  try {
+    return g.finish();
+  } catch (const InvalidArgument& e) {  // the text would exceed the parser's limits
+    throw NotCovered{e.what()};
+  }
+}
+
+std::set<std::string> reshaped_reads(const Model& model, int index) {
+  Group g(model);
+  g.add_node(index);
+  return g.reshaped();
+}
+
+}  // namespace bcastgen::onnx_import

@@ -1,0 +1,63 @@
+// ONNX elementwise operators as expression nodes: one mapping per op type
+// (node_map.cpp), with ONNX's semantics at opsets 7 to 20.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <onnx/onnx_pb.h>
+
+#include "bcastgen/gen/expr_builder.h"
+#include "model.h"
+
+namespace bcastgen::onnx_import {
+
+using Value = gen::ExprBuilder::Value;
+
+// Thrown by a mapping for a node the frontend leaves to the model's runtime:
+// `reason` says why ("attribute fmod=0 on floats", "Dropout's mask is used").
+struct NotCovered {
+  std::string reason;
+};
+
+// An ExprBuilder that computes an operation over literals when it is built
+// (with the scalar reference, so exactly as the kernel would): BatchNorm's
+// sqrt(var + eps) over constants becomes one literal.
+class FoldingBuilder {
+ public:
+  explicit FoldingBuilder(gen::ExprBuilder* b) : b_(b) {}
+  gen::ExprBuilder& raw() { return *b_; }
+  DType dtype(Value v) const { return b_->dtype(v); }
+  bool is_literal(Value v) const { return b_->node_at(v).kind == ExprKind::Literal; }
+
+  // A literal of `dtype` holding `value` (rounded to it, as a cast would).
+  Value number(double value, DType dtype, const std::string& origin);
+  Value binary(Op op, Value a, Value b, const std::string& origin);
+  Value unary(UnaryOp op, Value x, const std::string& origin);
+  Value where(Value c, Value x, Value y, const std::string& origin);
+  Value cast(Value x, DType dtype, const std::string& origin);
+
+ private:
+  Value fold(Value v, const std::string& origin);
+  gen::ExprBuilder* b_;
+};
+
+// What a mapping asks of the group it is built into.
+class NodeOperands {
+ public:
+  virtual ~NodeOperands() = default;
+  // The value of the node's input k. `as`: read it with that shape, which
+  // holds the same elements (BatchNormalization's [C] parameters as [C,1,1]).
+  virtual Value value(int k, const std::optional<Shape>& as = std::nullopt) = 0;
+  virtual const Constant* constant(int k) const = 0;
+  virtual std::optional<TensorType> type(int k) const = 0;
+};
+
+// True for the op types map_node knows (they may still refuse a node).
+bool maps_op_type(const std::string& op_type);
+
+// The node's (single) output as a value of `b`. Throws NotCovered.
+Value map_node(const onnx::NodeProto& node, std::int64_t opset, NodeOperands& in, FoldingBuilder& b);
+
+}  // namespace bcastgen::onnx_import

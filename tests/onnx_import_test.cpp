@@ -1,0 +1,420 @@
+// The ONNX frontend (generator/onnx/): the partition of the shared real
+// models checked against their graphs, what the partition does with
+// values read twice, identical groups, constants and exported GELU (on
+// models built here), the errors, and `bcastgen onnx` on the command line.
+// tests/onnx/check_kernels.py runs the generated kernels themselves.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <onnx/onnx_pb.h>
+
+#include "bcastgen/gen/expr_builder.h"
+#include "bcastgen/gen/spec.h"
+#include "bcastgen/onnx/import.h"
+#include "numpy_oracle.h"  // read_file_bytes
+
+extern "C" int fuzz_onnx(const std::uint8_t* data, std::size_t size);  // fuzz/onnx_fuzzer.cpp
+
+namespace {
+
+namespace fs = std::filesystem;
+using bcastgen::onnx_import::ImportedModel;
+using bcastgen::onnx_import::ImportError;
+using bcastgen::onnx_import::import_model;
+using bcastgen::onnx_import::ImportOptions;
+using nlohmann::json;
+
+const std::string kModels = std::string(BCASTGEN_SOURCE_DIR) + "/../shared/onnx-models/";
+
+// A model built in the test: inputs, nodes, initializers, outputs.
+struct ModelBuilder {
+  onnx::ModelProto m;
+  explicit ModelBuilder(int opset = 13) {
+    m.set_ir_version(8);
+    auto* o = m.add_opset_import();
+    o->set_domain("");
+    o->set_version(opset);
+  }
+  onnx::GraphProto* g() { return m.mutable_graph(); }
+  // dims: -1 is a dynamic dimension named "N".
+  void input(const std::string& name, std::vector<std::int64_t> dims, int type = onnx::TensorProto::FLOAT) {
+    auto* v = g()->add_input();
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(type);
+    auto* s = t->mutable_shape();
+    for (std::int64_t d : dims) {
+      if (d < 0) s->add_dim()->set_dim_param("N");
+      else s->add_dim()->set_dim_value(d);
+    }
+  }
+  void output(const std::string& name) { g()->add_output()->set_name(name); }
+  onnx::NodeProto* node(const std::string& op, std::vector<std::string> in, const std::string& out) {
+    auto* n = g()->add_node();
+    n->set_op_type(op);
+    n->set_name(op + "_" + out);
+    for (const auto& i : in) n->add_input(i);
+    n->add_output(out);
+    return n;
+  }
+  void scalar(const std::string& name, float v) { init(name, {}, {v}); }
+  void init(const std::string& name, std::vector<std::int64_t> dims, std::vector<float> values) {
+    auto* t = g()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    for (std::int64_t d : dims) t->add_dims(d);
+    for (float v : values) t->add_float_data(v);
+  }
+  std::string bytes() const { return m.SerializeAsString(); }
+};
+
+json map_of(const ImportedModel& m) { return json::parse(m.map_json); }
+
+// --- the shared models ------------------------------------------------------
+
+struct SharedModel {
+  const char* file;
+  std::size_t elementwise;  // the models' README: BatchNormalization, Relu, Sum, Mul, Add, Dropout nodes
+};
+constexpr SharedModel kShared[] = {{"light_resnet50.onnx", 118},
+                                   {"light_squeezenet.onnx", 27},
+                                   {"light_shufflenet.onnx", 95},
+                                   {"light_densenet121.onnx", 484}};
+
+TEST(OnnxImport, SharedModelsPartitionCoversEveryNodeOnceInConvexSingleOutputGroups) {
+  for (const SharedModel& sm : kShared) {
+    SCOPED_TRACE(sm.file);
+    const std::string bytes = bcastgen::test::read_file_bytes(kModels + sm.file);
+    onnx::ModelProto proto;
+    ASSERT_TRUE(proto.ParseFromString(bytes));
+    const onnx::GraphProto& graph = proto.graph();
+    const ImportedModel m = import_model(bytes, sm.file, {});
+    const json map = map_of(m);
+
+    // Every node in exactly one kernel's nodes or in not_covered.
+    std::map<int, int> seen;
+    std::size_t fused = 0;
+    for (const json& k : map["kernels"]) {
+      for (const json& n : k["nodes"]) {
+        ++seen[n["index"].get<int>()];
+        ++fused;
+        EXPECT_EQ(n["op_type"], graph.node(n["index"].get<int>()).op_type());
+      }
+    }
+    for (const json& n : map["not_covered"]) ++seen[n["index"].get<int>()];
+    ASSERT_EQ(seen.size(), static_cast<std::size_t>(graph.node_size()));
+    for (const auto& [index, count] : seen) EXPECT_EQ(count, 1) << "node " << index;
+    // Every elementwise node of the model is fused (their README's count).
+    EXPECT_EQ(fused, sm.elementwise);
+
+    // Who reads each tensor; graph outputs.
+    std::map<std::string, std::vector<int>> readers;
+    std::map<std::string, int> producer;
+    for (int i = 0; i < graph.node_size(); ++i) {
+      for (const auto& t : graph.node(i).input()) readers[t].push_back(i);
+      for (const auto& t : graph.node(i).output()) producer[t] = i;
+    }
+    std::set<std::string> outputs;
+    for (const auto& o : graph.output()) outputs.insert(o.name());
+
+    std::map<std::string, json> kernel_by_name;
+    for (const json& k : map["kernels"]) {
+      std::set<int> members;
+      for (const json& n : k["nodes"]) members.insert(n["index"].get<int>());
+      const std::string root_out = k["output"]["onnx"];
+      ASSERT_TRUE(members.count(producer.at(root_out)));
+      // One output: every other member's value is read only inside the group.
+      for (int i : members) {
+        for (const auto& t : graph.node(i).output()) {
+          if (t == root_out || t.empty()) continue;
+          EXPECT_FALSE(outputs.count(t)) << t;
+          for (int r : readers[t]) EXPECT_TRUE(members.count(r)) << t << " read by node " << r << " outside";
+        }
+      }
+      // Convex: nothing reachable from the group's output leads back into it.
+      std::set<int> reach;
+      std::function<void(const std::string&)> walk = [&](const std::string& t) {
+        for (int r : readers[t]) {
+          if (reach.insert(r).second) {
+            for (const auto& o : graph.node(r).output()) walk(o);
+          }
+        }
+      };
+      walk(root_out);
+      for (int i : members) EXPECT_FALSE(reach.count(i)) << "node " << i << " is downstream of its group's output";
+      // Inputs are in parameter order; a shared kernel is the same kernel.
+      for (std::size_t p = 0; p < k["inputs"].size(); ++p) EXPECT_EQ(k["inputs"][p]["param"], "x" + std::to_string(p));
+      const auto [it, fresh] = kernel_by_name.emplace(k["name"].get<std::string>(), k);
+      if (!fresh) {
+        EXPECT_EQ(it->second["expr"], k["expr"]);
+        EXPECT_EQ(it->second["output"]["shape"], k["output"]["shape"]);
+        for (std::size_t p = 0; p < k["inputs"].size(); ++p) {
+          EXPECT_EQ(it->second["inputs"][p]["shape"], k["inputs"][p]["shape"]);
+        }
+      }
+    }
+    EXPECT_EQ(kernel_by_name.size(), m.spec.kernels.size());
+
+    // The YAML is the spec: it parses back to the same kernels.
+    const bcastgen::gen::CheckedSpec parsed = bcastgen::gen::parse_checked_spec(m.spec_yaml, "model.yaml");
+    ASSERT_EQ(parsed.spec().kernels.size(), m.spec.kernels.size());
+    for (std::size_t k = 0; k < m.spec.kernels.size(); ++k) {
+      const auto& a = parsed.spec().kernels[k];
+      const auto& b = m.spec.kernels[k];
+      EXPECT_EQ(a.name, b.name);
+      ASSERT_EQ(a.inputs.size(), b.inputs.size());
+      std::vector<bcastgen::gen::ExprInput> ins;
+      for (std::size_t i = 0; i < a.inputs.size(); ++i) {
+        EXPECT_EQ(a.inputs[i].shape, b.inputs[i].shape);
+        EXPECT_EQ(a.inputs[i].dtype, b.inputs[i].dtype);
+        ins.push_back({a.inputs[i].name, a.inputs[i].dtype});
+      }
+      EXPECT_EQ(bcastgen::gen::print_expr(a.expr, ins), bcastgen::gen::print_expr(b.expr, ins));
+      EXPECT_EQ(a.out_dtype(), b.out_dtype());
+    }
+  }
+}
+
+TEST(OnnxImport, ReportCountsFusedAndUncoveredNodesPerOpType) {
+  const ImportedModel m = import_model(bcastgen::test::read_file_bytes(kModels + "light_squeezenet.onnx"),
+                                       "light_squeezenet.onnx", {});
+  // 26 Relu and one Dropout fused; 39 ConstantOfShape folded; 26 Conv left as what they are.
+  EXPECT_NE(m.report.find("105 nodes: 27 fused into 27 kernels (11 distinct), 39 constants folded, 39 not covered"),
+            std::string::npos)
+      << m.report;
+  EXPECT_NE(m.report.find("Conv x26: not an elementwise operator bcastgen maps"), std::string::npos) << m.report;
+}
+
+// --- partition choices on small graphs --------------------------------------
+
+TEST(OnnxImport, AValueAlsoReadOutsideItsGroupEndsAKernel) {
+  // y = relu(x + b) feeds both z = y * 2 and w = y - 1 (two graph outputs):
+  // y is stored once by its own kernel, each reader is a kernel of its own.
+  ModelBuilder mb;
+  mb.input("x", {4, 8});
+  mb.input("b", {8});
+  mb.node("Add", {"x", "b"}, "s");
+  mb.node("Relu", {"s"}, "y");
+  mb.scalar("two", 2.0f);
+  mb.scalar("one", 1.0f);
+  mb.node("Mul", {"y", "two"}, "z");
+  mb.node("Sub", {"y", "one"}, "w");
+  mb.output("z");
+  mb.output("w");
+  const json map = map_of(import_model(mb.bytes(), "shared.onnx", {}));
+  ASSERT_EQ(map["kernels"].size(), 3u);
+  EXPECT_EQ(map["kernels"][0]["expr"], "maximum(add(x0, x1), 0)");
+  EXPECT_EQ(map["kernels"][0]["output"]["onnx"], "y");
+  EXPECT_EQ(map["kernels"][1]["expr"], "multiply(x0, 2)");
+  EXPECT_EQ(map["kernels"][2]["expr"], "subtract(x0, 1)");
+  EXPECT_EQ(map["kernels"][1]["inputs"][0]["onnx"], "y");
+  EXPECT_EQ(map["not_covered"].size(), 0u);
+}
+
+TEST(OnnxImport, IdenticalGroupsShareOneKernelAndTheMapNamesItForEach) {
+  ModelBuilder mb;
+  mb.input("a", {2, 16});
+  mb.input("b", {2, 16});
+  mb.input("c", {3, 16});
+  for (const char* t : {"a", "b", "c"}) {
+    mb.node("Relu", {t}, std::string("r") + t);
+    mb.output(std::string("r") + t);
+  }
+  const ImportedModel m = import_model(mb.bytes(), "dedupe.onnx", {});
+  const json map = map_of(m);
+  ASSERT_EQ(map["kernels"].size(), 3u);
+  ASSERT_EQ(m.spec.kernels.size(), 2u);  // maximum(x0, 0) on [2,16] twice, on [3,16] once
+  EXPECT_EQ(map["kernels"][0]["name"], "k0");
+  EXPECT_EQ(map["kernels"][1]["name"], "k0");
+  EXPECT_EQ(map["kernels"][2]["name"], "k1");
+  EXPECT_EQ(map["kernels"][1]["inputs"][0]["onnx"], "b");
+}
+
+TEST(OnnxImport, UniformConstantsFoldIntoLiteralsAndBatchNormParametersReadPerChannel) {
+  // BatchNormalization with uniform constant parameters is x * a + c with
+  // two literals; with tensor parameters, they are read as [C,1,1].
+  ModelBuilder mb;
+  mb.input("x", {1, 3, 4, 4});
+  mb.init("s", {3}, {2, 2, 2});
+  mb.init("bias", {3}, {0.5f, 0.5f, 0.5f});
+  mb.init("mean", {3}, {1, 1, 1});
+  mb.init("var", {3}, {4, 4, 4});
+  mb.init("s2", {3}, {1, 2, 3});
+  auto* bn = mb.node("BatchNormalization", {"x", "s", "bias", "mean", "var"}, "y");
+  auto* eps = bn->add_attribute();
+  eps->set_name("epsilon");
+  eps->set_type(onnx::AttributeProto::FLOAT);
+  eps->set_f(0.0f);
+  mb.node("BatchNormalization", {"y", "s2", "bias", "mean", "var"}, "z");
+  mb.output("z");
+  const json map = map_of(import_model(mb.bytes(), "bn.onnx", {}));
+  ASSERT_EQ(map["kernels"].size(), 1u);
+  const json& k = map["kernels"][0];
+  // (x - 1) * (2 / sqrt(4 + 0)) + 0.5, then (y - 1) * (s2 / sqrt(4 + 1e-5)) +
+  // 0.5: what is constant is computed here (in f32, by the reference).
+  EXPECT_EQ(k["expr"], "add(multiply(subtract(add(multiply(subtract(x0, 1), 1), 0.5), 1), divide(x1, "
+                       "2.000002384185791)), 0.5)")
+      << k["expr"];
+  EXPECT_EQ(static_cast<double>(std::sqrt(4.0f + 1e-5f)), 2.000002384185791);
+  ASSERT_EQ(k["inputs"].size(), 2u);
+  EXPECT_EQ(k["inputs"][1]["onnx"], "s2");
+  EXPECT_EQ(k["inputs"][1]["shape"], json::array({3, 1, 1}));
+  EXPECT_EQ(k["inputs"][1]["onnx_shape"], json::array({3}));
+  EXPECT_EQ(k["inputs"][1]["initializer"], true);
+}
+
+TEST(OnnxImport, ExportedErfGeluIsOneGeluCall) {
+  // PyTorch's export of GELU before opset 20, both groupings of the product.
+  for (bool half_last : {true, false}) {
+    ModelBuilder mb;
+    mb.input("x", {2, 64});
+    mb.scalar("sqrt2", 1.4142135f);
+    mb.scalar("one", 1.0f);
+    mb.scalar("half", 0.5f);
+    mb.node("Div", {"x", "sqrt2"}, "d");
+    mb.node("Erf", {"d"}, "e");
+    mb.node("Add", {"e", "one"}, "p");
+    if (half_last) {
+      mb.node("Mul", {"x", "p"}, "xp");
+      mb.node("Mul", {"xp", "half"}, "y");
+    } else {
+      mb.node("Mul", {"x", "half"}, "xh");
+      mb.node("Mul", {"xh", "p"}, "y");
+    }
+    mb.output("y");
+    const json map = map_of(import_model(mb.bytes(), "gelu.onnx", {}));
+    ASSERT_EQ(map["kernels"].size(), 1u);
+    EXPECT_EQ(map["kernels"][0]["expr"], "gelu(x0)");
+    EXPECT_EQ(map["kernels"][0]["nodes"].size(), 5u);
+  }
+}
+
+TEST(OnnxImport, NodesItCannotMapSayWhy) {
+  ModelBuilder mb;
+  mb.input("a", {4}, onnx::TensorProto::INT32);
+  mb.input("b", {4}, onnx::TensorProto::INT32);
+  mb.node("Div", {"a", "b"}, "q");  // ONNX truncates, bcastgen floors
+  mb.node("MatMul", {"a", "b"}, "mm");
+  mb.output("q");
+  mb.output("mm");
+  const json map = map_of(import_model(mb.bytes(), "why.onnx", {}));
+  ASSERT_EQ(map["not_covered"].size(), 2u);
+  EXPECT_NE(map["not_covered"][0]["reason"].get<std::string>().find("truncates"), std::string::npos);
+  EXPECT_EQ(map["not_covered"][1]["reason"], "not an elementwise operator bcastgen maps");
+}
+
+// --- errors -----------------------------------------------------------------
+
+std::string import_error(const std::string& bytes, const ImportOptions& options = {}) {
+  try {
+    import_model(bytes, "bad.onnx", options);
+  } catch (const ImportError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(OnnxImport, BadModelsGiveClearErrors) {
+  EXPECT_NE(import_error("this is not a protobuf at all").find("not an ONNX model"), std::string::npos);
+  EXPECT_NE(import_error("").find("not an ONNX model"), std::string::npos);
+  const std::string real = bcastgen::test::read_file_bytes(kModels + "light_squeezenet.onnx");
+  EXPECT_NE(import_error(real.substr(0, real.size() / 2)).find("not an ONNX model"), std::string::npos);
+
+  ModelBuilder dynamic;
+  dynamic.input("x", {-1, 8});
+  dynamic.node("Relu", {"x"}, "y");
+  dynamic.output("y");
+  EXPECT_EQ(import_error(dynamic.bytes()),
+            "input 'x': dimension 0 ('N') is dynamic: fix it with --input-shape x=d0,d1,...");
+  ImportOptions fixed;
+  fixed.input_shapes["x"] = {3, 8};
+  EXPECT_EQ(map_of(import_model(dynamic.bytes(), "d.onnx", fixed))["kernels"][0]["output"]["shape"],
+            json::array({3, 8}));
+  ImportOptions wrong_name;
+  wrong_name.input_shapes["nope"] = {3, 8};
+  EXPECT_EQ(import_error(dynamic.bytes(), wrong_name), "--input-shape nope: the graph has no input named 'nope'");
+  ImportOptions wrong_dim;
+  wrong_dim.input_shapes["x"] = {3, 9};
+  EXPECT_EQ(import_error(dynamic.bytes(), wrong_dim),
+            "--input-shape x: dimension 1 is fixed at 8 in the model, not 9");
+
+  ModelBuilder strings;
+  strings.input("s", {2}, onnx::TensorProto::STRING);
+  strings.output("s");
+  EXPECT_EQ(import_error(strings.bytes()), "input 's' has dtype STRING, which bcastgen does not support");
+
+  ModelBuilder short_data;
+  short_data.input("x", {3});
+  short_data.init("w", {3}, {1, 2});  // two values for three elements
+  short_data.node("Add", {"x", "w"}, "y");
+  short_data.output("y");
+  EXPECT_NE(import_error(short_data.bytes()).find("initializer 'w'"), std::string::npos);
+}
+
+TEST(OnnxImport, FuzzSeedsAndRegressionsKeepTheReadersInvariants) {
+  // fuzz/onnx_fuzzer.cpp on its checked-in seeds (scripts/fuzz.sh mutates
+  // them) and on what it once found (fuzz/regressions/onnx/).
+  int n = 0;
+  for (const char* kind : {"corpus", "regressions"}) {
+    for (const auto& e : fs::directory_iterator(fs::path(BCASTGEN_SOURCE_DIR) / "fuzz" / kind / "onnx")) {
+      const std::string bytes = bcastgen::test::read_file_bytes(e.path());
+      const pid_t pid = fork();
+      if (pid == 0) _exit(fuzz_onnx(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+      int status = 0;
+      waitpid(pid, &status, 0);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << e.path();
+      ++n;
+    }
+  }
+  EXPECT_GE(n, 9);
+}
+
+// --- the command ------------------------------------------------------------
+
+int run_tool(const std::string& args, std::string* out = nullptr) {
+  const std::string log = (fs::temp_directory_path() / ("bcastgen_onnx_cli_" + std::to_string(getpid()))).string();
+  const int status = std::system((std::string(BCASTGEN_EXE) + " " + args + " >" + log + " 2>&1").c_str());
+  if (out) *out = bcastgen::test::read_file_bytes(log);
+  fs::remove(log);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(OnnxCli, WritesSpecSourcesAndMapOrNothingWithADistinctExitCode) {
+  const fs::path dir = fs::temp_directory_path() / ("bcastgen_onnx_cli_out_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  std::string out;
+  ASSERT_EQ(run_tool("onnx " + kModels + "light_squeezenet.onnx -o " + dir.string() + " --report", &out), 0) << out;
+  for (const char* f : {"light_squeezenet.yaml", "light_squeezenet.h", "light_squeezenet.cpp",
+                        "light_squeezenet.onnx-map.json", "light_squeezenet_c.h"}) {
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+  }
+  EXPECT_NE(out.find("Relu"), std::string::npos) << out;
+  EXPECT_NE(bcastgen::test::read_file_bytes((dir / "light_squeezenet.h").string()).find("namespace light_squeezenet"),
+            std::string::npos);
+  fs::remove_all(dir);
+
+  const fs::path bad = fs::temp_directory_path() / ("bcastgen_onnx_cli_bad_" + std::to_string(getpid()) + ".onnx");
+  std::ofstream(bad) << "not a model";
+  EXPECT_EQ(run_tool("onnx " + bad.string() + " -o " + dir.string(), &out), 2);
+  EXPECT_NE(out.find("not an ONNX model"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir));
+  fs::remove(bad);
+  EXPECT_EQ(run_tool("onnx /nonexistent/model.onnx -o " + dir.string(), &out), 3) << out;
+  EXPECT_EQ(run_tool("onnx " + kModels + "light_squeezenet.onnx -o " + dir.string() + " --input-shape bogus", &out), 2);
+  EXPECT_NE(out.find("expected NAME=d0,d1"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir));
+}
+
+}  // namespace
