@@ -66,13 +66,14 @@ import os
 import statistics
 import sys
 
-PEERS = ["xnnpack", "onednn", "eigen", "fallback", "halide", "torch", "numpy"]
+PEERS = ["xnnpack", "onednn", "eigen", "fallback", "halide", "torch", "numpy", "onnxruntime"]
 PEER_TITLES = {"bcastgen": "bcastgen", "bcastgen_chain": "bcastgen chain", "xnnpack": "XNNPACK", "onednn": "oneDNN", "eigen": "Eigen",
-               "fallback": "fallback", "halide": "Halide", "torch": "PyTorch", "numpy": "NumPy"}
+               "fallback": "fallback", "halide": "Halide", "torch": "PyTorch", "numpy": "NumPy",
+               "onnxruntime": "ONNX Runtime"}
 HALIDE_SCHEDULES = ["halide_s0", "halide_s1"]
 # The fused cases' peers: unfused chains of library calls, and fusing peers.
 FUSED_CHAINS = ["bcastgen_chain", "xnnpack", "fallback", "torch", "numpy"]
-FUSED_FUSING = ["eigen", "onednn", "halide"]
+FUSED_FUSING = ["eigen", "onednn", "halide", "onnxruntime"]  # ONNX Runtime: its own graph fusions
 # Above this, an L3 size is taken for a hypervisor's figure, not a cache one
 # core can use (the largest per-core-complex L3 of x86 parts is 96 MiB).
 PLAUSIBLE = {1: 4 << 20, 2: 64 << 20, 3: 128 << 20}
@@ -147,7 +148,7 @@ def peer_entry(case, peer, status, times, fastest, ws, out_numel):
     st = status.get((case, peer), {"status": "n/a", "reason": "not run"})
     ns = times.get("%s/%s" % (case, peer))
     entry = {"status": st["status"], "reason": st.get("reason", ""), "note": st.get("note", ""), "ns": None}
-    if st["status"] == "ok" and peer != "numpy":
+    if st["status"] == "ok" and peer not in ("numpy", "onnxruntime"):  # their notes say what they ran
         entry["note"], entry["reason"] = st.get("reason", ""), ""
     if st["status"] == "ok" and ns is None:
         entry["status"], entry["reason"] = "n/a", "no timing (benchmark did not run)"
@@ -313,13 +314,16 @@ def main():
             if b.get("run_type") == "iteration":
                 assert b["time_unit"] == "ns", b
                 samples.setdefault(b["run_name"], []).append(b["cpu_time"])
-    for fname in sorted(f for f in os.listdir(rdir) if f.startswith("numpy_r") and f.endswith(".json")):
-        for s in load(os.path.join(rdir, fname)):
-            key = (s["case"], "numpy")
-            if key not in status or s["status"] != "ok":
-                status[key] = s
-            if "samples_ns" in s:
-                samples.setdefault("%s/numpy" % s["case"], []).extend(s["samples_ns"])
+    # The peers in processes of their own: NumPy (numpy_bench.py) and ONNX
+    # Runtime (ort/ort_bench.py), one file per round.
+    for peer, prefix in (("numpy", "numpy_r"), ("onnxruntime", "ort_r")):
+        for fname in sorted(f for f in os.listdir(rdir) if f.startswith(prefix) and f.endswith(".json")):
+            for s in load(os.path.join(rdir, fname)):
+                key = (s["case"], peer)
+                if key not in status or s["status"] != "ok":
+                    status[key] = s
+                if "samples_ns" in s:
+                    samples.setdefault("%s/%s" % (s["case"], peer), []).extend(s["samples_ns"])
     # Halide: keep, per case, the schedule with the lower median.
     halide_choice = {}
     for c in cases + fused:

@@ -30,6 +30,7 @@ ninja -C "$build" -j2 bcastgen_bench
 echo "bench: built in $(( $(date +%s) - start )) s"
 
 mkdir -p "$results"
+rm -rf "$results/ort"
 rm -f "$results"/*.json "$results"/results.csv "$results"/fused.csv "$results"/table.md
 
 # One thread everywhere: oneDNN's OpenMP, and any BLAS NumPy might touch.
@@ -61,6 +62,10 @@ for r in $(seq 1 "$rounds"); do
     --repeat "$per_round" --min-time "$min_time" 2>"$results/numpy_r$r.err" || status=1
   if [ "$r" = 1 ]; then cat "$results/numpy_r$r.err"; fi
   echo "bench: round $r/$rounds: NumPy done at $(( $(date +%s) - start )) s"
+  /usr/bin/python3 "$root/bench/ort/ort_bench.py" "$results/cases.json" "$results/ort_r$r.json" --fused "$results/fused.json" \
+    --runs $(( per_round * 3 )) --work "$results/ort" 2>"$results/ort_r$r.err" || status=1
+  if [ "$r" = 1 ]; then grep -E '^check|MISMATCH' "$results/ort_r$r.err" || true; fi
+  echo "bench: round $r/$rounds: ONNX Runtime done at $(( $(date +%s) - start )) s"
 done
 
 {

@@ -1,0 +1,56 @@
+#!/usr/bin/python3
+"""The per-model table of bench/onnx/run.sh: each fused group's time in ONNX
+Runtime (the group as its own model) and in bcastgen (its kernel), their
+ratio, and bcastgen's share of the copy roof of the group's traffic; then
+each model's totals.
+
+    report.py WORK_DIR   (groups/groups.tsv, bcastgen_r*.tsv, ort_r*.tsv)"""
+import glob
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+
+def pooled(pattern, key_cols, value_col):
+    vals = defaultdict(list)
+    for path in sorted(glob.glob(pattern)):
+        for line in open(path):
+            f = line.rstrip('\n').split('\t')
+            vals[tuple(f[c] for c in key_cols)].append(float(f[value_col]))
+    return {k: statistics.median(v) for k, v in vals.items()}
+
+
+def main():
+    work = sys.argv[1]
+    groups = [l.rstrip('\n').split('\t') for l in open(os.path.join(work, 'groups', 'groups.tsv'))]
+    ours = pooled(os.path.join(work, 'bcastgen_r*.tsv'), (0, 1), 2)
+    roof = pooled(os.path.join(work, 'bcastgen_r*.tsv'), (0, 1), 3)
+    ort = pooled(os.path.join(work, 'ort_r*.tsv'), (0,), 1)
+    by_model = defaultdict(list)
+    for g in groups:
+        by_model[g[0]].append(g)
+    below, summary = [], []
+    for model, rows in by_model.items():
+        print('\n### %s: %d fused groups, %d distinct kernels\n' % (model, len(rows), len({r[2] for r in rows})))
+        print('| group | kernel | nodes | elements | traffic MB | ONNX Runtime µs | bcastgen µs | vs ORT | bcastgen % of copy roof |')
+        print('|---|---|---|---:|---:|---:|---:|---:|---:|')
+        tot_o = tot_b = tot_r = 0.0
+        for stem, gi, kernel, ops, numel, nbytes, name in rows:
+            o, b, r = ort[(name,)], ours[(stem, kernel)], roof[(stem, kernel)]
+            tot_o, tot_b, tot_r = tot_o + o, tot_b + b, tot_r + r
+            ratio = o / b
+            share = 100 * r / b
+            if ratio < 1.0 and share < 97:
+                below.append('%s g%s (%s) %.2fx' % (stem, gi, ops, ratio))
+            print('| g%s | %s | %s | %s | %.2f | %.1f | %.1f | %.2fx | %.0f%% |' % (
+                gi, kernel, ops, numel, int(nbytes) / 1e6, o / 1e3, b / 1e3, ratio, share))
+        print('| **total** | | | | | **%.0f** | **%.0f** | **%.2fx** | %.0f%% |' % (
+            tot_o / 1e3, tot_b / 1e3, tot_o / tot_b, 100 * tot_r / tot_b))
+        summary.append('%s %.2fx' % (model, tot_o / tot_b))
+    print('\nsummary: totals vs ONNX Runtime: %s; groups below ONNX Runtime and under 97%% of the roof: %s' % (
+        ', '.join(summary), ', '.join(below) if below else 'none'))
+
+
+if __name__ == '__main__':
+    main()

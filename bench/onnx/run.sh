@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The elementwise work of the shared ONNX models (../shared/onnx-models):
+# each fused group of `bcastgen onnx` timed as its own small model in ONNX
+# Runtime 1.30 (which applies its own fusions) and as bcastgen's kernel,
+# with totals per model (bench/onnx/report.py; README "Benchmarks").
+#
+#   bash bench/onnx/run.sh [BUILD_DIR]        (default: build-bench)
+#
+# BENCH_ONNX_ROUNDS (default 3) alternates the two sides, each round one
+# process per side; medians are pooled over the rounds. Work files and raw
+# results: BUILD_DIR/bench-onnx/.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-$root/build-bench}
+work=$build/bench-onnx
+rounds=${BENCH_ONNX_ROUNDS:-3}
+models=(light_resnet50 light_squeezenet light_shufflenet light_densenet121)
+start=$(date +%s)
+
+bash "$root/bench/install-deps.sh"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DBCASTGEN_BUILD_BENCH=ON -DBCASTGEN_BUILD_TESTS=OFF -DBCASTGEN_WITH_CLANG=OFF >/dev/null
+ninja -C "$build" -j2 bcastgen
+
+rm -rf "$work" && mkdir -p "$work/gen"
+pairs=()
+{
+  echo "// Written by bench/onnx/run.sh."
+  echo "#pragma once"
+  echo "#include <utility>"
+  for m in "${models[@]}"; do
+    "$build/generator/bcastgen" onnx "$root/../shared/onnx-models/$m.onnx" -o "$work/gen" >/dev/null 2>&1
+    pairs+=("$root/../shared/onnx-models/$m.onnx:$work/gen/$m.onnx-map.json")
+    echo "#include \"$m.h\""
+  done
+  echo "inline constexpr std::pair<const char*, bcastgen::KernelTable (*)()> kTables[] = {"
+  for m in "${models[@]}"; do echo "    {\"$m\", &$m::${m}_kernels},"; done
+  echo "};"
+} >"$work/gen/tables.h"
+
+# The generated code as a user builds it (each model's file compiled once).
+compile_start=$(date +%s)
+objs=()
+for m in "${models[@]}" time_kernels; do
+  src=$work/gen/$m.cpp
+  [ "$m" = time_kernels ] && src=$root/bench/onnx/time_kernels.cpp
+  g++ -std=c++17 -O2 -I "$work/gen" -I "$root/runtime/include" -c "$src" -o "$work/$m.o" &
+  objs+=("$work/$m.o")
+  while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.2; done
+done
+wait
+g++ -o "$work/time_kernels" "${objs[@]}"
+echo "bench/onnx: generated code compiled in $(( $(date +%s) - compile_start )) s (-j2, g++ -O2)"
+
+/usr/bin/python3 "$root/bench/onnx/make_group_models.py" "$work/groups" "${pairs[@]}"
+export OMP_NUM_THREADS=1
+for r in $(seq 1 "$rounds"); do
+  "$work/time_kernels" 51 >"$work/bcastgen_r$r.tsv"
+  NODE_PATH="$root/bench/math/ort/node_modules" node "$root/bench/onnx/ort_groups.js" "$work/groups" 21 \
+    >"$work/ort_r$r.tsv"
+  echo "bench/onnx: round $r/$rounds done at $(( $(date +%s) - start )) s"
+done
+echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); bcastgen variant: $(cut -f6 "$work/bcastgen_r1.tsv" | sort -u)"
+/usr/bin/python3 "$root/bench/onnx/report.py" "$work"
