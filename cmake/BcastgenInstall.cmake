@@ -4,9 +4,11 @@
 #   <p>/include/bcastgen/*.h, *.inl     runtime headers (bcastgen::runtime)
 #   <p>/include/bcastgen/gen/*.h        generator library headers (bcastgen::core)
 #   <p>/lib/libbcastgen_core.a
+#   <p>/include/bcastgen/onnx/import.h, <p>/lib/libbcastgen_onnx.a   the ONNX frontend
+#                                       (bcastgen::onnx), where it is built
 #   <p>/lib/cmake/bcastgen/             bcastgenConfig.cmake, bcastgenConfigVersion.cmake,
 #                                       bcastgenTargets.cmake, bcastgenCoreTargets.cmake,
-#                                       BcastgenGenerate.cmake
+#                                       bcastgenOnnxTargets.cmake, BcastgenGenerate.cmake
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -40,6 +42,20 @@ install(FILES "${PROJECT_BINARY_DIR}/generator/include/bcastgen/gen/version.h"
 install(EXPORT bcastgenCoreTargets
   NAMESPACE bcastgen::
   DESTINATION "${BCASTGEN_INSTALL_CMAKEDIR}")
+
+# The ONNX frontend, for compilers that read models themselves: its own
+# export set, which needs ONNX's and protobuf's packages besides the core's.
+if(BCASTGEN_ONNX_FOUND)
+  set_target_properties(bcastgen_onnx PROPERTIES EXPORT_NAME onnx)
+  install(TARGETS bcastgen_onnx
+    EXPORT bcastgenOnnxTargets
+    ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/generator/onnx/include/bcastgen/onnx"
+    DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/bcastgen")
+  install(EXPORT bcastgenOnnxTargets
+    NAMESPACE bcastgen::
+    DESTINATION "${BCASTGEN_INSTALL_CMAKEDIR}")
+endif()
 
 configure_package_config_file(
   "${PROJECT_SOURCE_DIR}/cmake/bcastgenConfig.cmake.in"

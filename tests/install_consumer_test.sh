@@ -115,4 +115,38 @@ grep -q "namespace my::kernels" "$header" || fail "NAMESPACE: $header is not in 
 grep -q "avx2" "$tmp/opts-build/kernels/fc.cpp" && fail "ISA scalar: fc.cpp has an avx2 variant"
 "$tmp/opts-build/core_user" || fail "core_user: bcastgen::core did not generate aot.h/aot.cpp"
 
+if [[ -f "$prefix/include/bcastgen/onnx/import.h" ]]; then
+  step "bcastgen::onnx: the ONNX frontend, in-process"
+  mkdir "$tmp/onnx"
+  cat >"$tmp/onnx/onnx_user.cpp" <<'EOF'
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include "bcastgen/gen/emit.h"
+#include "bcastgen/onnx/import.h"
+int main(int, char** argv) {
+  std::ifstream f(argv[1], std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(f), {}};
+  const auto m = bcastgen::onnx_import::import_model(bytes, "light_squeezenet.onnx", {});
+  bcastgen::gen::GenerateOptions options;
+  options.stem = "squeezenet";
+  const auto out = bcastgen::gen::generate(m.spec, options);
+  std::printf("bcastgen::onnx: %zu kernels, %zu files\n", m.spec.kernels.size(), out.files.size());
+  return m.spec.kernels.size() == 11 && out.files.count("squeezenet.cpp") == 1 ? 0 : 1;
+}
+EOF
+  cat >"$tmp/onnx/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(onnx_user LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 17)
+find_package(bcastgen 0.1 CONFIG REQUIRED COMPONENTS core onnx)
+add_executable(onnx_user onnx_user.cpp)
+target_link_libraries(onnx_user PRIVATE bcastgen::onnx)
+EOF
+  configure "$tmp/onnx" "$tmp/onnx-build"
+  build "$tmp/onnx-build" "$tmp/onnx.log"
+  "$tmp/onnx-build/onnx_user" "$source_dir/../shared/onnx-models/light_squeezenet.onnx" \
+    || fail "onnx_user: bcastgen::onnx did not import light_squeezenet.onnx"
+fi
+
 step "done"

@@ -301,6 +301,41 @@ TEST(OnnxImport, ExportedErfGeluIsOneGeluCall) {
   }
 }
 
+TEST(OnnxImport, ExportedTanhGeluIsOneGeluTanhCall) {
+  // PyTorch's export of GELU(approximate='tanh') before opset 20; x^3 as Pow
+  // or as two multiplies. A wrong constant keeps the chain.
+  for (int form = 0; form < 3; ++form) {
+    ModelBuilder mb;
+    mb.input("x", {2, 64});
+    mb.scalar("three", 3.0f);
+    mb.scalar("k", form == 2 ? 0.045f : 0.044715f);
+    mb.scalar("c", 0.7978845608f);
+    mb.scalar("one", 1.0f);
+    mb.scalar("half", 0.5f);
+    if (form == 1) {
+      mb.node("Mul", {"x", "x"}, "x2");
+      mb.node("Mul", {"x2", "x"}, "x3");
+    } else {
+      mb.node("Pow", {"x", "three"}, "x3");
+    }
+    mb.node("Mul", {"x3", "k"}, "kx3");
+    mb.node("Add", {"x", "kx3"}, "inner");
+    mb.node("Mul", {"c", "inner"}, "arg");
+    mb.node("Tanh", {"arg"}, "t");
+    mb.node("Add", {"one", "t"}, "p");
+    mb.node("Mul", {"half", "x"}, "hx");
+    mb.node("Mul", {"hx", "p"}, "y");
+    mb.output("y");
+    const json map = map_of(import_model(mb.bytes(), "gelu_tanh.onnx", {}));
+    ASSERT_EQ(map["kernels"].size(), 1u) << form;
+    if (form == 2) {
+      EXPECT_NE(map["kernels"][0]["expr"].get<std::string>().find("tanh("), std::string::npos);
+    } else {
+      EXPECT_EQ(map["kernels"][0]["expr"], "gelu_tanh(x0)") << form;
+    }
+  }
+}
+
 TEST(OnnxImport, NodesItCannotMapSayWhy) {
   ModelBuilder mb;
   mb.input("a", {4}, onnx::TensorProto::INT32);

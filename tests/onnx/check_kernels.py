@@ -196,6 +196,14 @@ def synthetic_models(work):
         [('x', f32, [2, 8, 96]), ('r', f32, [2, 8, 96])], [('y', f32)],
         [init('bias', rng.standard_normal(96).astype(np.float32)), init('sqrt2', np.float32(1.4142135)),
          init('one', np.float32(1)), init('half', np.float32(0.5))]),
+        save('syn_tanh_gelu', [
+            h.make_node('Pow', ['x', 'three'], ['x3']), h.make_node('Mul', ['x3', 'k'], ['kx3']),
+            h.make_node('Add', ['x', 'kx3'], ['s']), h.make_node('Mul', ['s', 'c'], ['a']),
+            h.make_node('Tanh', ['a'], ['t']), h.make_node('Add', ['t', 'one'], ['p']),
+            h.make_node('Mul', ['x', 'half'], ['xh']), h.make_node('Mul', ['xh', 'p'], ['y'])],
+            [('x', f32, [4, 300])], [('y', f32)],
+            [init('three', np.float32(3)), init('k', np.float32(0.044715)), init('c', np.float32(0.7978845608)),
+             init('one', np.float32(1)), init('half', np.float32(0.5))]),
         save('syn_shared_value', [
             h.make_node('Mul', ['x', 'scale'], ['xs']), h.make_node('Relu', ['xs'], ['a']),
             h.make_node('Sigmoid', ['a'], ['y1']), h.make_node('Sub', ['a', 'z'], ['t']),

@@ -1,6 +1,7 @@
 #include "patterns.h"
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace bcastgen::onnx_import {
@@ -24,22 +25,55 @@ void factors(const gen::ExprBuilder& b, Value v, int depth, std::vector<Value>* 
   }
 }
 
-// 1 + erf(x / sqrt(2)) (or x * 1/sqrt(2)), either operand order: x, or nullopt.
-std::optional<Value> one_plus_erf(const gen::ExprBuilder& b, Value v) {
-  const ExprNode& add = b.node_at(v);
-  if (!is_op(add, Op::Add)) return std::nullopt;
-  for (int k = 0; k < 2; ++k) {
-    const ExprNode& erf = b.node_at(add.args[static_cast<std::size_t>(k)]);
-    if (!literal_near(b, add.args[static_cast<std::size_t>(1 - k)], 1.0) || erf.kind != ExprKind::Unary ||
-        erf.unary != UnaryOp::Erf) {
-      continue;
-    }
-    const ExprNode& s = b.node_at(erf.args[0]);
-    if (is_op(s, Op::Divide) && literal_near(b, s.args[1], std::sqrt(2.0))) return s.args[0];
-    if (is_op(s, Op::Multiply)) {
-      for (int j = 0; j < 2; ++j) {
-        if (literal_near(b, s.args[static_cast<std::size_t>(j)], std::sqrt(0.5))) return s.args[static_cast<std::size_t>(1 - j)];
+Value arg(const ExprNode& n, int k) { return n.args[static_cast<std::size_t>(k)]; }
+
+// erf's argument x / sqrt(2) (or x * 1/sqrt(2)): x, or nullopt.
+std::optional<Value> over_sqrt2(const gen::ExprBuilder& b, Value v) {
+  const ExprNode& s = b.node_at(v);
+  if (is_op(s, Op::Divide) && literal_near(b, arg(s, 1), std::sqrt(2.0))) return arg(s, 0);
+  for (int j = 0; is_op(s, Op::Multiply) && j < 2; ++j) {
+    if (literal_near(b, arg(s, j), std::sqrt(0.5))) return arg(s, 1 - j);
+  }
+  return std::nullopt;
+}
+
+// x^3 as power(x, 3) or a product of three x.
+bool is_cube_of(const gen::ExprBuilder& b, Value v, Value x) {
+  const ExprNode& n = b.node_at(v);
+  if (is_op(n, Op::Power)) return arg(n, 0) == x && literal_near(b, arg(n, 1), 3.0);
+  std::vector<Value> f;
+  factors(b, v, 0, &f);
+  return f.size() == 3 && f[0] == x && f[1] == x && f[2] == x;
+}
+
+// tanh's argument sqrt(2/pi) * (x + 0.044715 * x^3), any operand order: x, or nullopt.
+std::optional<Value> tanh_gelu_argument(const gen::ExprBuilder& b, Value v) {
+  const ExprNode& m = b.node_at(v);
+  for (int j = 0; is_op(m, Op::Multiply) && j < 2; ++j) {
+    if (!literal_near(b, arg(m, j), std::sqrt(2.0 / M_PI))) continue;
+    const ExprNode& sum = b.node_at(arg(m, 1 - j));
+    for (int k = 0; is_op(sum, Op::Add) && k < 2; ++k) {
+      const Value x = arg(sum, k);
+      const ExprNode& cubic = b.node_at(arg(sum, 1 - k));
+      for (int c = 0; is_op(cubic, Op::Multiply) && c < 2; ++c) {
+        if (literal_near(b, arg(cubic, c), 0.044715) && is_cube_of(b, arg(cubic, 1 - c), x)) return x;
       }
+    }
+  }
+  return std::nullopt;
+}
+
+// 1 + erf(x / sqrt(2)) or 1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)), either
+// operand order: x and the GELU it is half of, or nullopt.
+std::optional<std::pair<Value, UnaryOp>> one_plus_gelu_term(const gen::ExprBuilder& b, Value v) {
+  const ExprNode& add = b.node_at(v);
+  for (int k = 0; is_op(add, Op::Add) && k < 2; ++k) {
+    const ExprNode& f = b.node_at(arg(add, k));
+    if (!literal_near(b, arg(add, 1 - k), 1.0) || f.kind != ExprKind::Unary) continue;
+    if (f.unary == UnaryOp::Erf) {
+      if (const auto x = over_sqrt2(b, arg(f, 0))) return std::pair{*x, UnaryOp::Gelu};
+    } else if (f.unary == UnaryOp::Tanh) {
+      if (const auto x = tanh_gelu_argument(b, arg(f, 0))) return std::pair{*x, UnaryOp::GeluTanh};
     }
   }
   return std::nullopt;
@@ -58,7 +92,8 @@ std::optional<Value> recognize_gelu(FoldingBuilder& fb, Value v, const std::stri
     for (int h = 0; h < 3; ++h) {
       if (h == half) continue;
       const Value x = f[static_cast<std::size_t>(3 - half - h)];
-      if (one_plus_erf(b, f[static_cast<std::size_t>(h)]) == x) return fb.unary(UnaryOp::Gelu, x, origin);
+      const auto term = one_plus_gelu_term(b, f[static_cast<std::size_t>(h)]);
+      if (term && term->first == x) return fb.unary(term->second, x, origin);
     }
   }
   return std::nullopt;
