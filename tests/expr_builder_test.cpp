@@ -137,6 +137,24 @@ TEST(ExprBuilder, ExpandIsANode) {
   }
 }
 
+TEST(ExprBuilder, InputsCanBeDeclaredWhileBuilding) {
+  // As the ONNX frontend does: an input per tensor, declared on first read.
+  ExprBuilder b({});
+  EXPECT_EQ(b.add_input({"x", DType::F32}), 0u);
+  const auto x = b.input("x");
+  EXPECT_EQ(b.add_input({"n", DType::I32}), 1u);
+  const auto sum = b.binary(Op::Add, x, b.cast(b.input("n"), DType::F32));
+  EXPECT_EQ(b.node_at(sum).kind, ExprKind::Binary);
+  EXPECT_EQ(b.node_at(b.literal(2.5, DType::F32)).literal.f, 2.5);
+  const std::vector<ExprInput> ins = {{"x", DType::F32}, {"n", DType::I32}};
+  const ExprDag d = b.finish(sum);
+  EXPECT_EQ(d.input_used, std::vector<bool>({true, true}));
+  expect_same_dag(d, parse_expr("x + cast(n, f32)", ins), "added inputs vs parser");
+  EXPECT_THROW(b.add_input({"x", DType::F64}), ExprBuildError);  // declared twice
+  for (std::size_t k = 2; k < bcastgen::gen::kMaxExprInputs; ++k) b.add_input({"i" + std::to_string(k), DType::F32});
+  EXPECT_THROW(b.add_input({"one_too_many", DType::F32}), ExprBuildError);
+}
+
 TEST(ExprBuilder, ComparisonsGiveBoolAndLiteralsKeepTheirBits) {
   ExprBuilder b(kXyz);
   const auto gt = b.binary(Op::Greater, b.input("i"), b.literal_int(-5, DType::I32));
