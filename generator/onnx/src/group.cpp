@@ -3,40 +3,36 @@
 #include "group.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <set>
 
 #include "bcastgen/gen/spec.h"
+#include "bcastgen/rules.h"
+#include "bcastgen/shape.h"
 #include "patterns.h"
 
 namespace bcastgen::onnx_import {
 
 namespace {
 
-std::string dims(const Shape& s) { return fmt::format("[{}]", fmt::join(s, ",")); }
-
 // NumPy's broadcast of two shapes; NotCovered when they do not broadcast.
 Shape broadcast2(const Shape& a, const Shape& b) {
-  Shape out(std::max(a.size(), b.size()), 1);
-  for (std::size_t k = 0; k < out.size(); ++k) {
-    const std::int64_t da = k < out.size() - a.size() ? 1 : a[k - (out.size() - a.size())];
-    const std::int64_t db = k < out.size() - b.size() ? 1 : b[k - (out.size() - b.size())];
-    if (da != db && da != 1 && db != 1) throw NotCovered{"shapes " + dims(a) + " and " + dims(b) + " do not broadcast"};
-    out[k] = da == 1 ? db : da;
+  try {
+    return broadcast_shapes(Rule::Numpy, a, b).out;
+  } catch (const Error& e) {
+    throw NotCovered{e.what()};
   }
-  return out;
 }
 
 // A shape a kernel cannot have: more elements than a spec allows.
 void check_size(const std::string& tensor, const Shape& s) {
   const std::int64_t limit = gen::Spec{}.max_elements;
-  std::int64_t numel = 1;
-  for (std::int64_t d : s) {
-    if (d == 0) return;
-    numel = numel > limit / d ? limit + 1 : numel * d;
+  bool fits = false;
+  try {
+    fits = checked_numel(s) <= limit;
+  } catch (const OverflowError&) {
   }
-  if (numel > limit) throw NotCovered{fmt::format("'{}' {} has more than {} elements", tensor, dims(s), limit)};
+  if (!fits) throw NotCovered{fmt::format("'{}' {} has more than {} elements", tensor, format_shape(s), limit)};
 }
 
 class Group : public NodeOperands {
@@ -54,7 +50,7 @@ class Group : public NodeOperands {
     const Shape s = shape_of(v);
     if (s != *t->shape) {
       if (broadcast2(s, *t->shape) != *t->shape) {
-        throw NotCovered{fmt::format("computes shape {} where ONNX infers {}", dims(s), dims(*t->shape))};
+        throw NotCovered{fmt::format("computes shape {} where ONNX infers {}", format_shape(s), format_shape(*t->shape))};
       }
       v = builder_.expand(v, *t->shape, node_->name());  // a constant operand gave the shape
       shapes_[v] = *t->shape;
@@ -79,10 +75,9 @@ class Group : public NodeOperands {
     k.is_literal = r.kind == ExprKind::Literal || (r.kind == ExprKind::Expand && folder_.is_literal(r.args[0]));
     k.text = gen::print_expr(builder_.finish(root), k.inputs);
     k.expr = gen::parse_expr(k.text, k.inputs);
+    k.reshaped = reshaped_;
     return k;
   }
-
-  const std::set<std::string>& reshaped() const { return reshaped_; }
 
   Value value(int k, const std::optional<Shape>& as) override {
     const std::string& name = node_->input(k);
@@ -91,14 +86,9 @@ class Group : public NodeOperands {
       return it->second;
     }
     if (const Constant* c = model_.constant(name); c != nullptr && c->uniform) {
-      try {
-        const Value v = dtype_info(c->dtype).is_float || c->dtype == DType::Bool
-                            ? folder_.number(c->number(), c->dtype, name)
-                            : builder_.literal_int(c->integer(), c->dtype, name);
-        shapes_[v] = {};
-        return v;
-      } catch (const gen::ExprBuildError&) {
-        // inf, NaN: no literal; read as a parameter
+      if (const std::optional<Value> v = folder_.literal(*c, name)) {  // else (inf, NaN) a parameter
+        shapes_[*v] = {};
+        return *v;
       }
     }
     const std::optional<TensorType> t = model_.type(name);
@@ -159,12 +149,6 @@ GroupKernel build_group(const Model& model, const std::vector<int>& members) {
   } catch (const InvalidArgument& e) {  // the text would exceed the parser's limits
     throw NotCovered{e.what()};
   }
-}
-
-std::set<std::string> reshaped_reads(const Model& model, int index) {
-  Group g(model);
-  g.add_node(index);
-  return g.reshaped();
 }
 
 }  // namespace bcastgen::onnx_import

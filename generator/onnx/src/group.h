@@ -31,14 +31,11 @@ struct GroupKernel {
   Shape shape;
   DType dtype = DType::F32;
   bool is_literal = false;             // the nodes computed a constant (folded)
+  std::set<std::string> reshaped;      // tensors read with another shape than their own
 };
 
 // Maps `members` (node indices, in graph order; the last one's output is the
 // result) into one expression. Throws NotCovered.
 GroupKernel build_group(const Model& model, const std::vector<int>& members);
-
-// The tensors node `index` reads with another shape than their own (it cannot
-// be fused with their producers). Valid after build_group({index}) succeeded.
-std::set<std::string> reshaped_reads(const Model& model, int index);
 
 }  // namespace bcastgen::onnx_import

@@ -159,7 +159,7 @@ std::vector<NodeState> classify(Model& model, const std::map<std::string, std::v
         continue;
       }
       if (alone.params.empty()) throw NotCovered{"computes from constants a value that is no literal (inf or NaN)"};
-      part->reshaped[static_cast<std::size_t>(i)] = reshaped_reads(model, i);
+      part->reshaped[static_cast<std::size_t>(i)] = alone.reshaped;  // a producer of these cannot join
       part->candidate[static_cast<std::size_t>(i)] = true;
       s.status = Status::Candidate;
     } catch (const NotCovered& e) {

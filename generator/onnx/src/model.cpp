@@ -2,7 +2,6 @@
 #include "model.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <climits>
 #include <cstring>
@@ -73,8 +72,6 @@ void append_typed(const TensorProto& t, DType dtype, std::vector<unsigned char>*
   }
 }
 
-std::string dims_text(const Shape& s) { return fmt::format("[{}]", fmt::join(s, ",")); }
-
 }  // namespace
 
 std::optional<DType> dtype_of(int onnx_type) {
@@ -127,7 +124,8 @@ std::optional<Constant> read_tensor(const TensorProto& t, const std::string& wha
   std::int64_t numel = 1;
   for (std::int64_t d : t.dims()) {
     if (d < 0 || (d > 0 && numel > (std::int64_t{1} << 40) / d)) {
-      throw ImportError(fmt::format("{}: dims {} are negative or too large", what, dims_text({t.dims().begin(), t.dims().end()})));
+      throw ImportError(
+          fmt::format("{}: dims {} are negative or too large", what, format_shape({t.dims().begin(), t.dims().end()})));
     }
     c.shape.push_back(d);
     numel *= d;
@@ -140,7 +138,7 @@ std::optional<Constant> read_tensor(const TensorProto& t, const std::string& wha
   }
   if (c.bytes.size() != static_cast<std::size_t>(numel) * size) {
     throw ImportError(fmt::format("{}: {} {} holds {} bytes of data, its dims {} need {}", what,
-                                  onnx_type_name(t.data_type()), "tensor", c.bytes.size(), dims_text(c.shape),
+                                  onnx_type_name(t.data_type()), "tensor", c.bytes.size(), format_shape(c.shape),
                                   static_cast<std::size_t>(numel) * size));
   }
   if (c.dtype == DType::Bool) {
@@ -205,7 +203,7 @@ void Model::fix_input_shapes(const std::map<std::string, Shape>& input_shapes) {
     auto* tensor = found->mutable_type()->mutable_tensor_type();
     if (tensor->has_shape() && tensor->shape().dim_size() != static_cast<int>(shape.size())) {
       throw ImportError(fmt::format("--input-shape {}: the input has rank {}, the shape {} has rank {}", name,
-                                    tensor->shape().dim_size(), dims_text(shape), shape.size()));
+                                    tensor->shape().dim_size(), format_shape(shape), shape.size()));
     }
     auto* dims = tensor->mutable_shape();
     for (std::size_t k = 0; k < shape.size(); ++k) {

@@ -27,6 +27,15 @@ Value FoldingBuilder::number(double value, DType dtype, const std::string& origi
   return b_->literal(value, dtype, origin);
 }
 
+std::optional<Value> FoldingBuilder::literal(const Constant& c, const std::string& origin) {
+  try {
+    if (dtype_info(c.dtype).is_float || c.dtype == DType::Bool) return number(c.number(), c.dtype, origin);
+    return b_->literal_int(c.integer(), c.dtype, origin);
+  } catch (const gen::ExprBuildError&) {
+    return std::nullopt;
+  }
+}
+
 Value FoldingBuilder::binary(Op op, Value a, Value b, const std::string& origin) {
   return fold(b_->binary(op, a, b, origin), origin);
 }
@@ -63,13 +72,7 @@ Value FoldingBuilder::fold(Value v, const std::string& origin) {
   c.dtype = n.dtype;
   c.uniform = true;
   c.bytes.assign(out, out + dtype_info(n.dtype).size);
-  try {
-    if (n.dtype == DType::U64 && c.number() >= 0x1p63) return v;
-    if (dtype_info(n.dtype).is_float || n.dtype == DType::Bool) return number(c.number(), n.dtype, origin);
-    return b_->literal_int(c.integer(), n.dtype, origin);
-  } catch (const gen::ExprBuildError&) {
-    return v;
-  }
+  return literal(c, origin).value_or(v);
 }
 
 namespace {

@@ -33,6 +33,9 @@ class FoldingBuilder {
 
   // A literal of `dtype` holding `value` (rounded to it, as a cast would).
   Value number(double value, DType dtype, const std::string& origin);
+  // A uniform constant's value as a literal; nullopt where it is none (inf,
+  // NaN, a u64 above 2^63).
+  std::optional<Value> literal(const Constant& c, const std::string& origin);
   Value binary(Op op, Value a, Value b, const std::string& origin);
   Value unary(UnaryOp op, Value x, const std::string& origin);
   Value where(Value c, Value x, Value y, const std::string& origin);
