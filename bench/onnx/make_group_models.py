@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Writes each fused group of `bcastgen onnx` as its own small ONNX model, for
-ONNX Runtime to time (bench/onnx/ort_groups.js), and groups.tsv, which says
-what each is:
+"""Writes each fused group of `bcastgen onnx` as its own small ONNX model, with
+input files (uniform over [-4, 4)) and cases.json, for ONNX Runtime to time
+(bench/ort/ort_cases.js), and groups.tsv, which says what each is:
 
     make_group_models.py OUT_DIR MODEL.onnx:MAP.json ...
 
@@ -16,6 +16,7 @@ import json
 import os
 import sys
 
+import numpy as np
 import onnx
 from onnx import helper
 
@@ -50,7 +51,8 @@ def constant_closure(graph, names, inits):
 def main():
     out_dir = sys.argv[1]
     os.makedirs(out_dir, exist_ok=True)
-    rows = []
+    rows, cases = [], []
+    rng = np.random.default_rng(7)
     for arg in sys.argv[2:]:
         model_path, map_path = arg.split(':')
         model = onnx.load(model_path)
@@ -60,7 +62,8 @@ def main():
         inits = {t.name: t for t in g.initializer}
         for gi, k in enumerate(mp['kernels']):
             nodes = [g.node[n['index']] for n in k['nodes']]
-            inputs, consts = [], []
+            name = '%s__g%03d' % (stem, gi)
+            inputs, consts, files = [], [], []
             for p in k['inputs']:
                 t = p['onnx']
                 if p['initializer']:
@@ -68,6 +71,9 @@ def main():
                 else:
                     shape = p.get('onnx_shape', p['shape'])
                     inputs.append(helper.make_tensor_value_info(t, ONNX_TYPE[p['dtype']], shape))
+                    path = os.path.join(out_dir, '%s.%d.bin' % (name, len(files)))
+                    rng.uniform(-4, 4, shape).astype(np.float32).tofile(path)
+                    files.append({'name': t, 'dtype': p['dtype'], 'shape': shape, 'file': path})
             # Constants the group reads as literals: every non-input operand not computed inside.
             inside = {o for n in nodes for o in n.output}
             params = {p['onnx'] for p in k['inputs'] if not p['initializer']}
@@ -82,12 +88,16 @@ def main():
                                       used_inits)
             m = helper.make_model(graph, opset_imports=model.opset_import)
             m.ir_version = model.ir_version if model.ir_version >= 4 else 4
-            name = '%s__g%03d' % (stem, gi)
             onnx.save(m, os.path.join(out_dir, name + '.onnx'))
+            cases.append({'case': name, 'model': os.path.join(out_dir, name + '.onnx'), 'inputs': files,
+                          'output': {'name': out['onnx'], 'dtype': out['dtype'], 'shape': out['shape'],
+                                     'file': os.path.join(out_dir, name + '.out')}})
             numel = _numel(out['shape'])
             nbytes = numel * SIZE[out['dtype']] + sum(SIZE[p['dtype']] * _numel(p['shape']) for p in k['inputs'])
             rows.append([stem, str(gi), k['name'], '+'.join(n['op_type'] for n in k['nodes']), str(numel),
                          str(nbytes), name])
+    with open(os.path.join(out_dir, 'cases.json'), 'w') as f:
+        json.dump(cases, f)
     with open(os.path.join(out_dir, 'groups.tsv'), 'w') as f:
         for r in rows:
             f.write('\t'.join(r) + '\n')

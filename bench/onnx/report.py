@@ -4,8 +4,9 @@ Runtime (the group as its own model) and in bcastgen (its kernel), their
 ratio, and bcastgen's share of the copy roof of the group's traffic; then
 each model's totals.
 
-    report.py WORK_DIR   (groups/groups.tsv, bcastgen_r*.tsv, ort_r*.tsv)"""
+    report.py WORK_DIR   (groups/groups.tsv, bcastgen_r*.tsv, ort_r*.jsonl)"""
 import glob
+import json
 import os
 import statistics
 import sys
@@ -26,7 +27,14 @@ def main():
     groups = [l.rstrip('\n').split('\t') for l in open(os.path.join(work, 'groups', 'groups.tsv'))]
     ours = pooled(os.path.join(work, 'bcastgen_r*.tsv'), (0, 1), 2)
     roof = pooled(os.path.join(work, 'bcastgen_r*.tsv'), (0, 1), 3)
-    ort = pooled(os.path.join(work, 'ort_r*.tsv'), (0,), 1)
+    ort_runs = defaultdict(list)  # per group: each round's median (bench/ort/ort_cases.js lines)
+    for path in sorted(glob.glob(os.path.join(work, 'ort_r*.jsonl'))):
+        for line in open(path):
+            r = json.loads(line)
+            if 'error' in r:
+                sys.exit('ONNX Runtime could not run %s: %s' % (r['case'], r['error']))
+            ort_runs[(r['case'],)].append(statistics.median(r['samples_ns']))
+    ort = {k: statistics.median(v) for k, v in ort_runs.items()}
     by_model = defaultdict(list)
     for g in groups:
         by_model[g[0]].append(g)
