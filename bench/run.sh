@@ -4,7 +4,8 @@
 #
 #   bash bench/run.sh [BUILD_DIR]        (default: build-bench)
 #
-# Environment: BENCH_REPETITIONS (default 24), BENCH_ROUNDS (default 3),
+# Environment: BENCH_CPU (default native: the CPU kind bcastgen plans the
+# kernels for, cpu_kinds.h), BENCH_REPETITIONS (default 24), BENCH_ROUNDS (default 3),
 # BENCH_MIN_TIME (seconds per repetition, default 0.03), BENCH_FILTER (a Google Benchmark regex; the
 # table then shows only what ran); BENCH_SYSFS_ROOT (default /sys: where the
 # cache sizes are read first; an empty directory tests the fallbacks) and
@@ -25,7 +26,8 @@ bash "$root/bench/install-deps.sh"
 
 # Only `bcastgen generate` is needed: no tests, no libTooling-based commands.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DBCASTGEN_BUILD_BENCH=ON -DBCASTGEN_BUILD_TESTS=OFF -DBCASTGEN_WITH_CLANG=OFF >/dev/null
+  -DBCASTGEN_BUILD_BENCH=ON -DBCASTGEN_BUILD_TESTS=OFF -DBCASTGEN_WITH_CLANG=OFF \
+  -DBCASTGEN_BENCH_CPU="${BENCH_CPU:-native}" >/dev/null
 ninja -C "$build" -j2 bcastgen_bench
 echo "bench: built in $(( $(date +%s) - start )) s"
 
@@ -72,10 +74,16 @@ done
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(getconf _NPROCESSORS_ONLN) cpus," \
        "flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx2|fma|bmi2|avx512f' | sort -u | tr '\n' ' ')"
+  echo "cpuid: $(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+  echo "$("$build/generator/bcastgen" explain 1 1 --cpu "${BENCH_CPU:-native}" | grep -m1 '^cpu ' | sed 's/^cpu */planned for cpu kind: /')"
   echo "bcastgen variant: $(grep -m1 -o 'isa [a-z0-9]*' "$results/status.json" || echo '?')"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$results/machine.txt"
 echo
 /usr/bin/python3 "$root/bench/report.py" "$results" || status=1
+# The results, named after the day and the CPU kind they were measured on.
+kind=$("$build/generator/bcastgen" explain 1 1 --cpu native | sed -n 's/^cpu *\([a-z0-9-]*\).*/\1/p')
+[ -f "$results/results.csv" ] && cp "$results/results.csv" "$results/$(date -u +%Y-%m-%d)-$kind.csv"
+[ -f "$results/fused.csv" ] && cp "$results/fused.csv" "$results/$(date -u +%Y-%m-%d)-$kind-fused.csv"
 echo "bench: results in $results (results.csv, table.md); total $(( $(date +%s) - start )) s"
 exit $status

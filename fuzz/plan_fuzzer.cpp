@@ -281,7 +281,7 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     if (in.u8() % 4 != 0) opt.isas.push_back(isa);
   }
   if (opt.isas.empty()) opt.isas.push_back(Isa::Avx2);
-  const int unrolls[] = {4, 4, 1, 2, 8};
+  const int unrolls[] = {4, 0, 1, 2, 8};
   opt.unroll = in.pick_from(unrolls);
   const std::int64_t thresholds[] = {40 << 20, 0, 64, 4096};
   opt.stream_threshold_bytes = in.pick_from(thresholds);
@@ -293,6 +293,9 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   const KernelSpec k = fused                ? expr_kernel(in, a, b, rule, axis)
                        : op == Op::Broadcast ? broadcast_kernel("k", dtype, mode, a, b, axis, axes_mapping)
                                              : binary_kernel("k", op, dtype, rule, a, b, axis);
+  // The CPU kind (its unroll where the pick above was 0, its order of loads
+  // and stores): read after everything else, so that older inputs keep their meaning.
+  opt.cpu = static_cast<CpuKind>(in.pick(kCpuKindCount));
   const std::size_t inputs = k.inputs.size();
   const std::string ctx = ctx_of(k);
 

@@ -211,7 +211,7 @@ TEST(SpecErrors, UnknownField) {
   const auto top = errors_of("namspace: x\n" + kernel("add", "f32", "numpy", "[2]", "[2]"));
   ASSERT_EQ(top.size(), 1u) << all_text(top);
   EXPECT_EQ(top[0].text(),
-            "model.yaml:1:1: unknown field 'namspace' (valid: namespace, isa, kernels, stream_threshold_bytes, "
+            "model.yaml:1:1: unknown field 'namspace' (valid: namespace, isa, cpu, kernels, stream_threshold_bytes, "
             "max_elements)");
 }
 

@@ -49,7 +49,7 @@ Action register_generate(CLI::App& app) {
     bool emit_runtime = false;
     std::int64_t stream_threshold = -1;
     bool verify = false, format = false;  // Clang steps (cmd_inspect.cpp)
-    std::string isa, ns;  // overrides of the spec's `isa:` and `namespace:`; empty: keep the spec's
+    std::string isa, ns, cpu;  // overrides of the spec's `isa:`, `namespace:` and `cpu:`; empty: keep the spec's
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("generate", "emit <stem>.h and <stem>.cpp for the kernels of a YAML/JSON spec");
@@ -64,6 +64,7 @@ Action register_generate(CLI::App& app) {
   cmd->add_flag("--format", args->format, "format the output with clang-format (templates/bcastgen-format.yaml)");
   cmd->add_option("--isa", args->isa,
                   "comma-separated ISAs to generate, e.g. avx2,scalar (overrides the spec's isa list)");
+  cmd->add_option("--cpu", args->cpu, kCpuOptionHelp);
   cmd->add_option("--namespace", args->ns, "C++ namespace of the generated code, a::b allowed (overrides the spec)");
   return [args] {
     const std::filesystem::path spec_path(args->spec);
@@ -72,6 +73,7 @@ Action register_generate(CLI::App& app) {
     gen::CheckedSpec spec = gen::parse_checked_spec(text, args->spec);
     if (args->stream_threshold >= 0) spec.set_stream_threshold_bytes(args->stream_threshold);
     if (!args->isa.empty()) spec.set_isas(parse_isa_list(args->isa));
+    if (!args->cpu.empty()) spec.set_cpu(parse_cpu_option(args->cpu));
     if (!args->ns.empty()) {
       try {
         spec.set_namespace(args->ns);

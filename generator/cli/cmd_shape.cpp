@@ -18,7 +18,7 @@ struct RuleArgs {
   std::int64_t axis = -1;
   std::string a, b;
   bool json = false;
-  std::string op = "add", dtype = "f32", expr, compute = "dtype";
+  std::string op = "add", dtype = "f32", expr, compute = "dtype", cpu = "generic";
   std::vector<std::string> operands;  // explain: A B, or NAME=SHAPE[:DTYPE] ... with --expr
 };
 
@@ -96,6 +96,7 @@ Action register_explain(CLI::App& app) {
   cmd->allow_extras();
   cmd->add_option("--expr", args->expr, "an expression over named inputs: show its fused kernel's plan");
   cmd->add_flag("--json", args->json, "print JSON instead of a table");
+  cmd->add_option("--cpu", args->cpu, kCpuOptionHelp)->capture_default_str();
   cmd->add_option("--op", args->op, "the op whose kernel plan to show")->capture_default_str();
   cmd->add_option("--dtype", args->dtype, "the element type of the plan")->capture_default_str();
   cmd->add_option("--compute", args->compute,
@@ -106,6 +107,7 @@ Action register_explain(CLI::App& app) {
   return [args, cmd] {
     gen::PlanOptions options;
     options.isas = gen::default_isas();
+    options.cpu = parse_cpu_option(args->cpu);
     args->operands.clear();
     for (const std::string* s : {&args->a, &args->b}) {
       if (!s->empty()) args->operands.push_back(*s);

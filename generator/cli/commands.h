@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bcastgen/cpu_kinds.h"
+#include "bcastgen/errors.h"
 #include "bcastgen/gen/exit_codes.h"
 #include "bcastgen/gen/output.h"
 #include "bcastgen/rules.h"
@@ -39,6 +41,19 @@ inline std::vector<std::string> rule_names() {
   for (Rule r : kAllRules) names.emplace_back(rule_name(r));
   return names;
 }
+
+// `--cpu`: a row of the CPU-kind table (cpu_kinds.h), or `native`, the
+// kind of the CPU bcastgen runs on (generic when no row matches it).
+inline CpuKind parse_cpu_option(const std::string& text) {
+  if (text == "native") return detect_cpu_kind();
+  CpuKind kind;
+  if (!parse_cpu_kind(text, &kind)) {
+    throw InvalidArgument("--cpu: unknown CPU kind '" + text + "' (valid: " + cpu_kind_names() + ", native)");
+  }
+  return kind;
+}
+inline constexpr const char* kCpuOptionHelp =
+    "the CPU kind to plan for: a row of the CPU-kind table or `native`, this machine's (overrides the spec's cpu)";
 
 // Runs `body`, turning bcastgen's exceptions into a message on stderr and
 // the matching exit code.

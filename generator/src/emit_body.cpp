@@ -462,10 +462,12 @@ class BodyEmitter {
   }
 
   // A group of vectors at offsets base + offs[i]: loads first, then the
-  // nodes, then stores (as in XNNPACK's kernels: independent work side by side).
+  // nodes, then stores (as in XNNPACK's kernels: independent work side by
+  // side), or, interleaved (a CPU kind's fact, IsaPlan::interleave), each
+  // vector's loads, nodes and store together.
   void emit_vectors(const std::string& out_ptr, const std::string& base, const std::vector<std::int64_t>& offs,
-                    const std::string& tag, bool masked) {
-    for (std::size_t u = 0; u < offs.size(); ++u) {
+                    const std::string& tag, bool masked, bool interleave = false) {
+    auto loads = [&](std::size_t u) {
       const std::string suffix = fmt::format("{}{}", tag, u);
       for (const Input& in : inputs_) {
         if (in.access != Access::Stream) continue;
@@ -475,17 +477,28 @@ class BodyEmitter {
                                     masked ? tail_mask(in.node, q) : "")));
         }
       }
-    }
-    for (std::size_t u = 0; u < offs.size(); ++u) {
+    };
+    auto nodes = [&](std::size_t u) {
       emit_nodes(fmt::format("{}{}", tag, u), offs[u], masked ? ip_.tail_lanes : ip_.lanes);
-    }
-    const std::size_t root = dag_.root;
-    for (std::size_t u = 0; u < offs.size(); ++u) {
+    };
+    auto stores = [&](std::size_t u) {
+      const std::size_t root = dag_.root;
       for (int q = 0; q < parts(root); ++q) {
         pr_.line(store(offset_expr(out_ptr, base, offs[u] + q * part_lanes(root)),
                        vector_name(root, fmt::format("{}{}", tag, u), offs[u], q), masked, tail_mask(root, q)));
       }
+    };
+    if (interleave) {
+      for (std::size_t u = 0; u < offs.size(); ++u) {
+        loads(u);
+        nodes(u);
+        stores(u);
+      }
+      return;
     }
+    for (std::size_t u = 0; u < offs.size(); ++u) loads(u);
+    for (std::size_t u = 0; u < offs.size(); ++u) nodes(u);
+    for (std::size_t u = 0; u < offs.size(); ++u) stores(u);
   }
 
   // The mask of the partial vector for part `part` of node i: `tail`, or
@@ -534,7 +547,7 @@ class BodyEmitter {
       pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", main_end, ip_.step));
       std::vector<std::int64_t> offs;
       for (int u = 0; u < ip_.unroll; ++u) offs.push_back(static_cast<std::int64_t>(u) * W);
-      emit_vectors(out_ptr, "j", offs, "", false);
+      emit_vectors(out_ptr, "j", offs, "", false, ip_.interleave);
       pr_.close("for j");
     }
     if (ip_.tail_vectors > 0) {

@@ -189,6 +189,10 @@ std::string explain_plan_text(const KernelPlan& p) {
     s += "  (the output's NaNs can only be bf16 NaNs, from bf16 operands and IEEE ops: its store rounds\n"
          "   without the NaN fixup, where the ISA has that store)\n";
   }
+  const CpuKindInfo& cpu = cpu_kind_info(p.cpu);
+  s += fmt::format("cpu       {} ({}): unroll {}, {}; {}\n", cpu.name, cpu.description, cpu.unroll,
+                   cpu.interleave ? "each vector's loads, nodes and store together" : "loads, then nodes, then stores",
+                   cpu.why);
   s += "loop nest (size-1 axes dropped, adjacent axes coalesced; strides in elements):\n";
   s += describe_loops(p, "  ");
   for (const IsaPlan& ip : p.isas) {

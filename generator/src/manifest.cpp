@@ -67,6 +67,7 @@ nlohmann::json plan_json(const KernelPlan& p) {
   j["classes"] = per_input(k, [&](std::size_t i) { return operand_class(p.classes[i]); });
   j["outer_extent"] = p.outer_extent;
   j["split"] = p.split_why;
+  j["cpu"] = cpu_kind_name(p.cpu);
   nlohmann::json isas = nlohmann::json::array();
   for (const IsaPlan& ip : p.isas) {
     isas.push_back({{"isa", isa_name(ip.isa)},
@@ -82,6 +83,7 @@ nlohmann::json plan_json(const KernelPlan& p) {
                     {"access", per_input(k, [&](std::size_t i) { return access_name(ip.access[i]); })},
                     {"period", ip.period},
                     {"stream", ip.stream},
+                    {"interleave", ip.interleave},
                     {"plan", ip.why}});
   }
   j["isas"] = isas;

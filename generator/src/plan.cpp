@@ -385,7 +385,9 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   }
   // Nodes of several registers per vector take that many times the
   // registers: unroll less, so that a step's values still fit.
-  ip.unroll = std::max(1, opt.unroll / max_parts(ip));
+  const CpuKindInfo& cpu = cpu_kind_info(opt.cpu);
+  const int unroll = opt.unroll > 0 ? opt.unroll : cpu.unroll;
+  ip.unroll = std::max(1, unroll / max_parts(ip));
 
   // A short row whose small inputs repeat: fuse the last two loops and
   // keep the pattern in registers, instead of one short row per element.
@@ -410,7 +412,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
         ip.access[j] = rep[j] ? Access::Pattern : fused_outer.in[j] == 0 ? Access::Splat : Access::Stream;
       }
       // The main loop steps by whole patterns, so vector i always meets pattern register i % k.
-      ip.unroll = k * std::max(1, (opt.unroll + k / 2) / k);
+      ip.unroll = k * std::max(1, (unroll + k / 2) / k);
     }
   }
   if (!ip.period && plan_gather(p, ip, voc)) {
@@ -446,6 +448,9 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
                           names.find(',') == std::string::npos ? "s" : "", ip.period, ip.pattern_vectors);
   }
   ip.why += parts_note(p, ip) + lane_nodes_note(p, ip) + literal_minmax_note(p, ip);
+  // The order within a step, a fact of the CPU kind (cpu_kinds.h).
+  ip.interleave = cpu.interleave && ip.main_trips > 0 && ip.unroll > 1;
+  if (ip.interleave) ip.why += fmt::format("; each vector's loads, nodes and store together ({})", cpu.name);
   if (ip.stream) ip.why += fmt::format("; streaming stores (footprint {} bytes >= threshold)", p.footprint_bytes);
   return ip;
 }
@@ -577,6 +582,7 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabu
 KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOptions& opt, const Vocabulary& voc) {
   KernelPlan p;
   p.spec = k;
+  p.cpu = opt.cpu;
   if (k.compute_f32) p.spec.expr = compute_in_f32(k.expr);
   p.shapes = std::move(shapes);
   p.out_dtype = k.out_dtype();

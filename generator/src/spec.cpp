@@ -93,10 +93,10 @@ class SpecReader {
     for (const auto& kv : root) {
       std::string key;
       if (!field_key(kv.first, "", &keys, &key)) continue;
-      if (key != "namespace" && key != "isa" && key != "kernels" && key != "stream_threshold_bytes" &&
+      if (key != "namespace" && key != "isa" && key != "cpu" && key != "kernels" && key != "stream_threshold_bytes" &&
           key != "max_elements") {
         add(kv.first, "", "unknown field '" + key +
-                              "' (valid: namespace, isa, kernels, stream_threshold_bytes, max_elements)");
+                              "' (valid: namespace, isa, cpu, kernels, stream_threshold_bytes, max_elements)");
       }
     }
     if (auto ns = root["namespace"]) {
@@ -104,6 +104,11 @@ class SpecReader {
     }
     if (auto isa = root["isa"]) read_isas(isa, &spec.isas);
     else spec.isas = default_isas();
+    if (auto cpu = root["cpu"]) {
+      if (!cpu.IsScalar() || !parse_cpu_kind(cpu.Scalar(), &spec.cpu)) {
+        add(cpu, "", "unknown cpu " + describe(cpu) + " (valid: " + cpu_kind_names() + ")");
+      }
+    }
     if (auto t = root["stream_threshold_bytes"]) {
       if (int_field(t, "", "stream_threshold_bytes", &spec.stream_threshold_bytes) && spec.stream_threshold_bytes < 0) {
         add(t, "", "'stream_threshold_bytes' must be 0 or more, got " + std::to_string(spec.stream_threshold_bytes));

@@ -64,6 +64,10 @@ struct IsaPlan {
   int tail_vectors = 0;          // whole vectors after the main loop, unrolled
   int tail_lanes = 0;            // then a partial vector (masked, or unrolled scalars)
   bool stream = false;           // non-temporal stores (when the output is aligned)
+  // The main loop lays out each vector's loads, nodes and store together
+  // (the CPU kind's `interleave` fact), else the step's loads, then its
+  // nodes, then its stores.
+  bool interleave = false;
   // vector: DAG nodes with no vector form on this ISA, computed lane by
   // lane inside the vector loop (operands spilled, the scalar op per lane,
   // the result reloaded), so that the other nodes stay in vectors.
@@ -83,6 +87,7 @@ struct IsaPlan {
 
 struct KernelPlan {
   KernelSpec spec;
+  CpuKind cpu = CpuKind::Generic;  // the CPU kind whose tuning facts the plans follow
   BroadcastInputs shapes;    // from the rule engine: out, and each input's aligned strides
   DType out_dtype = DType::F32;
   std::vector<Loop> loops;   // coalesced nest, outermost first (empty: one element)
@@ -114,10 +119,13 @@ struct KernelPlan {
 
 struct PlanOptions {
   std::vector<Isa> isas;
+  // The CPU kind the plan is for: its row's tuning facts (cpu_kinds.h) set
+  // the unroll and the order of loads and stores.
+  CpuKind cpu = CpuKind::Generic;
+  int unroll = 0;  // vectors per main-loop iteration; 0: the CPU kind's
   // Streaming stores for kernels whose footprint is at least this: 40 MiB,
   // 1.25x the 32 MiB L3 of the target machine (README, "How kernels are planned").
   std::int64_t stream_threshold_bytes = 40 << 20;
-  int unroll = 4;  // vectors per main-loop iteration
   // A kernel that is one long row is cut into blocks of at most this many
   // elements, so that a thread pool can split it (see plan.cpp).
   std::int64_t max_block_elements = 16384;

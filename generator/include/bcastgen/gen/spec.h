@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bcastgen/cpu.h"
+#include "bcastgen/cpu_kinds.h"
 #include "bcastgen/expr.h"
 #include "bcastgen/rules.h"
 #include "bcastgen/types.h"
@@ -75,6 +76,8 @@ BroadcastInputs broadcast_kernel_inputs(const KernelSpec& k);
 struct Spec {
   std::string ns = "bcastgen_kernels";
   std::vector<Isa> isas;  // best first
+  // The CPU kind the plans are made for (its tuning facts, cpu_kinds.h).
+  CpuKind cpu = CpuKind::Generic;
   std::vector<KernelSpec> kernels;
   // Outputs at least this large use non-temporal (streaming) stores.
   std::int64_t stream_threshold_bytes = 40 << 20;  // footprint (a + b + out bytes) that streams
@@ -126,6 +129,7 @@ class CheckedSpec {
   const std::vector<BroadcastInputs>& shapes() const { return shapes_; }  // per kernel
 
   void set_isas(std::vector<Isa> isas) { spec_.isas = std::move(isas); }
+  void set_cpu(CpuKind cpu) { spec_.cpu = cpu; }
   void set_namespace(const std::string& ns);                  // InvalidArgument unless a C++ namespace
   void set_stream_threshold_bytes(std::int64_t bytes);        // InvalidArgument below 0
 

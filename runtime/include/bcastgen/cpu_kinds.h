@@ -1,0 +1,147 @@
+// bcastgen runtime: the CPU-kind table, the tuning facts plans are made for.
+//
+// The ISA table (cpu.h) says what a CPU can run; this one says how a plan
+// should use it on a family of CPUs: one row per kind (vendor, CPUID
+// family and models), with the planner's tuning facts and the measurement
+// behind them. A plan is made for one kind, named by the spec (`cpu:`) or
+// on the command line (`--cpu`); `generic` is the default, so that the same
+// spec gives the same code on every build machine. The generated code runs
+// correctly on every CPU whatever kind it was planned for: only its loop
+// shapes differ. detect_cpu_kind() names the kind of the CPU it runs on
+// (`--cpu native`, `bcastgen explain`, the benchmarks).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include "bcastgen/cpu.h"
+
+namespace bcastgen {
+
+// The rows of kCpuKindInfo; the enumerators are indices.
+enum class CpuKind { Generic, IntelXeon, Zen3, Zen4, Zen5 };
+
+struct CpuModels {
+  unsigned lo = 0, hi = 0;  // CPUID display models, inclusive; lo > hi: no range
+};
+
+struct CpuKindInfo {
+  CpuKind kind;
+  const char* name;         // "zen4": specs' `cpu:`, --cpu
+  const char* description;  // for explain and the benchmarks' tables
+  const char* vendor;       // CPUID leaf 0 vendor string ("" for generic: detected for no CPU)
+  unsigned family;          // CPUID display family (base + extended)
+  std::array<CpuModels, 4> models;
+  // Tuning facts the planner reads.
+  int unroll;               // vectors per main-loop iteration: 1, 2 or 4 (plan.cpp's block quantum assumes it)
+  // Each vector's loads, nodes and store together (as GCC unrolls a loop),
+  // else the loads of all the step's vectors first, then their nodes, then
+  // their stores (as XNNPACK's kernels).
+  bool interleave;
+  const char* why;          // the measurement behind these facts
+};
+
+inline constexpr CpuModels kAllModels{0x00, 0xFF};
+inline constexpr CpuModels kNoModels{1, 0};
+
+inline constexpr CpuKindInfo kCpuKindInfo[] = {
+    {CpuKind::Generic, "generic", "any CPU", "", 0, {kNoModels, kNoModels, kNoModels, kNoModels}, 4, false,
+     "the default: the plans tuned on Intel Xeon (Ice Lake to Emerald Rapids) and AMD Zen 3"},
+    {CpuKind::IntelXeon, "intel-xeon",
+     "Intel Xeon with AVX-512 (Skylake-SP, Cascade Lake, Ice Lake-SP, Sapphire and Emerald Rapids)",
+     "GenuineIntel", 6,
+     {CpuModels{0x55, 0x55}, CpuModels{0x6A, 0x6C}, CpuModels{0x8F, 0x8F}, CpuModels{0xCF, 0xCF}}, 4, false,
+     "the generic plan was tuned here (bench/run.sh, README \"Benchmarks\")"},
+    {CpuKind::Zen3, "zen3", "AMD Zen 3 (EPYC Milan): AVX2", "AuthenticAMD", 0x19,
+     {CpuModels{0x00, 0x0F}, CpuModels{0x20, 0x5F}, kNoModels, kNoModels}, 4, false,
+     "the generic plan: every case measured on it at or above the fastest peer but the README's listed ties"},
+    {CpuKind::Zen4, "zen4", "AMD Zen 4 (EPYC Genoa): AVX-512 as two 256-bit halves", "AuthenticAMD", 0x19,
+     {CpuModels{0x10, 0x1F}, CpuModels{0x60, 0x7F}, CpuModels{0xA0, 0xAF}, kNoModels}, 4, true,
+     "case 6 (8x128x768 * 768): one load-multiply-store per vector 67.0 us, loads grouped before stores 70.8 us "
+     "(issue 25's harness)"},
+    {CpuKind::Zen5, "zen5", "AMD Zen 5 (EPYC Turin): 512-bit AVX-512 datapaths", "AuthenticAMD", 0x1A,
+     {kAllModels, kNoModels, kNoModels, kNoModels}, 4, false,
+     "the generic plan: interleaved measured slower here (case 10: 166, 160 us grouped, 170, 172 interleaved; "
+     "F1: 81, 77 against 84, 83)"},
+};
+
+inline constexpr std::size_t kCpuKindCount = std::size(kCpuKindInfo);
+inline constexpr const CpuKindInfo& cpu_kind_info(CpuKind k) { return kCpuKindInfo[static_cast<std::size_t>(k)]; }
+inline const char* cpu_kind_name(CpuKind k) { return cpu_kind_info(k).name; }
+
+namespace detail {
+inline constexpr bool cpu_kind_table_consistent() {
+  for (std::size_t i = 0; i < kCpuKindCount; ++i) {
+    const CpuKindInfo& r = kCpuKindInfo[i];
+    if (static_cast<std::size_t>(r.kind) != i || (r.unroll != 1 && r.unroll != 2 && r.unroll != 4)) return false;
+  }
+  return true;
+}
+}  // namespace detail
+static_assert(detail::cpu_kind_table_consistent(), "kCpuKindInfo: one row per CpuKind in enum order, unroll 1, 2 or 4");
+
+// Exact names, as the table spells them.
+inline bool parse_cpu_kind(std::string_view s, CpuKind* out) {
+  for (const CpuKindInfo& r : kCpuKindInfo) {
+    if (s == r.name) {
+      *out = r.kind;
+      return true;
+    }
+  }
+  return false;
+}
+
+// "generic, intel-xeon, zen3, ...": every name, in table order (for messages).
+inline std::string cpu_kind_names(const char* separator = ", ") {
+  std::string s;
+  for (const CpuKindInfo& r : kCpuKindInfo) s += (s.empty() ? "" : separator) + std::string(r.name);
+  return s;
+}
+
+// What CPUID says of a CPU: vendor string and display family and model.
+struct CpuIdentity {
+  std::string vendor;
+  unsigned family = 0, model = 0;
+};
+
+// The row of a CPU: the first whose vendor, family and a model range match; generic for none.
+inline CpuKind cpu_kind_of(const CpuIdentity& id) {
+  for (const CpuKindInfo& r : kCpuKindInfo) {
+    if (*r.vendor == '\0' || id.vendor != r.vendor || id.family != r.family) continue;
+    for (const CpuModels& m : r.models) {
+      if (m.lo <= m.hi && id.model >= m.lo && id.model <= m.hi) return r.kind;
+    }
+  }
+  return CpuKind::Generic;
+}
+
+// This CPU's identity (empty vendor off x86), read once.
+inline const CpuIdentity& host_cpu_identity() {
+  static const CpuIdentity kIdentity = [] {
+    CpuIdentity id;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    const std::uint32_t words[3] = {detail::cpuid_reg(0, 0, 'b'), detail::cpuid_reg(0, 0, 'd'),
+                                    detail::cpuid_reg(0, 0, 'c')};
+    for (std::uint32_t w : words) {
+      for (int byte = 0; byte < 4; ++byte) id.vendor += static_cast<char>((w >> (8 * byte)) & 0xFF);
+    }
+    // Leaf 1 EAX: base family in bits 8..11, base model 4..7, extended model
+    // 16..19, extended family 20..27; the extended fields count for families
+    // 15 (extended family) and 6 or 15 (extended model).
+    const std::uint32_t a = detail::cpuid_reg(1, 0, 'a');
+    const unsigned base_family = (a >> 8) & 0xF, base_model = (a >> 4) & 0xF;
+    id.family = base_family == 0xF ? base_family + ((a >> 20) & 0xFF) : base_family;
+    id.model = base_family == 0x6 || base_family == 0xF ? (((a >> 16) & 0xF) << 4) + base_model : base_model;
+#endif
+    return id;
+  }();
+  return kIdentity;
+}
+
+inline CpuKind detect_cpu_kind() { return cpu_kind_of(host_cpu_identity()); }
+
+}  // namespace bcastgen
