@@ -427,4 +427,22 @@ TEST(CliExplain, JsonScalars) {
   EXPECT_EQ(j.at("b_broadcast_axes").get<V>(), V{});
 }
 
+// explain names the CPU kind its plan is for: generic by default, a row by
+// --cpu, this machine's by --cpu native; an unknown kind exits 2.
+TEST(CliExplain, CpuKind) {
+  const CliRun g = bcastgen({"explain", "8,768", "768"});
+  ASSERT_EQ(g.code, 0) << show(g);
+  EXPECT_TRUE(contains(g.out, "\ncpu       generic (any CPU): unroll 4, loads, then nodes, then stores;")) << show(g);
+  const CliRun z = bcastgen({"explain", "8,768", "768", "--cpu", "zen4"});
+  ASSERT_EQ(z.code, 0) << show(z);
+  EXPECT_TRUE(contains(z.out, "\ncpu       zen4 (AMD Zen 4")) << show(z);
+  EXPECT_TRUE(contains(z.out, "no partial vector; each vector's loads, nodes and store together (zen4)")) << show(z);
+  const CliRun n = bcastgen({"explain", "8,768", "768", "--cpu", "native"});
+  ASSERT_EQ(n.code, 0) << show(n);
+  EXPECT_TRUE(std::regex_search(n.out, std::regex("\ncpu       (generic|intel-xeon|zen3|zen4|zen5) \\("))) << show(n);
+  const CliRun u = bcastgen({"explain", "8,768", "768", "--cpu", "Zen4"});
+  EXPECT_EQ(u.code, 2) << show(u);
+  EXPECT_TRUE(contains(u.err, "--cpu: unknown CPU kind 'Zen4'")) << show(u);
+}
+
 }  // namespace

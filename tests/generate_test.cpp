@@ -385,6 +385,30 @@ TEST(GenerateCli, RuleFailureExitsOneAndWritesNothing) {
       "63\n");
 }
 
+// --cpu overrides the spec's cpu: the banner names the kind and how to
+// regenerate; an unknown kind exits 2 and writes nothing; a spec's unknown
+// cpu: is reported at its place.
+TEST(GenerateCli, CpuKindFromTheCommandLine) {
+  TempDir dir;
+  const std::string out = dir / "gen";
+  const CmdResult r = bcastgen({"generate", kDemo, "-o", out, "--cpu", "zen4"});
+  ASSERT_EQ(r.code, 0) << show(r);
+  const std::string cpp = slurp(out + "/demo.cpp");
+  EXPECT_TRUE(contains(cpp, "// Regenerate with: bcastgen generate demo.yaml -o <dir> --cpu zen4\n")) << cpp.substr(0, 400);
+  EXPECT_TRUE(contains(slurp(out + "/demo.manifest.json"), "\"cpu\": \"zen4\""));
+  EXPECT_NE(cpp, generate_demo().files.at("demo.cpp"));
+
+  TempDir bad;
+  const std::string none = bad / "out";
+  const CmdResult u = bcastgen({"generate", kDemo, "-o", none, "--cpu", "zen9"});
+  EXPECT_EQ(u.code, 2) << show(u);
+  EXPECT_TRUE(contains(u.err, "--cpu: unknown CPU kind 'zen9' (valid: generic, intel-xeon, zen3, zen4, zen5, native)"))
+      << show(u);
+  EXPECT_FALSE(fs::exists(none));
+  expect_failure_leaves_output("cpu: [zen4]\nkernels: [{name: k, inputs: {a: [2]}, expr: a}]\n", 2,
+                               "bad.yaml:1:6: unknown cpu a list (valid: generic, intel-xeon, zen3, zen4, zen5)");
+}
+
 TEST(GenerateCli, BadInputExitsTwoAndWritesNothing) {
   expect_failure_leaves_output(
       "kernels:\n  - name: ok\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [2]\n    b: [2]\n"
