@@ -50,7 +50,7 @@ inline constexpr CpuModels kNoModels{1, 0};
 
 inline constexpr CpuKindInfo kCpuKindInfo[] = {
     {CpuKind::Generic, "generic", "any CPU", "", 0, {kNoModels, kNoModels, kNoModels, kNoModels}, 4, false,
-     "the default: the plans tuned on Intel Xeon (Ice Lake to Emerald Rapids) and AMD Zen 3"},
+     "the default: the plans as tuned on the project's earlier machines (Intel Xeon, AMD Zen 3)"},
     {CpuKind::IntelXeon, "intel-xeon",
      "Intel Xeon with AVX-512 (Skylake-SP, Cascade Lake, Ice Lake-SP, Sapphire and Emerald Rapids)",
      "GenuineIntel", 6,
@@ -58,7 +58,7 @@ inline constexpr CpuKindInfo kCpuKindInfo[] = {
      "the generic plan was tuned here (bench/run.sh, README \"Benchmarks\")"},
     {CpuKind::Zen3, "zen3", "AMD Zen 3 (EPYC Milan): AVX2", "AuthenticAMD", 0x19,
      {CpuModels{0x00, 0x0F}, CpuModels{0x20, 0x5F}, kNoModels, kNoModels}, 4, false,
-     "the generic plan: every case measured on it at or above the fastest peer but the README's listed ties"},
+     "the generic plan, measured there since the fused cases (README \"Benchmarks\", Zen 3 tables)"},
     {CpuKind::Zen4, "zen4", "AMD Zen 4 (EPYC Genoa): AVX-512 as two 256-bit halves", "AuthenticAMD", 0x19,
      {CpuModels{0x10, 0x1F}, CpuModels{0x60, 0x7F}, CpuModels{0xA0, 0xAF}, kNoModels}, 4, true,
      "case 6 (8x128x768 * 768): one load-multiply-store per vector 67.0 us, loads grouped before stores 70.8 us "
