@@ -225,6 +225,25 @@ TEST_F(RunTest, ExprBatchNormReluMatchesNumpyExactly) {
       "assert not np.array_equal(want, fused)\n");
 }
 
+// --cpu plans the kernel for a CPU kind (zen4: each vector's loads, nodes
+// and store together); the result is still NumPy's, and an unknown kind exits 2.
+TEST_F(RunTest, CpuKindPlansAndStillMatchesNumpy) {
+  python(
+      "np.save('x.npy', rng.standard_normal((6, 1000)).astype(np.float32))\n"
+      "np.save('b.npy', rng.standard_normal((1000,)).astype(np.float32))\n");
+  const Proc r = bcastgen({"--expr", "min(max(x + b, 0), 6)", "x=x.npy", "b=b.npy", "-o", "o.npy", "--check",
+                           "--cpu", "zen4"});
+  expect_ok(r);
+  EXPECT_TRUE(contains(r.out, "mismatches=0")) << show(r);
+  python(
+      "x, b, o = np.load('x.npy'), np.load('b.npy'), np.load('o.npy')\n"
+      "assert np.array_equal(o, np.minimum(np.maximum(x + b, np.float32(0)), np.float32(6)))\n");
+  const Proc bad = bcastgen({"--expr", "x + b", "x=x.npy", "b=b.npy", "-o", "p.npy", "--cpu", "zen9"});
+  EXPECT_EQ(bad.code, 2) << show(bad);
+  EXPECT_TRUE(contains(bad.err, "--cpu: unknown CPU kind 'zen9'")) << show(bad);
+  python("import os\nassert not os.path.exists('p.npy')\n");
+}
+
 // A bool input selects, literals take the other branch's type.
 TEST_F(RunTest, ExprWhereWithBoolInputMatchesNumpy) {
   python(

@@ -67,6 +67,7 @@ class ToolFailure : public Error {
 
 struct RunArgs {
   std::string op, expr, rule = "numpy", mode = "numpy", target, axes_mapping, out, isa, compute = "dtype";
+  std::string cpu = "generic";
   std::int64_t axis = -1;
   std::vector<std::string> inputs;
   bool check = false, keep_temp = false;
@@ -176,6 +177,7 @@ gen::KernelSpec make_kernel(const RunArgs& args, std::optional<Op> op, const std
 gen::CheckedSpec make_spec(const RunArgs& args, gen::KernelSpec kernel) {
   gen::Spec spec;
   spec.ns = kNamespace;
+  spec.cpu = parse_cpu_option(args.cpu);
   spec.kernels.push_back(std::move(kernel));
   std::string where = "bcastgen run";
   for (const auto& p : args.inputs) where += " " + p;
@@ -526,6 +528,7 @@ Action register_run(CLI::App& app) {
   cmd->add_flag("--check", args->check, "compare with the reference, time the kernel, exit 4 on a mismatch");
   cmd->add_option("--isa", args->isa, "run this variant instead of the best for this CPU")
       ->check(CLI::IsMember(isa_name_list()));
+  cmd->add_option("--cpu", args->cpu, kCpuOptionHelp)->capture_default_str();
   cmd->add_flag("--keep-temp", args->keep_temp, "keep the temporary build directory and print its path");
   return [args] {
     try {

@@ -53,7 +53,7 @@ inline CpuKind parse_cpu_option(const std::string& text) {
   return kind;
 }
 inline constexpr const char* kCpuOptionHelp =
-    "the CPU kind to plan for: a row of the CPU-kind table or `native`, this machine's (overrides the spec's cpu)";
+    "the CPU kind to plan for: a row of the CPU-kind table, or `native` for this machine's (overrides a spec's cpu:)";
 
 // Runs `body`, turning bcastgen's exceptions into a message on stderr and
 // the matching exit code.
