@@ -9,11 +9,23 @@
 // Compiled without a target attribute: inlined into a variant whose target
 // has FMA, std::fma becomes the instruction; elsewhere it is the C library's
 // fmaf, which is exact too (only slower).
+//
+// Without multiply-add contraction, whatever the includer's flags: GCC
+// contracts by default wherever the target has FMA (AArch64 always, x86
+// with -mfma or -march=native), and a contracted copy of these functions
+// (a call through a pointer, an out-of-line instance) would not give the
+// vector lanes' bits nor hold the measured bounds. Clang contracts only
+// within one expression, and each wrapper is one operation.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+
+#if !defined(__clang__) && defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 #define BCASTGEN_SIMD_FN __attribute__((always_inline)) inline
 
@@ -75,3 +87,7 @@ BCASTGEN_SIMD_FN float lookup8_f32(const float* table, std::int32_t j) { return 
 }  // namespace bcastgen::simd::scalar
 
 #undef BCASTGEN_SIMD_FN
+
+#if !defined(__clang__) && defined(__GNUC__)
+#pragma GCC pop_options
+#endif
