@@ -16,6 +16,10 @@
 #include "bcastgen/simd/avx2.h"
 #endif
 
+#if defined(__aarch64__)
+#include "bcastgen/simd/neon.h"
+#endif
+
 // Every node of an expression is rounded on its own, as NumPy rounds it:
 // no multiply-add contraction under the compilers' defaults or any GCC
 // -ffp-contract (GCC contracts by default, even in ISO mode). Clang's
@@ -56,6 +60,7 @@ namespace demo {
 //
 // avx512: 16 lanes x unroll 4 = 64 elements per step; row 3136 = 49 x 64 + 0 vectors + no partial vector
 // avx2: 8 lanes x unroll 4 = 32 elements per step; row 3136 = 98 x 32 + 0 vectors + no partial vector
+// neon: 4 lanes x unroll 4 = 16 elements per step; row 3136 = 196 x 16 + 0 vectors + no partial vector
 // scalar: portable scalar loop
 // ===========================================================================
 namespace bias_add_impl {
@@ -137,6 +142,44 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:neon")
+inline void neon_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  // iteration i0 of the split loop (extent 64)
+  const float* in0_1 = in0 + i0 * 3136;
+  const float* in1_1 = in1 + i0;
+  float* out_1 = out + i0 * 3136;
+  const float32x4_t t1 = splat_f32(in1_1[0]);
+  // 196 iterations of 16 elements (4 lanes x 4)
+  for (std::int64_t j = 0; j < 3136; j += 16) {
+    const float32x4_t t0_0 = load_f32(in0_1 + j);
+    const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
+    const float32x4_t t0_2 = load_f32(in0_1 + j + 8);
+    const float32x4_t t0_3 = load_f32(in0_1 + j + 12);
+    const float32x4_t t2_0 = add_f32(t0_0, t1);
+    const float32x4_t t2_1 = add_f32(t0_1, t1);
+    const float32x4_t t2_2 = add_f32(t0_2, t1);
+    const float32x4_t t2_3 = add_f32(t0_3, t1);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 4, t2_1);
+    store_f32(out_1 + j + 8, t2_2);
+    store_f32(out_1 + j + 12, t2_3);
+  }  // for j
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:bias_add:neon")
+void neon(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 64; ++i0) neon_block(i0, in0, in1, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:bias_add:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, in1, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:scalar")
@@ -175,6 +218,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -184,6 +230,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
@@ -266,6 +315,7 @@ void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 //
 // avx512: 16 lanes x unroll 4 = 64 elements per step; row 20 = 0 x 64 + 1 vectors + a masked vector of 4 lanes
 // avx2: 8 lanes x unroll 4 = 32 elements per step; row 20 = 0 x 32 + 2 vectors + 4 unrolled scalar elements
+// neon: 4 lanes x unroll 4 = 16 elements per step; row 20 = 1 x 16 + 1 vectors + no partial vector
 // scalar: portable scalar loop
 // ===========================================================================
 namespace pdpd_add_impl {
@@ -347,6 +397,52 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:neon")
+inline void neon_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  // iteration i0 of the split loop (extent 2)
+  const float* in0_1 = in0 + i0 * 60;
+  float* out_1 = out + i0 * 60;
+  for (std::int64_t i1 = 0; i1 < 3; ++i1) {
+    const float* in0_2 = in0_1 + i1 * 20;
+    const float* in1_2 = in1 + i1;
+    float* out_2 = out_1 + i1 * 20;
+    const float32x4_t t1 = splat_f32(in1_2[0]);
+    // 1 iterations of 16 elements (4 lanes x 4)
+    for (std::int64_t j = 0; j < 16; j += 16) {
+      const float32x4_t t0_0 = load_f32(in0_2 + j);
+      const float32x4_t t0_1 = load_f32(in0_2 + j + 4);
+      const float32x4_t t0_2 = load_f32(in0_2 + j + 8);
+      const float32x4_t t0_3 = load_f32(in0_2 + j + 12);
+      const float32x4_t t2_0 = add_f32(t0_0, t1);
+      const float32x4_t t2_1 = add_f32(t0_1, t1);
+      const float32x4_t t2_2 = add_f32(t0_2, t1);
+      const float32x4_t t2_3 = add_f32(t0_3, t1);
+      store_f32(out_2 + j, t2_0);
+      store_f32(out_2 + j + 4, t2_1);
+      store_f32(out_2 + j + 8, t2_2);
+      store_f32(out_2 + j + 12, t2_3);
+    }  // for j
+    // tail: 1 whole vector at 16
+    const float32x4_t t0_t0 = load_f32(in0_2 + 16);
+    const float32x4_t t2_t0 = add_f32(t0_t0, t1);
+    store_f32(out_2 + 16, t2_t0);
+  }  // for i1
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:pdpd_add:neon")
+void neon(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 2; ++i0) neon_block(i0, in0, in1, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:pdpd_add:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, in1, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:scalar")
@@ -389,6 +485,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'pdpd_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -398,6 +497,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'pdpd_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
@@ -480,6 +582,7 @@ void pdpd_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 //
 // avx512: 16 lanes x unroll 3 = 48 elements per step; row 10752 = 224 x 48 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
 // avx2: 8 lanes x unroll 3 = 24 elements per step; row 10752 = 448 x 24 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
+// neon: 4 lanes x unroll 3 = 12 elements per step; row 10752 = 896 x 12 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
 // scalar: portable scalar loop
 // ===========================================================================
 namespace mean_sub_impl {
@@ -563,6 +666,45 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:neon")
+inline void neon_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  // iteration i0 of the split loop (extent 14)
+  const float* in0_1 = in0 + i0 * 10752;
+  float* out_1 = out + i0 * 10752;
+  // in1 (b) repeats every 3 elements: 12 = lcm(3, 4) elements in 3 registers
+  alignas(64) float pattern1[12];
+  for (int k = 0; k < 12; ++k) pattern1[k] = in1[k % 3];
+  const float32x4_t t1_p0 = load_f32(pattern1);
+  const float32x4_t t1_p1 = load_f32(pattern1 + 4);
+  const float32x4_t t1_p2 = load_f32(pattern1 + 8);
+  // 896 iterations of 12 elements (4 lanes x 3)
+  for (std::int64_t j = 0; j < 10752; j += 12) {
+    const float32x4_t t0_0 = load_f32(in0_1 + j);
+    const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
+    const float32x4_t t0_2 = load_f32(in0_1 + j + 8);
+    const float32x4_t t2_0 = subtract_f32(t0_0, t1_p0);
+    const float32x4_t t2_1 = subtract_f32(t0_1, t1_p1);
+    const float32x4_t t2_2 = subtract_f32(t0_2, t1_p2);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 4, t2_1);
+    store_f32(out_1 + j + 8, t2_2);
+  }  // for j
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:neon")
+void neon(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 14; ++i0) neon_block(i0, in0, in1, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:mean_sub:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, in1, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:scalar")
@@ -603,6 +745,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -612,6 +757,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
@@ -695,6 +843,7 @@ void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 //
 // avx512: 16 lanes x unroll 4 = 64 elements per step; row 5 = 0 x 64 + 0 vectors + a masked vector of 5 lanes
 // avx2: 8 lanes x unroll 4 = 32 elements per step; row 5 = 0 x 32 + 0 vectors + 5 unrolled scalar elements
+// neon: 4 lanes x unroll 4 = 16 elements per step; row 5 = 0 x 16 + 1 vectors + 1 unrolled scalar elements
 // scalar: portable scalar loop
 // ===========================================================================
 namespace mask_gt_impl {
@@ -771,6 +920,43 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:neon")
+inline void neon_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  // iteration i0 of the split loop (extent 8)
+  const float* in0_1 = in0 + i0 * 6;
+  bool* out_1 = out + i0 * 210;
+  for (std::int64_t i1 = 0; i1 < 7; ++i1) {
+    const float* in1_2 = in1 + i1 * 5;
+    bool* out_2 = out_1 + i1 * 30;
+    for (std::int64_t i2 = 0; i2 < 6; ++i2) {
+      const float* in0_3 = in0_1 + i2;
+      bool* out_3 = out_2 + i2 * 5;
+      const float32x4_t t0 = splat_f32(in0_3[0]);
+      // tail: 1 whole vector at 0
+      const float32x4_t t1_t0 = load_f32(in1_2);
+      const uint32x4_t t2_t0 = greater_f32(t0, t1_t0);
+      store_bool_f32(out_3, t2_t0);
+      // tail: the last 1 elements, one by one
+      const float s0 = in0_3[0];
+      out_3[4] = bcastgen::ops::greater(s0, in1_2[4]);
+    }  // for i2
+  }  // for i1
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:neon")
+void neon(const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) neon_block(i0, in0, in1, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:mask_gt:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, in1, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:scalar")
@@ -816,6 +1002,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -825,6 +1014,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
@@ -905,6 +1097,7 @@ void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<c
 //
 // avx512: rows of 6 are shorter than 16 lanes: loops i0..i2 (2 x 3 x 6) fuse into one block of 36 = 2 vectors + 4 masked lanes; in spans 3 elements: one masked load, then a constant permute per vector
 // avx2: rows of 6 are shorter than 8 lanes: loops i0..i2 (2 x 3 x 6) fuse into one block of 36 = 4 vectors + 4 masked lanes; in spans 3 elements: one masked load, then a constant permute per vector
+// neon: 4 lanes x unroll 4 = 16 elements per step; row 6 = 0 x 16 + 1 vectors + 2 unrolled scalar elements
 // scalar: portable scalar loop
 // ===========================================================================
 namespace expand_impl {
@@ -982,6 +1175,39 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, float* o
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:expand:neon")
+inline void neon_block(std::int64_t i0, const float* in0, float* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  (void)i0;  // one piece: no split loop
+  for (std::int64_t i0 = 0; i0 < 2; ++i0) {
+    float* out_1 = out + i0 * 18;
+    for (std::int64_t i1 = 0; i1 < 3; ++i1) {
+      const float* in0_2 = in0 + i1;
+      float* out_2 = out_1 + i1 * 6;
+      const float32x4_t t0 = splat_f32(in0_2[0]);
+      // tail: 1 whole vector at 0
+      store_f32(out_2, t0);
+      // tail: the last 2 elements, one by one
+      const float s0 = in0_2[0];
+      out_2[4] = s0;
+      out_2[5] = s0;
+    }  // for i1
+  }  // for i0
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:expand:neon")
+void neon(const float* in0, float* out) {
+  for (std::int64_t i0 = 0; i0 < 1; ++i0) neon_block(i0, in0, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:expand:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:expand:scalar")
@@ -1024,6 +1250,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'expand': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -1033,6 +1262,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'expand': no generated variant runs on ISA ") + bcastgen::isa_name(isa));

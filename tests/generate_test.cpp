@@ -278,10 +278,11 @@ TEST(Generate, DemoLoopsAreCountedOrPatternFills) {
     ranges += is_range;
     EXPECT_TRUE(is_fill || is_range || std::regex_match(l, kCountedLoop)) << l;
   }
-  EXPECT_EQ(fills, 2) << cpp;  // mean_sub's repeating b, on avx512 and on avx2
-  EXPECT_EQ(ranges, 15) << cpp;  // 5 kernels x 3 variants
+  EXPECT_EQ(fills, 3) << cpp;  // mean_sub's repeating b, on avx512, avx2 and neon
+  EXPECT_EQ(ranges, 20) << cpp;  // 5 kernels x 4 variants
   EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 48; ++k) pattern1[k] = in1[k % 3];")) << cpp;
   EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 24; ++k) pattern1[k] = in1[k % 3];")) << cpp;
+  EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 12; ++k) pattern1[k] = in1[k % 3];")) << cpp;
 }
 
 TEST(Generate, EmitRuntimeAddsRuntimeHeaders) {

@@ -16,6 +16,10 @@
 #include "bcastgen/simd/avx2.h"
 #endif
 
+#if defined(__aarch64__)
+#include "bcastgen/simd/neon.h"
+#endif
+
 // Every node of an expression is rounded on its own, as NumPy rounds it:
 // no multiply-add contraction under the compilers' defaults or any GCC
 // -ffp-contract (GCC contracts by default, even in ISO mode). Clang's
@@ -56,6 +60,7 @@ namespace golden {
 //
 // avx512: 16 lanes x unroll 4 = 64 elements per step; row 3136 = 49 x 64 + 0 vectors + no partial vector
 // avx2: 8 lanes x unroll 4 = 32 elements per step; row 3136 = 98 x 32 + 0 vectors + no partial vector
+// neon: 4 lanes x unroll 4 = 16 elements per step; row 3136 = 196 x 16 + 0 vectors + no partial vector
 // scalar: portable scalar loop
 // ===========================================================================
 namespace bias_add_impl {
@@ -137,6 +142,44 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:neon")
+inline void neon_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  // iteration i0 of the split loop (extent 64)
+  const float* in0_1 = in0 + i0 * 3136;
+  const float* in1_1 = in1 + i0;
+  float* out_1 = out + i0 * 3136;
+  const float32x4_t t1 = splat_f32(in1_1[0]);
+  // 196 iterations of 16 elements (4 lanes x 4)
+  for (std::int64_t j = 0; j < 3136; j += 16) {
+    const float32x4_t t0_0 = load_f32(in0_1 + j);
+    const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
+    const float32x4_t t0_2 = load_f32(in0_1 + j + 8);
+    const float32x4_t t0_3 = load_f32(in0_1 + j + 12);
+    const float32x4_t t2_0 = add_f32(t0_0, t1);
+    const float32x4_t t2_1 = add_f32(t0_1, t1);
+    const float32x4_t t2_2 = add_f32(t0_2, t1);
+    const float32x4_t t2_3 = add_f32(t0_3, t1);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 4, t2_1);
+    store_f32(out_1 + j + 8, t2_2);
+    store_f32(out_1 + j + 12, t2_3);
+  }  // for j
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:bias_add:neon")
+void neon(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 64; ++i0) neon_block(i0, in0, in1, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:bias_add:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, in1, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:scalar")
@@ -175,6 +218,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -184,6 +230,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
@@ -266,6 +315,7 @@ void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 //
 // avx512: 16 lanes x unroll 3 = 48 elements per step; row 10752 = 224 x 48 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
 // avx2: 8 lanes x unroll 3 = 24 elements per step; row 10752 = 448 x 24 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
+// neon: 4 lanes x unroll 3 = 12 elements per step; row 10752 = 896 x 12 + 0 vectors + no partial vector; b repeats every 3 elements, held in 3 registers
 // scalar: portable scalar loop
 // ===========================================================================
 namespace mean_sub_impl {
@@ -349,6 +399,45 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:neon")
+inline void neon_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  // iteration i0 of the split loop (extent 14)
+  const float* in0_1 = in0 + i0 * 10752;
+  float* out_1 = out + i0 * 10752;
+  // in1 (b) repeats every 3 elements: 12 = lcm(3, 4) elements in 3 registers
+  alignas(64) float pattern1[12];
+  for (int k = 0; k < 12; ++k) pattern1[k] = in1[k % 3];
+  const float32x4_t t1_p0 = load_f32(pattern1);
+  const float32x4_t t1_p1 = load_f32(pattern1 + 4);
+  const float32x4_t t1_p2 = load_f32(pattern1 + 8);
+  // 896 iterations of 12 elements (4 lanes x 3)
+  for (std::int64_t j = 0; j < 10752; j += 12) {
+    const float32x4_t t0_0 = load_f32(in0_1 + j);
+    const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
+    const float32x4_t t0_2 = load_f32(in0_1 + j + 8);
+    const float32x4_t t2_0 = subtract_f32(t0_0, t1_p0);
+    const float32x4_t t2_1 = subtract_f32(t0_1, t1_p1);
+    const float32x4_t t2_2 = subtract_f32(t0_2, t1_p2);
+    store_f32(out_1 + j, t2_0);
+    store_f32(out_1 + j + 4, t2_1);
+    store_f32(out_1 + j + 8, t2_2);
+  }  // for j
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:mean_sub:neon")
+void neon(const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 14; ++i0) neon_block(i0, in0, in1, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:mean_sub:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, in1, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:scalar")
@@ -389,6 +478,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -398,6 +490,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
@@ -481,6 +576,7 @@ void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 //
 // avx512: 16 lanes x unroll 4 = 64 elements per step; row 5 = 0 x 64 + 0 vectors + a masked vector of 5 lanes
 // avx2: 8 lanes x unroll 4 = 32 elements per step; row 5 = 0 x 32 + 0 vectors + 5 unrolled scalar elements
+// neon: 4 lanes x unroll 4 = 16 elements per step; row 5 = 0 x 16 + 1 vectors + 1 unrolled scalar elements
 // scalar: portable scalar loop
 // ===========================================================================
 namespace mask_gt_impl {
@@ -557,6 +653,43 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:neon")
+inline void neon_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  // iteration i0 of the split loop (extent 8)
+  const float* in0_1 = in0 + i0 * 6;
+  bool* out_1 = out + i0 * 210;
+  for (std::int64_t i1 = 0; i1 < 7; ++i1) {
+    const float* in1_2 = in1 + i1 * 5;
+    bool* out_2 = out_1 + i1 * 30;
+    for (std::int64_t i2 = 0; i2 < 6; ++i2) {
+      const float* in0_3 = in0_1 + i2;
+      bool* out_3 = out_2 + i2 * 5;
+      const float32x4_t t0 = splat_f32(in0_3[0]);
+      // tail: 1 whole vector at 0
+      const float32x4_t t1_t0 = load_f32(in1_2);
+      const uint32x4_t t2_t0 = greater_f32(t0, t1_t0);
+      store_bool_f32(out_3, t2_t0);
+      // tail: the last 1 elements, one by one
+      const float s0 = in0_3[0];
+      out_3[4] = bcastgen::ops::greater(s0, in1_2[4]);
+    }  // for i2
+  }  // for i1
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:mask_gt:neon")
+void neon(const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) neon_block(i0, in0, in1, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:mask_gt:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, bool* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, in1, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:scalar")
@@ -602,6 +735,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -611,6 +747,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
@@ -696,6 +835,7 @@ void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<c
 //
 // avx512: 16 lanes x unroll 4 = 64 elements per step; row 80 = 1 x 64 + 1 vectors + no partial vector; short max/min forms for a literal operand: node t6 = maximum(t4, t5) : f32
 // avx2: 8 lanes x unroll 4 = 32 elements per step; row 80 = 2 x 32 + 2 vectors + no partial vector; short max/min forms for a literal operand: node t6 = maximum(t4, t5) : f32
+// neon: 4 lanes x unroll 4 = 16 elements per step; row 80 = 5 x 16 + 0 vectors + no partial vector; short max/min forms for a literal operand: node t6 = maximum(t4, t5) : f32
 // scalar: portable scalar loop
 // ===========================================================================
 namespace bn_relu_impl {
@@ -814,6 +954,54 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bn_relu:neon")
+inline void neon_block(std::int64_t i0, const float* in0, const float* in1, const float* in2, float* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  // iteration i0 of the split loop (extent 8)
+  const float* in0_1 = in0 + i0 * 80;
+  const float* in1_1 = in1 + i0;
+  const float* in2_1 = in2 + i0;
+  float* out_1 = out + i0 * 80;
+  const float32x4_t t1 = splat_f32(in1_1[0]);
+  const float32x4_t t3 = splat_f32(in2_1[0]);
+  // 5 iterations of 16 elements (4 lanes x 4)
+  for (std::int64_t j = 0; j < 80; j += 16) {
+    const float32x4_t t0_0 = load_f32(in0_1 + j);
+    const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
+    const float32x4_t t0_2 = load_f32(in0_1 + j + 8);
+    const float32x4_t t0_3 = load_f32(in0_1 + j + 12);
+    const float32x4_t t2_0 = multiply_f32(t0_0, t1);
+    const float32x4_t t4_0 = add_f32(t2_0, t3);
+    const float32x4_t t6_0 = maximum_zero_f32(t4_0);
+    const float32x4_t t2_1 = multiply_f32(t0_1, t1);
+    const float32x4_t t4_1 = add_f32(t2_1, t3);
+    const float32x4_t t6_1 = maximum_zero_f32(t4_1);
+    const float32x4_t t2_2 = multiply_f32(t0_2, t1);
+    const float32x4_t t4_2 = add_f32(t2_2, t3);
+    const float32x4_t t6_2 = maximum_zero_f32(t4_2);
+    const float32x4_t t2_3 = multiply_f32(t0_3, t1);
+    const float32x4_t t4_3 = add_f32(t2_3, t3);
+    const float32x4_t t6_3 = maximum_zero_f32(t4_3);
+    store_f32(out_1 + j, t6_0);
+    store_f32(out_1 + j + 4, t6_1);
+    store_f32(out_1 + j + 8, t6_2);
+    store_f32(out_1 + j + 12, t6_3);
+  }  // for j
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:bn_relu:neon")
+void neon(const float* in0, const float* in1, const float* in2, float* out) {
+  for (std::int64_t i0 = 0; i0 < 8; ++i0) neon_block(i0, in0, in1, in2, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:bn_relu:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, const float* in1, const float* in2, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, in1, in2, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bn_relu:scalar")
@@ -854,6 +1042,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'bn_relu': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -863,6 +1054,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'bn_relu': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
@@ -955,6 +1149,7 @@ void bn_relu_checked(bcastgen::TensorView<const float> x, bcastgen::TensorView<c
 //
 // avx512: 16 lanes x unroll 4 = 64 elements per step; row 105 = 1 x 64 + 2 vectors + a masked vector of 9 lanes
 // avx2: 8 lanes x unroll 4 = 32 elements per step; row 105 = 3 x 32 + 1 vectors + 1 unrolled scalar elements
+// neon: 4 lanes x unroll 4 = 16 elements per step; row 105 = 6 x 16 + 2 vectors + 1 unrolled scalar elements
 // scalar: portable scalar loop
 // ===========================================================================
 namespace causal_mask_impl {
@@ -1078,6 +1273,65 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const bo
 }
 #endif  // defined(__x86_64__) || defined(_M_X64)
 
+#if defined(__aarch64__)
+// neon: iteration i0 of the split loop. Inlined into both drivers below.
+__attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:causal_mask:neon")
+inline void neon_block(std::int64_t i0, const float* in0, const bool* in1, float* out) {
+  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  const float32x4_t t2 = splat_f32(0.125f);  // literal 0.125
+  const float32x4_t t4 = splat_f32(-10000.0f);  // literal -10000.0
+  // iteration i0 of the split loop (extent 6)
+  const float* in0_1 = in0 + i0 * 105;
+  float* out_1 = out + i0 * 105;
+  // 6 iterations of 16 elements (4 lanes x 4)
+  for (std::int64_t j = 0; j < 96; j += 16) {
+    const float32x4_t t1_0 = load_f32(in0_1 + j);
+    const uint32x4_t t0_0 = load_cmp_f32(in1 + j);
+    const float32x4_t t1_1 = load_f32(in0_1 + j + 4);
+    const uint32x4_t t0_1 = load_cmp_f32(in1 + j + 4);
+    const float32x4_t t1_2 = load_f32(in0_1 + j + 8);
+    const uint32x4_t t0_2 = load_cmp_f32(in1 + j + 8);
+    const float32x4_t t1_3 = load_f32(in0_1 + j + 12);
+    const uint32x4_t t0_3 = load_cmp_f32(in1 + j + 12);
+    const float32x4_t t3_0 = multiply_f32(t1_0, t2);
+    const float32x4_t t5_0 = select_f32(t0_0, t3_0, t4);
+    const float32x4_t t3_1 = multiply_f32(t1_1, t2);
+    const float32x4_t t5_1 = select_f32(t0_1, t3_1, t4);
+    const float32x4_t t3_2 = multiply_f32(t1_2, t2);
+    const float32x4_t t5_2 = select_f32(t0_2, t3_2, t4);
+    const float32x4_t t3_3 = multiply_f32(t1_3, t2);
+    const float32x4_t t5_3 = select_f32(t0_3, t3_3, t4);
+    store_f32(out_1 + j, t5_0);
+    store_f32(out_1 + j + 4, t5_1);
+    store_f32(out_1 + j + 8, t5_2);
+    store_f32(out_1 + j + 12, t5_3);
+  }  // for j
+  // tail: 2 whole vectors at 96
+  const float32x4_t t1_t0 = load_f32(in0_1 + 96);
+  const uint32x4_t t0_t0 = load_cmp_f32(in1 + 96);
+  const float32x4_t t1_t1 = load_f32(in0_1 + 100);
+  const uint32x4_t t0_t1 = load_cmp_f32(in1 + 100);
+  const float32x4_t t3_t0 = multiply_f32(t1_t0, t2);
+  const float32x4_t t5_t0 = select_f32(t0_t0, t3_t0, t4);
+  const float32x4_t t3_t1 = multiply_f32(t1_t1, t2);
+  const float32x4_t t5_t1 = select_f32(t0_t1, t3_t1, t4);
+  store_f32(out_1 + 96, t5_t0);
+  store_f32(out_1 + 100, t5_t1);
+  // tail: the last 1 elements, one by one
+  out_1[104] = bcastgen::ops::where(in1[104], bcastgen::ops::multiply(in0_1[104], 0.125f), -10000.0f);
+}
+
+BCASTGEN_KERNEL("bcastgen.kernel:causal_mask:neon")
+void neon(const float* in0, const bool* in1, float* out) {
+  for (std::int64_t i0 = 0; i0 < 6; ++i0) neon_block(i0, in0, in1, out);
+}
+
+BCASTGEN_KERNEL("bcastgen.range:causal_mask:neon")
+void neon_range(std::int64_t begin, std::int64_t end, const float* in0, const bool* in1, float* out) {
+  for (std::int64_t i0 = begin; i0 < end; ++i0) neon_block(i0, in0, in1, out);
+}
+#endif  // defined(__aarch64__)
+
 
 // scalar: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:causal_mask:scalar")
@@ -1114,6 +1368,9 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2;
 #endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
+#endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
   throw bcastgen::Error(std::string("kernel 'causal_mask': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
 }
@@ -1123,6 +1380,9 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
 #if defined(__x86_64__) || defined(_M_X64)
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512_range;
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx2)) return avx2_range;
+#endif
+#if defined(__aarch64__)
+  if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
   throw bcastgen::Error(std::string("kernel 'causal_mask': no generated variant runs on ISA ") + bcastgen::isa_name(isa));

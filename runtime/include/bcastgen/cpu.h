@@ -104,7 +104,7 @@ inline constexpr std::uint32_t features(F... f) {
 // --- ISAs ----------------------------------------------------------------------
 
 // The rows of kIsaInfo; the enumerators are indices, not an order.
-enum class Isa { Scalar, Avx2, Avx512, Avx512Fp16 };
+enum class Isa { Scalar, Avx2, Avx512, Avx512Fp16, Neon };
 
 inline constexpr std::uint32_t isa_bit(Isa isa) { return 1u << static_cast<unsigned>(isa); }
 template <typename... I>
@@ -155,6 +155,11 @@ inline constexpr IsaInfo kIsaInfo[] = {
               CpuFeature::Avx512Vl, CpuFeature::Avx512Fp16),
      isas(Isa::Scalar, Isa::Avx2, Isa::Avx512), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi",
      "(!defined(__clang__) && __GNUC__ >= 12) || defined(__AVX512FP16__)"},
+    // AArch64 Advanced SIMD: in every AArch64 CPU, so no feature to detect and
+    // no target attribute. No masked loads or stores (unrolled scalar tails)
+    // and no streaming store worth a fence (stnp is only a hint).
+    {Isa::Neon, "neon", "Neon", Arch::AArch64, "", "bcastgen/simd/neon.h", 0, isas(Isa::Scalar), 16, false, "", "neon",
+     ""},
 };
 
 inline constexpr std::size_t kIsaCount = std::size(kIsaInfo);

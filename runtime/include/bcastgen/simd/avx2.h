@@ -1022,6 +1022,10 @@ BCASTGEN_SIMD_AVX2 __m256 nearest_bf16_nan_exact(__m256 x) {
 }
 }  // namespace detail
 using f64v = __m256d;
+using i8v = __m256i;  // the integer register of every width
+using u8v = __m256i;
+using i16v = __m256i;
+using u16v = __m256i;
 using cmp32v = __m256;
 #define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX2
 #include "bcastgen/simd/half_f32.inl"

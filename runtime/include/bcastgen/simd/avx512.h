@@ -1127,6 +1127,10 @@ BCASTGEN_SIMD_AVX512 __m512 nearest_bf16_nan_exact(__m512 x) {
 // to 2^24, beyond which f16 overflows either way.
 BCASTGEN_SIMD_AVX512 __m512 cast_u32_f16(__m512i x) { return detail::nearest_f16(cast_u32_f32(x)); }
 using f64v = __m512d;
+using i8v = __m512i;  // the integer register of every width
+using u8v = __m512i;
+using i16v = __m512i;
+using u16v = __m512i;
 using cmp32v = __mmask16;
 #define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX512
 #include "bcastgen/simd/half_f32.inl"

@@ -1,4 +1,4 @@
-// The 16-bit float forms (f16, bf16) that are the same on every x86 vector
+// The 16-bit float forms (f16, bf16) that are the same on every vector
 // ISA, written once. A lane of an f16 or bf16 node holds its value as an
 // f32 (exactly: every 16-bit value is a float), so each op is its f32 form
 // and, where that result may not be a value of the type, one rounding to it:
@@ -12,7 +12,9 @@
 // f32 forms and math_f32.inl, having defined
 //
 //   BCASTGEN_SIMD_FN   its wrapper attribute,
-//   f32v, f64v, i32v   its f32, f64 and integer register types,
+//   f32v, f64v         its f32 and f64 register types,
+//   i8v, u8v, i16v,    its register types of the integers (one type on x86,
+//   u16v, i32v         one per element type on NEON),
 //   cmp32v             the type of an f32 comparison's result,
 //
 // and, in namespace detail, nearest_f16 and nearest_bf16 (f32 lanes to the
@@ -87,10 +89,10 @@ template <int S>
 BCASTGEN_SIMD_FN f64v cast_f16_f64(f32v x) { return cast_f32_f64<S>(x); }
 BCASTGEN_SIMD_FN i32v cast_f16_i32(f32v x) { return cast_f32_i32(x); }
 BCASTGEN_SIMD_FN cmp32v cast_f16_bool(f32v x) { return cast_f32_bool(x); }
-BCASTGEN_SIMD_FN i32v cast_f16_i16(f32v a, f32v b) { return cast_f32_i16(a, b); }
-BCASTGEN_SIMD_FN i32v cast_f16_u16(f32v a, f32v b) { return cast_f32_u16(a, b); }
-BCASTGEN_SIMD_FN i32v cast_f16_i8(f32v a, f32v b, f32v c, f32v d) { return cast_f32_i8(a, b, c, d); }
-BCASTGEN_SIMD_FN i32v cast_f16_u8(f32v a, f32v b, f32v c, f32v d) { return cast_f32_u8(a, b, c, d); }
+BCASTGEN_SIMD_FN i16v cast_f16_i16(f32v a, f32v b) { return cast_f32_i16(a, b); }
+BCASTGEN_SIMD_FN u16v cast_f16_u16(f32v a, f32v b) { return cast_f32_u16(a, b); }
+BCASTGEN_SIMD_FN i8v cast_f16_i8(f32v a, f32v b, f32v c, f32v d) { return cast_f32_i8(a, b, c, d); }
+BCASTGEN_SIMD_FN u8v cast_f16_u8(f32v a, f32v b, f32v c, f32v d) { return cast_f32_u8(a, b, c, d); }
 BCASTGEN_SIMD_FN f32v cast_f16_bf16(f32v x) { return detail::nearest_bf16(x); }
 // Casts to f16, rounded once: from f32 directly; from an integer through
 // its f32 value, which is exact for 8- and 16-bit integers, and for an i32
@@ -98,13 +100,13 @@ BCASTGEN_SIMD_FN f32v cast_f16_bf16(f32v x) { return detail::nearest_bf16(x); }
 BCASTGEN_SIMD_FN f32v cast_f32_f16(f32v x) { return detail::nearest_f16(x); }
 BCASTGEN_SIMD_FN f32v cast_bool_f16(cmp32v x) { return cast_bool_f32(x); }
 template <int S>
-BCASTGEN_SIMD_FN f32v cast_i8_f16(i32v x) { return cast_i8_f32<S>(x); }  // exact: |x| < 2^11
+BCASTGEN_SIMD_FN f32v cast_i8_f16(i8v x) { return cast_i8_f32<S>(x); }  // exact: |x| < 2^11
 template <int S>
-BCASTGEN_SIMD_FN f32v cast_u8_f16(i32v x) { return cast_u8_f32<S>(x); }
+BCASTGEN_SIMD_FN f32v cast_u8_f16(u8v x) { return cast_u8_f32<S>(x); }
 template <int S>
-BCASTGEN_SIMD_FN f32v cast_i16_f16(i32v x) { return detail::nearest_f16(cast_i16_f32<S>(x)); }
+BCASTGEN_SIMD_FN f32v cast_i16_f16(i16v x) { return detail::nearest_f16(cast_i16_f32<S>(x)); }
 template <int S>
-BCASTGEN_SIMD_FN f32v cast_u16_f16(i32v x) { return detail::nearest_f16(cast_u16_f32<S>(x)); }
+BCASTGEN_SIMD_FN f32v cast_u16_f16(u16v x) { return detail::nearest_f16(cast_u16_f32<S>(x)); }
 BCASTGEN_SIMD_FN f32v cast_i32_f16(i32v x) { return detail::nearest_f16(cast_i32_f32(x)); }
 
 // --- bf16 ---
@@ -165,10 +167,10 @@ template <int S>
 BCASTGEN_SIMD_FN f64v cast_bf16_f64(f32v x) { return cast_f32_f64<S>(x); }
 BCASTGEN_SIMD_FN i32v cast_bf16_i32(f32v x) { return cast_f32_i32(x); }
 BCASTGEN_SIMD_FN cmp32v cast_bf16_bool(f32v x) { return cast_f32_bool(x); }
-BCASTGEN_SIMD_FN i32v cast_bf16_i16(f32v a, f32v b) { return cast_f32_i16(a, b); }
-BCASTGEN_SIMD_FN i32v cast_bf16_u16(f32v a, f32v b) { return cast_f32_u16(a, b); }
-BCASTGEN_SIMD_FN i32v cast_bf16_i8(f32v a, f32v b, f32v c, f32v d) { return cast_f32_i8(a, b, c, d); }
-BCASTGEN_SIMD_FN i32v cast_bf16_u8(f32v a, f32v b, f32v c, f32v d) { return cast_f32_u8(a, b, c, d); }
+BCASTGEN_SIMD_FN i16v cast_bf16_i16(f32v a, f32v b) { return cast_f32_i16(a, b); }
+BCASTGEN_SIMD_FN u16v cast_bf16_u16(f32v a, f32v b) { return cast_f32_u16(a, b); }
+BCASTGEN_SIMD_FN i8v cast_bf16_i8(f32v a, f32v b, f32v c, f32v d) { return cast_f32_i8(a, b, c, d); }
+BCASTGEN_SIMD_FN u8v cast_bf16_u8(f32v a, f32v b, f32v c, f32v d) { return cast_f32_u8(a, b, c, d); }
 BCASTGEN_SIMD_FN f32v cast_bf16_f16(f32v x) { return detail::nearest_f16(x); }
 // Casts to bf16, rounded once: from f32, and from the integers whose f32
 // value is exact (8 and 16 bits). An i32's f32 value may be rounded, and
@@ -177,10 +179,10 @@ BCASTGEN_SIMD_FN f32v cast_bf16_f16(f32v x) { return detail::nearest_f16(x); }
 BCASTGEN_SIMD_FN f32v cast_f32_bf16(f32v x) { return detail::nearest_bf16(x); }
 BCASTGEN_SIMD_FN f32v cast_bool_bf16(cmp32v x) { return cast_bool_f32(x); }
 template <int S>
-BCASTGEN_SIMD_FN f32v cast_i8_bf16(i32v x) { return cast_i8_f32<S>(x); }  // exact: |x| < 2^8
+BCASTGEN_SIMD_FN f32v cast_i8_bf16(i8v x) { return cast_i8_f32<S>(x); }  // exact: |x| < 2^8
 template <int S>
-BCASTGEN_SIMD_FN f32v cast_u8_bf16(i32v x) { return cast_u8_f32<S>(x); }
+BCASTGEN_SIMD_FN f32v cast_u8_bf16(u8v x) { return cast_u8_f32<S>(x); }
 template <int S>
-BCASTGEN_SIMD_FN f32v cast_i16_bf16(i32v x) { return detail::nearest_bf16(cast_i16_f32<S>(x)); }
+BCASTGEN_SIMD_FN f32v cast_i16_bf16(i16v x) { return detail::nearest_bf16(cast_i16_f32<S>(x)); }
 template <int S>
-BCASTGEN_SIMD_FN f32v cast_u16_bf16(i32v x) { return detail::nearest_bf16(cast_u16_f32<S>(x)); }
+BCASTGEN_SIMD_FN f32v cast_u16_bf16(u16v x) { return detail::nearest_bf16(cast_u16_f32<S>(x)); }
