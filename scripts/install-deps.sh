@@ -25,6 +25,8 @@ packages=(
   libmpfr-dev
   # tests: ONNX's backend node tests and the Python module that reads them
   libonnx-testdata python3-onnx
+  # tests: the aarch64 stage cross-builds the kernel tests and runs them under qemu-user
+  g++-aarch64-linux-gnu qemu-user
   # the ONNX frontend (generator/onnx/, `bcastgen onnx`): the model reader and shape inference
   libonnx-dev libprotobuf-dev
   "$@"

@@ -12,8 +12,11 @@
 #             a quarter of the stage's compile time (312 of 1267 CPU-s).
 #             At -O0 (CMakeLists.txt), without the NumPy value sweeps of ops.h
 #             (tests/CMakeLists.txt).
+#   aarch64   scripts/test-aarch64.sh: the generated-kernel tests cross-built
+#             for AArch64 in $AARCH64_BUILD_DIR (build-aarch64/) and run
+#             under qemu-user: their scalar and NEON variants.
 #   fuzz      scripts/fuzz.sh: each libFuzzer target for $FUZZ_SECONDS (30 s here)
-# BCASTGEN_SKIP_SANITIZE=1 or BCASTGEN_SKIP_FUZZ=1 leave a stage out.
+# BCASTGEN_SKIP_SANITIZE=1, BCASTGEN_SKIP_AARCH64=1 or BCASTGEN_SKIP_FUZZ=1 leave a stage out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
@@ -51,6 +54,7 @@ sanitize() {
 
 stage build build_and_test
 [ "${BCASTGEN_SKIP_SANITIZE:-0}" = 1 ] || stage sanitize sanitize
+[ "${BCASTGEN_SKIP_AARCH64:-0}" = 1 ] || stage aarch64 bash scripts/test-aarch64.sh "$BUILD_DIR/generator/bcastgen"
 export FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 [ "${BCASTGEN_SKIP_FUZZ:-0}" = 1 ] || stage fuzz bash scripts/fuzz.sh
 echo "=== test.sh: all stages passed: ${timings[*]}"

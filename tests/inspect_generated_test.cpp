@@ -39,15 +39,17 @@ std::size_t declared_kernels(const std::string& header) {
                                                 std::sregex_iterator()));
 }
 
-void expect_all_clean(const InspectReport& r, std::size_t kernels) {
+// `min_variants`: 3 parsed for x86-64 (avx512, avx2, scalar), 2 for
+// AArch64 (neon, scalar); the other architecture's variants compile out.
+void expect_all_clean(const InspectReport& r, std::size_t kernels, std::size_t min_variants = 3) {
   ASSERT_TRUE(r.parsed) << (r.diagnostics.empty() ? "" : r.diagnostics.front());
   EXPECT_EQ(r.kernels.size(), kernels);
   EXPECT_EQ(r.finding_count(), 0u) << bcastgen::clangtool::render_text(r);
-  const std::set<std::string> isas{"avx512", "avx2", "scalar"};
+  const std::set<std::string> isas{"avx512", "avx2", "neon", "scalar"};
   for (const KernelReport& k : r.kernels) {
     SCOPED_TRACE(k.name);
     ASSERT_TRUE(k.out_numel.has_value());
-    EXPECT_GE(k.variants.size(), 3u);
+    EXPECT_GE(k.variants.size(), min_variants);
     for (const auto& v : k.variants) {
       SCOPED_TRACE(v.function);
       // A streaming variant is <isa>_nt (half_stream.yaml).
@@ -106,9 +108,10 @@ TEST(InspectGolden, EveryKernelPasses) {
   EXPECT_TRUE(names.count("bn_relu") && names.count("causal_mask"));
 }
 
-TEST(InspectDemo, BiasAddLoopsAndIntrinsicsPerIsa) {
+// examples/demo.yaml, generated in memory, as inspect's input; its spec in `spec`.
+bcastgen::clangtool::SourceInput demo_input(bcastgen::gen::Spec& spec) {
   const std::string spec_path = std::string(BCASTGEN_SOURCE_DIR) + "/examples/demo.yaml";
-  const bcastgen::gen::Spec spec = bcastgen::gen::parse_spec(slurp(spec_path), spec_path);
+  spec = bcastgen::gen::parse_spec(slurp(spec_path), spec_path);
   bcastgen::gen::GenerateOptions options;
   options.stem = "demo";
   const auto files = bcastgen::gen::generate(spec, options).files;
@@ -116,7 +119,12 @@ TEST(InspectDemo, BiasAddLoopsAndIntrinsicsPerIsa) {
   input.path = "/inspect-demo/demo.cpp";
   input.code = files.at("demo.cpp");
   for (const auto& [path, content] : files) input.files["/inspect-demo/" + path] = content;  // demo.h, ...
-  const InspectReport r = bcastgen::clangtool::inspect(input);
+  return input;
+}
+
+TEST(InspectDemo, BiasAddLoopsAndIntrinsicsPerIsa) {
+  bcastgen::gen::Spec spec;
+  const InspectReport r = bcastgen::clangtool::inspect(demo_input(spec));
   expect_all_clean(r, spec.kernels.size());
   ASSERT_FALSE(r.kernels.empty());
   const KernelReport& k = r.kernels.front();
@@ -140,6 +148,31 @@ TEST(InspectDemo, BiasAddLoopsAndIntrinsicsPerIsa) {
             (std::vector<std::string>{"_mm512_add_ps", "_mm512_loadu_ps", "_mm512_set1_ps", "_mm512_storeu_ps"}));
   EXPECT_EQ(k.variants[1].intrinsics.at("avx2"),
             (std::vector<std::string>{"_mm256_add_ps", "_mm256_loadu_ps", "_mm256_set1_ps", "_mm256_storeu_ps"}));
+}
+
+// The same file parsed for AArch64 (clang's arm_neon.h, the cross
+// libstdc++ of g++-aarch64-linux-gnu): the NEON variants, their NEON
+// intrinsics and their stores counted (vst1q_*, and memcpy for bool bytes).
+TEST(InspectDemo, NeonVariantsWhenParsedForAarch64) {
+  if (!fs::exists("/usr/aarch64-linux-gnu/include")) {
+    GTEST_SKIP() << "no AArch64 headers (g++-aarch64-linux-gnu, scripts/install-deps.sh)";
+  }
+  bcastgen::gen::Spec spec;
+  bcastgen::clangtool::SourceInput input = demo_input(spec);
+  input.args = {"--target=aarch64-linux-gnu"};
+  const InspectReport r = bcastgen::clangtool::inspect(input);
+  expect_all_clean(r, spec.kernels.size(), 2);
+  ASSERT_FALSE(r.kernels.empty());
+  const KernelReport& bias = r.kernels.front();
+  ASSERT_EQ(bias.variants.size(), 2u);
+  const auto& neon = bias.variants[0];
+  EXPECT_EQ(neon.name, "neon");
+  ASSERT_EQ(neon.loops.size(), 2u);
+  EXPECT_EQ(neon.loops[1].step, 16);  // 4 lanes x unroll 4
+  EXPECT_EQ(neon.loops[1].trips, 196);
+  EXPECT_EQ(neon.intrinsics.at("neon"),
+            (std::vector<std::string>{"vaddq_f32", "vdupq_n_f32", "vld1q_f32", "vst1q_f32"}));
+  EXPECT_FALSE(neon.intrinsics.count("avx2"));
 }
 
 }  // namespace

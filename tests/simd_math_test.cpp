@@ -2,7 +2,8 @@
 // same bits in every instantiation: each vector ISA's lanes against the
 // scalar one, which bcastgen::ops calls (and math_accuracy_test holds to
 // the ulp bound). CI compares every 127th f32 bit pattern, about 34 million
-// inputs, plus the specials; BCASTGEN_SIMD_MATH_ALL=1 compares all 2^32.
+// inputs, plus the specials; BCASTGEN_SIMD_MATH_ALL=1 compares all 2^32, and
+// BCASTGEN_SIMD_MATH_STRIDE=<n> every n-th (the aarch64 stage under qemu).
 // An ISA this CPU lacks is skipped.
 #include <gtest/gtest.h>
 
@@ -20,6 +21,8 @@
 #if defined(__x86_64__)
 #include "bcastgen/simd/avx2.h"
 #include "bcastgen/simd/avx512.h"
+#elif defined(__aarch64__)
+#include "bcastgen/simd/neon.h"
 #endif
 
 // As in the generated files: no multiply-add contraction, which GCC does by
@@ -44,11 +47,12 @@ struct VectorFunction {
   float (*scalar)(float);
 };
 
-#if defined(__x86_64__)
 // The functions with a vector form (simd/math_f32.inl), one X(name) each.
 #define BCASTGEN_VECTOR_MATH_(X)                                                                  \
   X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(erf) X(gelu) X(sigmoid) X(silu) X(tanh) \
   X(softplus) X(gelu_tanh)
+
+#if defined(__x86_64__)
 
 #define BCASTGEN_BATCH_(ISA, TARGET, LANES, LOAD, STORE, FN)                                   \
   __attribute__((target(TARGET))) void FN##_##ISA(const float* in, float* out, std::size_t n) { \
@@ -66,10 +70,20 @@ BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_)
       {#NAME, bg::Isa::Avx512, NAME##_f32_avx512, bg::simd::scalar::NAME##_f32},
 const std::vector<VectorFunction> kFunctions = {BCASTGEN_VECTOR_MATH_(BCASTGEN_ENTRIES_)};
 #undef BCASTGEN_ENTRIES_
-#undef BCASTGEN_VECTOR_MATH_
+#elif defined(__aarch64__)
+#define BCASTGEN_BATCH_(NAME)                                                                           \
+  void NAME##_f32_neon(const float* in, float* out, std::size_t n) {                                    \
+    for (std::size_t i = 0; i < n; i += 4) vst1q_f32(out + i, bg::simd::neon::NAME##_f32(vld1q_f32(in + i))); \
+  }
+BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCH_)
+#undef BCASTGEN_BATCH_
+#define BCASTGEN_ENTRIES_(NAME) {#NAME, bg::Isa::Neon, NAME##_f32_neon, bg::simd::scalar::NAME##_f32},
+const std::vector<VectorFunction> kFunctions = {BCASTGEN_VECTOR_MATH_(BCASTGEN_ENTRIES_)};
+#undef BCASTGEN_ENTRIES_
 #else
 const std::vector<VectorFunction> kFunctions;
 #endif
+#undef BCASTGEN_VECTOR_MATH_
 
 std::uint32_t bits(float x) {
   std::uint32_t b;
@@ -89,7 +103,8 @@ TEST_P(SimdMath, EveryLaneGivesTheScalarBits) {
   const VectorFunction& f = GetParam();
   if (!bg::cpu_supports(f.isa)) GTEST_SKIP() << "this CPU cannot run " << bg::isa_name(f.isa);
   const bool all = std::getenv("BCASTGEN_SIMD_MATH_ALL") != nullptr;
-  const std::uint64_t stride = all ? 1 : 127;
+  const char* stride_text = std::getenv("BCASTGEN_SIMD_MATH_STRIDE");
+  const std::uint64_t stride = all ? 1 : stride_text ? std::max(1ull, std::strtoull(stride_text, nullptr, 10)) : 127;
   constexpr std::size_t kBlock = 1 << 16;
   std::vector<float> in(kBlock), out(kBlock);
   std::size_t compared = 0, differ = 0;

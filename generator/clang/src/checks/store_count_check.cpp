@@ -98,8 +98,9 @@ void StoreCountCheck::check_call(clang::ASTContext& context, const clang::Functi
                                  StoreFact& f) {
   const std::string name = written_callee(context, call);
   const bool copy = name == "memcpy" || name == "__builtin_memcpy";
-  const bool intrinsic = !intrinsic_family(name).empty() && (has(name, "store") || has(name, "stream")) &&
-                         !has(name, "load");
+  // x86's stores name themselves (_mm256_storeu_ps, _mm512_stream_ps); NEON's are vst*.
+  const bool intrinsic = !intrinsic_family(name).empty() &&
+                         (((has(name, "store") || has(name, "stream")) && !has(name, "load")) || name.rfind("vst", 0) == 0);
   const clang::ParmVarDecl* out = nullptr;
   if ((copy || intrinsic) && call->getNumArgs() > 0) {
     out = output_root(call->getArg(0));
