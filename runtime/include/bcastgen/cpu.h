@@ -33,6 +33,8 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
 #endif
 
 namespace bcastgen {
@@ -64,17 +66,18 @@ inline constexpr Arch kHostArch = Arch::Any;
 
 // --- CPU features ------------------------------------------------------------
 
-// One bit of CPUID (or, for the OS's register-state support, of XCR0).
+// One bit of CPUID (or, for the OS's register-state support, of XCR0); on
+// AArch64 Linux, one bit of the kernel's HWCAP.
 enum class CpuFeature {
-  OsAvx, OsAvx512, Fma, F16c, Avx2, Bmi, Bmi2, Avx512F, Avx512Dq, Avx512Bw, Avx512Vl, Avx512Fp16, Count
+  OsAvx, OsAvx512, Fma, F16c, Avx2, Bmi, Bmi2, Avx512F, Avx512Dq, Avx512Bw, Avx512Vl, Avx512Fp16, AsimdHp, Count
 };
 
 struct CpuFeatureInfo {
   CpuFeature feature;
   const char* name;  // as /proc/cpuinfo spells it; "os_*" for OS state
   Arch arch;
-  unsigned leaf, subleaf;  // CPUID leaf and subleaf
-  char reg;                // 'a' 'b' 'c' 'd': CPUID's eax..edx; 'x': XCR0 (via xgetbv)
+  unsigned leaf, subleaf;  // CPUID leaf and subleaf (x86)
+  char reg;                // 'a' 'b' 'c' 'd': CPUID's eax..edx; 'x': XCR0 (via xgetbv); 'h': AT_HWCAP (AArch64)
   std::uint32_t bits;      // all of these bits set
 };
 inline constexpr CpuFeatureInfo kCpuFeatureInfo[] = {
@@ -93,6 +96,8 @@ inline constexpr CpuFeatureInfo kCpuFeatureInfo[] = {
     {CpuFeature::Avx512Vl, "avx512vl", Arch::X86_64, 7, 0, 'b', 1u << 31},
     // native f16 arithmetic (Sapphire Rapids and later; AMD Zen 4 lacks it)
     {CpuFeature::Avx512Fp16, "avx512_fp16", Arch::X86_64, 7, 0, 'd', 1u << 23},
+    // Advanced SIMD half-precision arithmetic (Armv8.2 FEAT_FP16; HWCAP_ASIMDHP)
+    {CpuFeature::AsimdHp, "asimdhp", Arch::AArch64, 0, 0, 'h', 1u << 10},
 };
 
 inline constexpr std::uint32_t feature_bit(CpuFeature f) { return 1u << static_cast<unsigned>(f); }
@@ -104,7 +109,7 @@ inline constexpr std::uint32_t features(F... f) {
 // --- ISAs ----------------------------------------------------------------------
 
 // The rows of kIsaInfo; the enumerators are indices, not an order.
-enum class Isa { Scalar, Avx2, Avx512, Avx512Fp16, Neon };
+enum class Isa { Scalar, Avx2, Avx512, Avx512Fp16, Neon, NeonFp16 };
 
 inline constexpr std::uint32_t isa_bit(Isa isa) { return 1u << static_cast<unsigned>(isa); }
 template <typename... I>
@@ -117,6 +122,7 @@ inline constexpr std::uint32_t isas(I... i) {
 #define BCASTGEN_TARGET_AVX2 "avx2,fma,f16c,bmi,bmi2"
 #define BCASTGEN_TARGET_AVX512 "avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"
 #define BCASTGEN_TARGET_AVX512FP16 "avx512f,avx512bw,avx512dq,avx512vl,avx512fp16,f16c,bmi,bmi2"
+#define BCASTGEN_TARGET_NEONFP16 "arch=armv8.2-a+fp16"
 
 struct IsaInfo {
   Isa isa;
@@ -160,6 +166,12 @@ inline constexpr IsaInfo kIsaInfo[] = {
     // and no streaming store worth a fence (stnp is only a hint).
     {Isa::Neon, "neon", "Neon", Arch::AArch64, "", "bcastgen/simd/neon.h", 0, isas(Isa::Scalar), 16, false, "", "neon",
      ""},
+    // NEON with native f16 arithmetic (8 lanes). GCC only: it declares the
+    // intrinsics for this target attribute, whose syntax Clang 14 rejects
+    // (a Clang build runs f16 kernels on the neon row, as f32 lanes).
+    {Isa::NeonFp16, "neonfp16", "NeonFp16", Arch::AArch64, BCASTGEN_TARGET_NEONFP16, "bcastgen/simd/neonfp16.h",
+     features(CpuFeature::AsimdHp), isas(Isa::Scalar, Isa::Neon), 16, false, "", "neon",
+     "!defined(__clang__) && __GNUC__ >= 10"},
 };
 
 inline constexpr std::size_t kIsaCount = std::size(kIsaInfo);
@@ -302,6 +314,8 @@ inline std::uint32_t host_features() {
       if (f.arch != kHostArch) continue;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
       if ((cpuid_reg(f.leaf, f.subleaf, f.reg) & f.bits) == f.bits) have |= feature_bit(f.feature);
+#elif defined(__aarch64__) && defined(__linux__)
+      if (f.reg == 'h' && (getauxval(AT_HWCAP) & f.bits) == f.bits) have |= feature_bit(f.feature);
 #endif
     }
     return have;
