@@ -1,8 +1,8 @@
 # bcastgen_kernel_tables(<target> GENERATOR <exe or target> DIR <dir> SPECS <spec.yaml...>)
 #
-# Runs `bcastgen generate` on each spec at build time into <dir>, and makes
-# <target>, an OBJECT library of the generated sources, with <dir> on its
-# include path. <dir>/kernel_tables.h lists every spec's kernel table as
+# Runs `bcastgen generate` on each spec at build time into <dir>, in
+# namespace kt_<stem> (whatever the spec's), and makes <target>, an OBJECT
+# library of the generated sources, with <dir> on its include path. <dir>/kernel_tables.h lists every spec's kernel table as
 # kAllTables, {stem, table function} pairs, which generated_kernels_test.cpp
 # and guard_pages_test.cpp iterate. Shared by the native tests
 # (tests/CMakeLists.txt, robustness.cmake) and the aarch64 cross build
@@ -16,7 +16,7 @@ function(bcastgen_kernel_tables target)
     get_filename_component(stem ${spec} NAME_WE)
     add_custom_command(
       OUTPUT ${arg_DIR}/${stem}.cpp ${arg_DIR}/${stem}.h
-      COMMAND ${arg_GENERATOR} generate ${spec} -o ${arg_DIR}
+      COMMAND ${arg_GENERATOR} generate ${spec} -o ${arg_DIR} --namespace kt_${stem}
       DEPENDS ${arg_GENERATOR} ${spec}
       COMMENT "bcastgen generate ${stem}.yaml")
     list(APPEND sources ${arg_DIR}/${stem}.cpp)
