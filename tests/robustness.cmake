@@ -50,17 +50,8 @@ if(BCASTGEN_TEST_SAMPLE)  # the sanitizer stage: a sample (tests/CMakeLists.txt)
   set(bcastgen_diff_expr_count 64)
 endif()
 set(diff_dir ${CMAKE_CURRENT_BINARY_DIR}/diff)
-set(diff_stems diff_0 diff_1 diff_2 diff_3 expr_0 expr_1 expr_2 expr_3)
-set(diff_specs "")
-foreach(stem IN LISTS diff_stems)
-  list(APPEND diff_specs ${diff_dir}/specs/${stem}.yaml)
-endforeach()
-add_custom_command(
-  OUTPUT ${diff_specs}
-  COMMAND ${BCASTGEN_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/diff/make_diff_specs.py --seed ${bcastgen_diff_seed}
-          --count ${bcastgen_diff_count} --expr-count ${bcastgen_diff_expr_count} --files 4 --out ${diff_dir}/specs
-  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/diff/make_diff_specs.py
-  COMMENT "Random differential specs (seed ${bcastgen_diff_seed})")
+bcastgen_diff_specs(diff_specs PYTHON ${BCASTGEN_PYTHON3} DIR ${diff_dir} SEED ${bcastgen_diff_seed}
+                    COUNT ${bcastgen_diff_count} EXPR_COUNT ${bcastgen_diff_expr_count})
 message(STATUS "bcastgen differential test: seed ${bcastgen_diff_seed}, ${bcastgen_diff_count} + ${bcastgen_diff_expr_count} kernels")
 bcastgen_kernel_tables(bcastgen_diff_kernels GENERATOR bcastgen DIR ${diff_dir} SPECS ${diff_specs})
 target_link_libraries(bcastgen_diff_kernels PUBLIC bcastgen_runtime)
