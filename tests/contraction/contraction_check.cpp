@@ -1,9 +1,17 @@
-// Runs every kernel of tests/contraction/contraction.yaml on every ISA this
-// CPU runs and compares it with the runtime reference, bit for bit (any NaN
-// equals any NaN). tests/contraction/contraction_test.sh links it with the
-// generated file compiled under each compiler and optimization level; this
-// file itself is compiled with -ffp-contract=off, so the reference rounds
-// every node. Prints one line per mismatching variant; exits 1 on any.
+// Runs every kernel of tests/contraction/contraction.yaml (and of
+// contraction_math.yaml where it was generated too: the aarch64 stage) on
+// every ISA this CPU runs and compares it with the runtime reference, bit for
+// bit (any NaN equals any NaN). tests/contraction/contraction_test.sh links
+// it with the generated file compiled under each compiler and optimization
+// level; this file itself is compiled with -ffp-contract=off, so the
+// reference rounds every node. Prints one line per mismatching variant;
+// exits 1 on any.
+//
+// The kernels' objects come first on the link line: an inline function of
+// the runtime (bcastgen::ops::gelu<float>) has one copy per object, and the
+// linker keeps the first. So the reference here runs the kernels' copy, and
+// if that copy were contracted it would differ from the vector lanes, which
+// are compiled inside the kernels.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +21,10 @@
 #include "bcastgen/cpu.h"
 #include "bcastgen/reference.h"
 #include "contraction.h"  // generated: kt_contraction::contraction_kernels()
+#if __has_include("contraction_math.h")
+#include "contraction_math.h"  // generated: kt_contraction_math::contraction_math_kernels()
+#define BCASTGEN_CONTRACTION_MATH 1
+#endif
 #include "kernel_reference.h"
 
 namespace {
@@ -41,7 +53,13 @@ std::vector<unsigned char> make_input(bcastgen::DType t, std::int64_t n, std::mt
 int main() {
   std::mt19937_64 rng(20261123);
   int variants = 0, failures = 0;
-  for (const bcastgen::KernelEntry& k : kt_contraction::contraction_kernels()) {
+  std::vector<const bcastgen::KernelEntry*> kernels;
+  for (const bcastgen::KernelEntry& k : kt_contraction::contraction_kernels()) kernels.push_back(&k);
+#ifdef BCASTGEN_CONTRACTION_MATH
+  for (const bcastgen::KernelEntry& k : kt_contraction_math::contraction_math_kernels()) kernels.push_back(&k);
+#endif
+  for (const bcastgen::KernelEntry* entry : kernels) {
+    const bcastgen::KernelEntry& k = *entry;
     std::vector<std::vector<unsigned char>> inputs;
     std::vector<const void*> ptrs;
     for (std::size_t i = 0; i < k.input_count; ++i) {

@@ -32,7 +32,10 @@
 
 #include <cmath>
 
+#include "bcastgen/no_contract.h"
 #include "bcastgen/simd/scalar.h"
+
+BCASTGEN_NO_CONTRACT_BEGIN  // bcastgen/no_contract.h: each operation rounded on its own
 
 namespace bcastgen::ops {
 
@@ -139,3 +142,5 @@ BCASTGEN_MATH_VECTOR_FUNCTION_(gelu_tanh, detail::gelu_tanh_in(w))
 #undef BCASTGEN_MATH_FUNCTION_
 
 }  // namespace bcastgen::ops
+
+BCASTGEN_NO_CONTRACT_END

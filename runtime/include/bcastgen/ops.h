@@ -123,7 +123,10 @@
 #include "bcastgen/expr.h"
 #include "bcastgen/half.h"
 #include "bcastgen/math.h"
+#include "bcastgen/no_contract.h"
 #include "bcastgen/types.h"
+
+BCASTGEN_NO_CONTRACT_BEGIN  // bcastgen/no_contract.h: each operation rounded on its own
 
 namespace bcastgen {
 
@@ -1097,3 +1100,5 @@ inline R apply_unary(UnaryOp u, T x) {
 
 }  // namespace ops
 }  // namespace bcastgen
+
+BCASTGEN_NO_CONTRACT_END

@@ -39,7 +39,10 @@
 #include "bcastgen/ops.h"
 #include "bcastgen/rules.h"
 #include "bcastgen/shape.h"
+#include "bcastgen/no_contract.h"
 #include "bcastgen/types.h"
+
+BCASTGEN_NO_CONTRACT_BEGIN  // bcastgen/no_contract.h: each operation rounded on its own
 
 namespace bcastgen {
 
@@ -502,3 +505,5 @@ inline void broadcast_to(DType dtype, BroadcastMode mode, const void* input, con
 
 }  // namespace fallback
 }  // namespace bcastgen
+
+BCASTGEN_NO_CONTRACT_END

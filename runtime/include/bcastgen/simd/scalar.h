@@ -10,22 +10,21 @@
 // has FMA, std::fma becomes the instruction; elsewhere it is the C library's
 // fmaf, which is exact too (only slower).
 //
-// Without multiply-add contraction, whatever the includer's flags: GCC
-// contracts by default wherever the target has FMA (AArch64 always, x86
-// with -mfma or -march=native), and a contracted copy of these functions
-// (a call through a pointer, an out-of-line instance) would not give the
-// vector lanes' bits nor hold the measured bounds. Clang contracts only
-// within one expression, and each wrapper is one operation.
+// Without multiply-add contraction under GCC (bcastgen/no_contract.h): the
+// wrappers are always_inline, so each inlined copy takes its caller's flags,
+// and their callers in the runtime (bcastgen::ops, math.h) are in such a
+// region too; an out-of-line copy (a call through a pointer) is compiled
+// here, in this one. Clang contracts only within one expression, and each
+// wrapper is one operation.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
-#if !defined(__clang__) && defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "bcastgen/no_contract.h"
+
+BCASTGEN_NO_CONTRACT_BEGIN
 
 #define BCASTGEN_SIMD_FN __attribute__((always_inline)) inline
 
@@ -88,6 +87,4 @@ BCASTGEN_SIMD_FN float lookup8_f32(const float* table, std::int32_t j) { return 
 
 #undef BCASTGEN_SIMD_FN
 
-#if !defined(__clang__) && defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+BCASTGEN_NO_CONTRACT_END
