@@ -200,6 +200,20 @@ BCASTGEN_SIMD_NEON float32x4_t trunc_f32(float32x4_t x) { return vrndq_f32(x); }
 BCASTGEN_SIMD_NEON float32x4_t round_f32(float32x4_t x) { return vrndnq_f32(x); }
 BCASTGEN_SIMD_NEON uint32x4_t isnan_f32(float32x4_t x) { return vmvnq_u32(vceqq_f32(x, x)); }
 BCASTGEN_SIMD_NEON uint32x4_t isinf_f32(float32x4_t x) { return vceqq_f32(vabsq_f32(x), vdupq_n_f32(INFINITY)); }
+// std::nextafter: equal lanes give b, NaN lanes a + b; a zero steps to the
+// smallest subnormal with b's sign; any other a steps its bit pattern by
+// +1 (away from zero) or -1 (toward it: a < b xor a >= 0), as a + (1 | mask).
+BCASTGEN_SIMD_NEON float32x4_t nextafter_f32(float32x4_t a, float32x4_t b) {
+  const float32x4_t zero = vdupq_n_f32(0.0f);
+  const uint32x4_t toward_zero = veorq_u32(vcltq_f32(a, b), vcgeq_f32(a, zero));
+  const float32x4_t stepped = vreinterpretq_f32_s32(
+      vaddq_s32(vreinterpretq_s32_f32(a), vreinterpretq_s32_u32(vorrq_u32(toward_zero, vdupq_n_u32(1)))));
+  const float32x4_t tiny = vreinterpretq_f32_u32(
+      vorrq_u32(vandq_u32(vreinterpretq_u32_f32(b), vdupq_n_u32(0x80000000u)), vdupq_n_u32(1)));
+  const float32x4_t equal_or_nan = vbslq_f32(vorrq_u32(isnan_f32(a), isnan_f32(b)), vaddq_f32(a, b), b);
+  return vbslq_f32(vorrq_u32(vcltq_f32(a, b), vcgtq_f32(a, b)), vbslq_f32(vceqq_f32(a, zero), tiny, stepped),
+                   equal_or_nan);
+}
 BCASTGEN_SIMD_NEON uint32x4_t isfinite_f32(float32x4_t x) { return vcltq_f32(vabsq_f32(x), vdupq_n_f32(INFINITY)); }
 BCASTGEN_SIMD_NEON uint32x4_t signbit_f32(float32x4_t x) { return vcltq_s32(vreinterpretq_s32_f32(x), vdupq_n_s32(0)); }
 // 1 or -1 by the sign, +0 for either zero, NaN kept.
@@ -287,6 +301,17 @@ BCASTGEN_SIMD_NEON float64x2_t trunc_f64(float64x2_t x) { return vrndq_f64(x); }
 BCASTGEN_SIMD_NEON float64x2_t round_f64(float64x2_t x) { return vrndnq_f64(x); }
 BCASTGEN_SIMD_NEON uint64x2_t isnan_f64(float64x2_t x) { return detail::not_u64(vceqq_f64(x, x)); }
 BCASTGEN_SIMD_NEON uint64x2_t isinf_f64(float64x2_t x) { return vceqq_f64(vabsq_f64(x), vdupq_n_f64(INFINITY)); }
+BCASTGEN_SIMD_NEON float64x2_t nextafter_f64(float64x2_t a, float64x2_t b) {
+  const float64x2_t zero = vdupq_n_f64(0.0);
+  const uint64x2_t toward_zero = veorq_u64(vcltq_f64(a, b), vcgeq_f64(a, zero));
+  const float64x2_t stepped = vreinterpretq_f64_s64(
+      vaddq_s64(vreinterpretq_s64_f64(a), vreinterpretq_s64_u64(vorrq_u64(toward_zero, vdupq_n_u64(1)))));
+  const float64x2_t tiny = vreinterpretq_f64_u64(
+      vorrq_u64(vandq_u64(vreinterpretq_u64_f64(b), vdupq_n_u64(0x8000000000000000ull)), vdupq_n_u64(1)));
+  const float64x2_t equal_or_nan = vbslq_f64(vorrq_u64(isnan_f64(a), isnan_f64(b)), vaddq_f64(a, b), b);
+  return vbslq_f64(vorrq_u64(vcltq_f64(a, b), vcgtq_f64(a, b)), vbslq_f64(vceqq_f64(a, zero), tiny, stepped),
+                   equal_or_nan);
+}
 BCASTGEN_SIMD_NEON uint64x2_t isfinite_f64(float64x2_t x) { return vcltq_f64(vabsq_f64(x), vdupq_n_f64(INFINITY)); }
 BCASTGEN_SIMD_NEON uint64x2_t signbit_f64(float64x2_t x) { return vcltq_s64(vreinterpretq_s64_f64(x), vdupq_n_s64(0)); }
 BCASTGEN_SIMD_NEON float64x2_t sign_f64(float64x2_t x) {
@@ -675,16 +700,18 @@ using i32v = int32x4_t;
 #include "bcastgen/simd/math_f32.inl"
 #undef BCASTGEN_SIMD_FN
 
-// --- Casts between f32 and the 8- and 16-bit integers ---
+// --- Casts between element widths ---
 // A kernel that mixes element widths has the lanes of its narrowest type,
 // and a node of a type r times wider takes r registers. A widening cast
-// makes part S of its result from segment S of one register (uxtl/sxtl
-// twice, then scvtf/ucvtf: exact); a narrowing one truncates to i32 by
-// cast_f32_i32's rule, then keeps the low bits (xtn), as ops::cast does.
+// makes part S of its result from segment S of one register: sxtl/uxtl (by
+// the source's signedness, as C++ converts the value) once per doubling,
+// then scvtf/ucvtf to a float (exact). A narrowing one keeps the low bits of
+// each lane (xtn), as ops::cast does; from a float it first truncates to
+// the 32-bit integer by cast_f32_i32's rule (cast_f64_i32's for f64).
 namespace detail {
-// Lanes 8S .. 8S + 7 of x, widened to 16 bits.
+// Half S of x, widened to twice the width.
 template <int S>
-BCASTGEN_SIMD_NEON int16x8_t widen_s8(int8x16_t x) {
+BCASTGEN_SIMD_NEON int16x8_t widen(int8x16_t x) {
   static_assert(S == 0 || S == 1, "a half of the register");
   if constexpr (S == 0) {
     return vmovl_s8(vget_low_s8(x));
@@ -693,7 +720,7 @@ BCASTGEN_SIMD_NEON int16x8_t widen_s8(int8x16_t x) {
   }
 }
 template <int S>
-BCASTGEN_SIMD_NEON uint16x8_t widen_u8(uint8x16_t x) {
+BCASTGEN_SIMD_NEON uint16x8_t widen(uint8x16_t x) {
   static_assert(S == 0 || S == 1, "a half of the register");
   if constexpr (S == 0) {
     return vmovl_u8(vget_low_u8(x));
@@ -702,7 +729,7 @@ BCASTGEN_SIMD_NEON uint16x8_t widen_u8(uint8x16_t x) {
   }
 }
 template <int S>
-BCASTGEN_SIMD_NEON int32x4_t widen_s16(int16x8_t x) {
+BCASTGEN_SIMD_NEON int32x4_t widen(int16x8_t x) {
   static_assert(S == 0 || S == 1, "a half of the register");
   if constexpr (S == 0) {
     return vmovl_s16(vget_low_s16(x));
@@ -711,7 +738,7 @@ BCASTGEN_SIMD_NEON int32x4_t widen_s16(int16x8_t x) {
   }
 }
 template <int S>
-BCASTGEN_SIMD_NEON uint32x4_t widen_u16(uint16x8_t x) {
+BCASTGEN_SIMD_NEON uint32x4_t widen(uint16x8_t x) {
   static_assert(S == 0 || S == 1, "a half of the register");
   if constexpr (S == 0) {
     return vmovl_u16(vget_low_u16(x));
@@ -719,40 +746,257 @@ BCASTGEN_SIMD_NEON uint32x4_t widen_u16(uint16x8_t x) {
     return vmovl_high_u16(x);
   }
 }
-// The low 16 bits of every lane of a, then of b.
-BCASTGEN_SIMD_NEON int16x8_t truncate_32_16(int32x4_t a, int32x4_t b) {
-  return vcombine_s16(vmovn_s32(a), vmovn_s32(b));
+template <int S>
+BCASTGEN_SIMD_NEON int64x2_t widen(int32x4_t x) {
+  static_assert(S == 0 || S == 1, "a half of the register");
+  if constexpr (S == 0) {
+    return vmovl_s32(vget_low_s32(x));
+  } else {
+    return vmovl_high_s32(x);
+  }
 }
-BCASTGEN_SIMD_NEON int8x16_t truncate_16_8(int16x8_t a, int16x8_t b) { return vcombine_s8(vmovn_s16(a), vmovn_s16(b)); }
+template <int S>
+BCASTGEN_SIMD_NEON uint64x2_t widen(uint32x4_t x) {
+  static_assert(S == 0 || S == 1, "a half of the register");
+  if constexpr (S == 0) {
+    return vmovl_u32(vget_low_u32(x));
+  } else {
+    return vmovl_high_u32(x);
+  }
+}
+// Part S (of R = 2, 4 or 8) of x widened R times: segment S / (R/2) widened
+// once, then its part S % (R/2).
+template <int R, int S, class V>
+BCASTGEN_SIMD_NEON auto widen_by(V x) {
+  static_assert(S >= 0 && S < R, "a part of the widened register");
+  if constexpr (R == 1) {
+    return x;
+  } else {
+    return widen_by<R / 2, S % (R / 2)>(widen<S / (R / 2)>(x));
+  }
+}
+// The low half of every lane of a, then of b.
+BCASTGEN_SIMD_NEON int8x16_t narrow(int16x8_t a, int16x8_t b) { return vcombine_s8(vmovn_s16(a), vmovn_s16(b)); }
+BCASTGEN_SIMD_NEON uint8x16_t narrow(uint16x8_t a, uint16x8_t b) { return vcombine_u8(vmovn_u16(a), vmovn_u16(b)); }
+BCASTGEN_SIMD_NEON int16x8_t narrow(int32x4_t a, int32x4_t b) { return vcombine_s16(vmovn_s32(a), vmovn_s32(b)); }
+BCASTGEN_SIMD_NEON uint16x8_t narrow(uint32x4_t a, uint32x4_t b) { return vcombine_u16(vmovn_u32(a), vmovn_u32(b)); }
+BCASTGEN_SIMD_NEON int32x4_t narrow(int64x2_t a, int64x2_t b) { return vcombine_s32(vmovn_s64(a), vmovn_s64(b)); }
+BCASTGEN_SIMD_NEON uint32x4_t narrow(uint64x2_t a, uint64x2_t b) { return vcombine_u32(vmovn_u64(a), vmovn_u64(b)); }
+template <class V>
+BCASTGEN_SIMD_NEON auto narrow(V a, V b, V c, V d) {
+  return narrow(narrow(a, b), narrow(c, d));
+}
+// The same bits with the other signedness.
+BCASTGEN_SIMD_NEON uint8x16_t flip_sign(int8x16_t x) { return vreinterpretq_u8_s8(x); }
+BCASTGEN_SIMD_NEON int8x16_t flip_sign(uint8x16_t x) { return vreinterpretq_s8_u8(x); }
+BCASTGEN_SIMD_NEON uint16x8_t flip_sign(int16x8_t x) { return vreinterpretq_u16_s16(x); }
+BCASTGEN_SIMD_NEON int16x8_t flip_sign(uint16x8_t x) { return vreinterpretq_s16_u16(x); }
+BCASTGEN_SIMD_NEON uint32x4_t flip_sign(int32x4_t x) { return vreinterpretq_u32_s32(x); }
+BCASTGEN_SIMD_NEON int32x4_t flip_sign(uint32x4_t x) { return vreinterpretq_s32_u32(x); }
+BCASTGEN_SIMD_NEON uint64x2_t flip_sign(int64x2_t x) { return vreinterpretq_u64_s64(x); }
+BCASTGEN_SIMD_NEON int64x2_t flip_sign(uint64x2_t x) { return vreinterpretq_s64_u64(x); }
 }  // namespace detail
+
+// f32 <-> 8- and 16-bit integers.
 template <int S>
 BCASTGEN_SIMD_NEON float32x4_t cast_i8_f32(int8x16_t x) {
-  return vcvtq_f32_s32(detail::widen_s16<S % 2>(detail::widen_s8<S / 2>(x)));
+  return vcvtq_f32_s32(detail::widen_by<4, S>(x));
 }
 template <int S>
 BCASTGEN_SIMD_NEON float32x4_t cast_u8_f32(uint8x16_t x) {
-  return vcvtq_f32_u32(detail::widen_u16<S % 2>(detail::widen_u8<S / 2>(x)));
+  return vcvtq_f32_u32(detail::widen_by<4, S>(x));
 }
 template <int S>
 BCASTGEN_SIMD_NEON float32x4_t cast_i16_f32(int16x8_t x) {
-  return vcvtq_f32_s32(detail::widen_s16<S>(x));
+  return vcvtq_f32_s32(detail::widen_by<2, S>(x));
 }
 template <int S>
 BCASTGEN_SIMD_NEON float32x4_t cast_u16_f32(uint16x8_t x) {
-  return vcvtq_f32_u32(detail::widen_u16<S>(x));
+  return vcvtq_f32_u32(detail::widen_by<2, S>(x));
 }
 BCASTGEN_SIMD_NEON int16x8_t cast_f32_i16(float32x4_t a, float32x4_t b) {
-  return detail::truncate_32_16(cast_f32_i32(a), cast_f32_i32(b));
+  return detail::narrow(cast_f32_i32(a), cast_f32_i32(b));
 }
 BCASTGEN_SIMD_NEON uint16x8_t cast_f32_u16(float32x4_t a, float32x4_t b) {
-  return vreinterpretq_u16_s16(detail::truncate_32_16(cast_f32_i32(a), cast_f32_i32(b)));
+  return detail::flip_sign(cast_f32_i16(a, b));
 }
 BCASTGEN_SIMD_NEON int8x16_t cast_f32_i8(float32x4_t a, float32x4_t b, float32x4_t c, float32x4_t d) {
-  return detail::truncate_16_8(detail::truncate_32_16(cast_f32_i32(a), cast_f32_i32(b)),
-                               detail::truncate_32_16(cast_f32_i32(c), cast_f32_i32(d)));
+  return detail::narrow(cast_f32_i32(a), cast_f32_i32(b), cast_f32_i32(c), cast_f32_i32(d));
 }
 BCASTGEN_SIMD_NEON uint8x16_t cast_f32_u8(float32x4_t a, float32x4_t b, float32x4_t c, float32x4_t d) {
-  return vreinterpretq_u8_s8(cast_f32_i8(a, b, c, d));
+  return detail::flip_sign(cast_f32_i8(a, b, c, d));
+}
+
+// f64 <-> the 32-bit integers and narrower ones, through the 64-bit integers.
+// fcvtzs to 64 bits, then the low half; the minimum where the 32-bit result
+// would be out of range (|x| >= 2^31) or NaN, as x86's cvttpd2dq gives.
+BCASTGEN_SIMD_NEON int32x4_t cast_f64_i32(float64x2_t a, float64x2_t b) {
+  const float64x2_t limit = vdupq_n_f64(0x1p31);
+  const uint32x4_t in_range =
+      detail::narrow(vcltq_f64(vabsq_f64(a), limit), vcltq_f64(vabsq_f64(b), limit));
+  return vbslq_s32(in_range, detail::narrow(vcvtq_s64_f64(a), vcvtq_s64_f64(b)), vdupq_n_s32(INT32_MIN));
+}
+template <int S>
+BCASTGEN_SIMD_NEON float64x2_t cast_i8_f64(int8x16_t x) {
+  return vcvtq_f64_s64(detail::widen_by<8, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON float64x2_t cast_u8_f64(uint8x16_t x) {
+  return vcvtq_f64_u64(detail::widen_by<8, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON float64x2_t cast_i16_f64(int16x8_t x) {
+  return vcvtq_f64_s64(detail::widen_by<4, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON float64x2_t cast_u16_f64(uint16x8_t x) {
+  return vcvtq_f64_u64(detail::widen_by<4, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON float64x2_t cast_i32_f64(int32x4_t x) {
+  return vcvtq_f64_s64(detail::widen_by<2, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON float64x2_t cast_u32_f64(uint32x4_t x) {
+  return vcvtq_f64_u64(detail::widen_by<2, S>(x));
+}
+
+// Widening integer casts, 2, 4 or 8 times: sign- or zero-extended by the
+// source, then read with the target's signedness.
+template <int S>
+BCASTGEN_SIMD_NEON int16x8_t cast_i8_i16(int8x16_t x) {
+  return detail::widen_by<2, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint16x8_t cast_i8_u16(int8x16_t x) {
+  return detail::flip_sign(detail::widen_by<2, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON int32x4_t cast_i8_i32(int8x16_t x) {
+  return detail::widen_by<4, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint32x4_t cast_i8_u32(int8x16_t x) {
+  return detail::flip_sign(detail::widen_by<4, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON int64x2_t cast_i8_i64(int8x16_t x) {
+  return detail::widen_by<8, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint64x2_t cast_i8_u64(int8x16_t x) {
+  return detail::flip_sign(detail::widen_by<8, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON int16x8_t cast_u8_i16(uint8x16_t x) {
+  return detail::flip_sign(detail::widen_by<2, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint16x8_t cast_u8_u16(uint8x16_t x) {
+  return detail::widen_by<2, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON int32x4_t cast_u8_i32(uint8x16_t x) {
+  return detail::flip_sign(detail::widen_by<4, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint32x4_t cast_u8_u32(uint8x16_t x) {
+  return detail::widen_by<4, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON int64x2_t cast_u8_i64(uint8x16_t x) {
+  return detail::flip_sign(detail::widen_by<8, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint64x2_t cast_u8_u64(uint8x16_t x) {
+  return detail::widen_by<8, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON int32x4_t cast_i16_i32(int16x8_t x) {
+  return detail::widen_by<2, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint32x4_t cast_i16_u32(int16x8_t x) {
+  return detail::flip_sign(detail::widen_by<2, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON int64x2_t cast_i16_i64(int16x8_t x) {
+  return detail::widen_by<4, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint64x2_t cast_i16_u64(int16x8_t x) {
+  return detail::flip_sign(detail::widen_by<4, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON int32x4_t cast_u16_i32(uint16x8_t x) {
+  return detail::flip_sign(detail::widen_by<2, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint32x4_t cast_u16_u32(uint16x8_t x) {
+  return detail::widen_by<2, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON int64x2_t cast_u16_i64(uint16x8_t x) {
+  return detail::flip_sign(detail::widen_by<4, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint64x2_t cast_u16_u64(uint16x8_t x) {
+  return detail::widen_by<4, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON int64x2_t cast_i32_i64(int32x4_t x) {
+  return detail::widen_by<2, S>(x);
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint64x2_t cast_i32_u64(int32x4_t x) {
+  return detail::flip_sign(detail::widen_by<2, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON int64x2_t cast_u32_i64(uint32x4_t x) {
+  return detail::flip_sign(detail::widen_by<2, S>(x));
+}
+template <int S>
+BCASTGEN_SIMD_NEON uint64x2_t cast_u32_u64(uint32x4_t x) {
+  return detail::widen_by<2, S>(x);
+}
+
+// Narrowing integer casts, 2 or 4 times: the low bits, read with the
+// target's signedness.
+BCASTGEN_SIMD_NEON int8x16_t cast_i16_i8(int16x8_t a, int16x8_t b) { return detail::narrow(a, b); }
+BCASTGEN_SIMD_NEON uint8x16_t cast_i16_u8(int16x8_t a, int16x8_t b) { return detail::flip_sign(detail::narrow(a, b)); }
+BCASTGEN_SIMD_NEON int8x16_t cast_u16_i8(uint16x8_t a, uint16x8_t b) { return detail::flip_sign(detail::narrow(a, b)); }
+BCASTGEN_SIMD_NEON uint8x16_t cast_u16_u8(uint16x8_t a, uint16x8_t b) { return detail::narrow(a, b); }
+BCASTGEN_SIMD_NEON int16x8_t cast_i32_i16(int32x4_t a, int32x4_t b) { return detail::narrow(a, b); }
+BCASTGEN_SIMD_NEON uint16x8_t cast_i32_u16(int32x4_t a, int32x4_t b) { return detail::flip_sign(detail::narrow(a, b)); }
+BCASTGEN_SIMD_NEON int16x8_t cast_u32_i16(uint32x4_t a, uint32x4_t b) { return detail::flip_sign(detail::narrow(a, b)); }
+BCASTGEN_SIMD_NEON uint16x8_t cast_u32_u16(uint32x4_t a, uint32x4_t b) { return detail::narrow(a, b); }
+BCASTGEN_SIMD_NEON int8x16_t cast_i32_i8(int32x4_t a, int32x4_t b, int32x4_t c, int32x4_t d) {
+  return detail::narrow(a, b, c, d);
+}
+BCASTGEN_SIMD_NEON uint8x16_t cast_i32_u8(int32x4_t a, int32x4_t b, int32x4_t c, int32x4_t d) {
+  return detail::flip_sign(detail::narrow(a, b, c, d));
+}
+BCASTGEN_SIMD_NEON int8x16_t cast_u32_i8(uint32x4_t a, uint32x4_t b, uint32x4_t c, uint32x4_t d) {
+  return detail::flip_sign(detail::narrow(a, b, c, d));
+}
+BCASTGEN_SIMD_NEON uint8x16_t cast_u32_u8(uint32x4_t a, uint32x4_t b, uint32x4_t c, uint32x4_t d) {
+  return detail::narrow(a, b, c, d);
+}
+BCASTGEN_SIMD_NEON int32x4_t cast_i64_i32(int64x2_t a, int64x2_t b) { return detail::narrow(a, b); }
+BCASTGEN_SIMD_NEON uint32x4_t cast_i64_u32(int64x2_t a, int64x2_t b) { return detail::flip_sign(detail::narrow(a, b)); }
+BCASTGEN_SIMD_NEON int32x4_t cast_u64_i32(uint64x2_t a, uint64x2_t b) { return detail::flip_sign(detail::narrow(a, b)); }
+BCASTGEN_SIMD_NEON uint32x4_t cast_u64_u32(uint64x2_t a, uint64x2_t b) { return detail::narrow(a, b); }
+BCASTGEN_SIMD_NEON int16x8_t cast_i64_i16(int64x2_t a, int64x2_t b, int64x2_t c, int64x2_t d) {
+  return detail::narrow(a, b, c, d);
+}
+BCASTGEN_SIMD_NEON uint16x8_t cast_i64_u16(int64x2_t a, int64x2_t b, int64x2_t c, int64x2_t d) {
+  return detail::flip_sign(detail::narrow(a, b, c, d));
+}
+BCASTGEN_SIMD_NEON int16x8_t cast_u64_i16(uint64x2_t a, uint64x2_t b, uint64x2_t c, uint64x2_t d) {
+  return detail::flip_sign(detail::narrow(a, b, c, d));
+}
+BCASTGEN_SIMD_NEON uint16x8_t cast_u64_u16(uint64x2_t a, uint64x2_t b, uint64x2_t c, uint64x2_t d) {
+  return detail::narrow(a, b, c, d);
 }
 
 // --- f16, bf16: float32x4_t of their f32 values, 4 lanes from 8 bytes ---
