@@ -36,10 +36,10 @@
 #include "bcastgen/coalesce.h"
 #include "bcastgen/errors.h"
 #include "bcastgen/expr.h"
+#include "bcastgen/no_contract.h"
 #include "bcastgen/ops.h"
 #include "bcastgen/rules.h"
 #include "bcastgen/shape.h"
-#include "bcastgen/no_contract.h"
 #include "bcastgen/types.h"
 
 BCASTGEN_NO_CONTRACT_BEGIN  // bcastgen/no_contract.h: each operation rounded on its own
