@@ -17,7 +17,10 @@
 // caller outside any region takes the caller's flags, so code that calls
 // bcastgen::ops directly should be compiled with -ffp-contract=off too; the
 // generated files have their own pragma. Clang contracts only within one
-// expression, and the runtime writes each rounding as its own statement.
+// expression: the runtime writes each f32 and f64 rounding as a statement of
+// its own, and its one multiply-add expression (gelu_tanh's wide form in
+// math.h) is in long double, which has no fused instruction on x86-64 (x87)
+// or AArch64 (binary128 in software).
 #pragma once
 
 #if !defined(__clang__) && defined(__GNUC__)
