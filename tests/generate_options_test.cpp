@@ -103,7 +103,7 @@ TEST_F(GenerateOptions, UnknownOrRepeatedIsaExitsTwo) {
     EXPECT_TRUE(contains(r.err, "--isa")) << r.err;
     EXPECT_FALSE(fs::exists(dir_ / "out" / "k.h")) << "--isa " << bad << " wrote output";
   }
-  EXPECT_TRUE(contains(generate({"--isa", "avx3"}).err, "unknown isa 'avx3' (valid: avx512fp16, avx512, neonfp16, avx2, neon, scalar)"));
+  EXPECT_TRUE(contains(generate({"--isa", "avx3"}).err, "unknown isa 'avx3' (valid: avx512fp16, avx512bf16, avx512, neonfp16, avx2, neon, scalar)"));
 }
 
 TEST_F(GenerateOptions, NamespaceReplacesTheSpecNamespace) {

@@ -58,12 +58,17 @@ TEST(IsaTable, InclusionIsWhatTheRowsImply) {
   EXPECT_FALSE(bg::isa_includes(Isa::Avx512, Isa::Neon));
   EXPECT_TRUE(bg::isa_includes(Isa::NeonFp16, Isa::Neon));
   EXPECT_FALSE(bg::isa_includes(Isa::Neon, Isa::NeonFp16));
-  EXPECT_EQ(bg::isa_names(), "avx512fp16, avx512, neonfp16, avx2, neon, scalar");
-  EXPECT_EQ(bg::gen::default_isas(), (std::vector<Isa>{Isa::Avx512Fp16, Isa::Avx512, Isa::NeonFp16, Isa::Avx2,
-                                                       Isa::Neon, Isa::Scalar}));
-  std::vector<Isa> isas{Isa::Scalar, Isa::Avx512, Isa::Avx2, Isa::Avx512Fp16};
+  // AVX512-BF16 extends AVX-512, and every AVX512-FP16 CPU has it.
+  EXPECT_TRUE(bg::isa_includes(Isa::Avx512Bf16, Isa::Avx512));
+  EXPECT_FALSE(bg::isa_includes(Isa::Avx512, Isa::Avx512Bf16));
+  EXPECT_TRUE(bg::isa_includes(Isa::Avx512Fp16, Isa::Avx512Bf16));
+  EXPECT_FALSE(bg::isa_includes(Isa::Avx512Bf16, Isa::Avx512Fp16));
+  EXPECT_EQ(bg::isa_names(), "avx512fp16, avx512bf16, avx512, neonfp16, avx2, neon, scalar");
+  EXPECT_EQ(bg::gen::default_isas(), (std::vector<Isa>{Isa::Avx512Fp16, Isa::Avx512Bf16, Isa::Avx512, Isa::NeonFp16,
+                                                       Isa::Avx2, Isa::Neon, Isa::Scalar}));
+  std::vector<Isa> isas{Isa::Scalar, Isa::Avx512, Isa::Avx2, Isa::Avx512Bf16, Isa::Avx512Fp16};
   bg::sort_most_specific_first(&isas);
-  EXPECT_EQ(isas, (std::vector<Isa>{Isa::Avx512Fp16, Isa::Avx512, Isa::Avx2, Isa::Scalar}));
+  EXPECT_EQ(isas, (std::vector<Isa>{Isa::Avx512Fp16, Isa::Avx512Bf16, Isa::Avx512, Isa::Avx2, Isa::Scalar}));
 }
 
 TEST(IsaTable, TargetAndFamiliesSplitIntoTheirParts) {
@@ -156,6 +161,33 @@ kernels:
             std::string::npos);
 }
 
+// avx512bf16 extends avx512 with only bf16's rounding stores: a kernel
+// gets its variant where its result is bf16, and that variant stores with
+// the _pbh forms and computes with AVX-512's. A bf16 input read into an f32
+// result gives no variant of its own.
+TEST(IsaTable, TheBf16VariantIsForKernelsWithARoundedBf16Result) {
+  const std::string src = generated_source(R"(
+kernels:
+  - name: addbf
+    dtype: bf16
+    inputs: {a: [4, 70], b: [70]}
+    expr: a * b + a
+  - name: widen
+    inputs: {a: {shape: [4, 70], dtype: bf16}, b: [70]}
+    expr: cast(a, f32) + b
+)");
+  EXPECT_NE(src.find("#include \"bcastgen/simd/avx512bf16.h\""), std::string::npos);
+  EXPECT_NE(src.find("bcastgen.kernel:addbf:avx512bf16"), std::string::npos);
+  EXPECT_EQ(src.find("bcastgen.kernel:widen:avx512bf16"), std::string::npos);
+  EXPECT_NE(src.find("using namespace bcastgen::simd::avx512bf16;"), std::string::npos);
+  EXPECT_NE(src.find("= multiply_bf16(t0_"), std::string::npos);  // AVX-512's forms, rounded to bf16
+  EXPECT_NE(src.find("store_pbh(out_1 + j, "), std::string::npos);
+  EXPECT_NE(src.find("store_tail_pbh("), std::string::npos);
+  EXPECT_NE(src.find("  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512Bf16)) return avx512bf16;\n"
+                     "  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;"),
+            std::string::npos);
+}
+
 TEST(IsaTable, ScalarOnlyOutputIncludesNoIntrinsicsHeader) {
   const std::string src = generated_source(R"(
 isa: [scalar]
@@ -221,7 +253,7 @@ TEST(VocabularyCheck, TypeRowsAreComplete) {
   expect_rejected(edited(f32_forms, "forms: [load, store, store_tail, stream, splat, permute, select, load_cmp,"),
                   "types.avx512.f32: missing 'load_tail' (the isa's tails are masked)");
   expect_rejected(edited("      vec: __m512\n", "      vec: __m512\n      widen: x\n"),
-                  "types.avx512.f32: unknown field 'widen' (valid: vec, cmp, mask, forms, lane_bytes, suffix)");
+                  "types.avx512.f32: unknown field 'widen' (valid: vec, cmp, mask, forms, lane_bytes, suffix, partial)");
   expect_rejected(edited("forms: [load, load_tail,", "forms: [load, load_wide,"),
                   "types.avx512.f32: unknown form 'load_wide'");
   expect_rejected(edited("      vec: __m512\n", "      vec: \"\"\n"), "types.avx512.f32.vec is empty");
@@ -245,6 +277,39 @@ TEST(VocabularyCheck, FormsCallTheirWrappers) {
   EXPECT_EQ(v.type(Isa::Avx2, bg::DType::U8)->select, "select_u8({c}, {x}, {y})");
   EXPECT_EQ(v.op(Isa::Avx2, bg::DType::I16, bg::Op::Maximum), "maximum_i16({a}, {b})");
   EXPECT_EQ(v.unary(Isa::Avx512, bg::DType::F64, bg::UnaryOp::Sqrt), "sqrt_f64({x})");
+}
+
+// A partial row (avx512bf16's bf16) replaces only the stores it lists:
+// every other form, op, function and cast of the dtype is the base's.
+TEST(VocabularyCheck, APartialRowTakesTheRestFromItsBase) {
+  const Vocabulary& v = Vocabulary::builtin();
+  const bg::gen::TypeVocabulary* own = v.type(Isa::Avx512Bf16, bg::DType::Bf16);
+  const bg::gen::TypeVocabulary* base = v.type(Isa::Avx512, bg::DType::Bf16);
+  ASSERT_TRUE(own && base);
+  EXPECT_EQ(own->store, "store_pbh({p}, {v})");
+  EXPECT_EQ(own->store_tail, "store_tail_pbh({p}, {t}, {v})");
+  EXPECT_EQ(own->stream, "stream_pbh({p}, {v})");
+  EXPECT_EQ(own->load, base->load);
+  EXPECT_EQ(own->store_exact, base->store_exact);  // values of the type: no rounding, nothing to replace
+  EXPECT_EQ(own->vec, "__m512");
+  EXPECT_EQ(v.op(Isa::Avx512Bf16, bg::DType::Bf16, bg::Op::Add), "add_bf16({a}, {b})");
+  EXPECT_EQ(v.unary(Isa::Avx512Bf16, bg::DType::Bf16, bg::UnaryOp::Exp), "exp_bf16({x})");
+  EXPECT_EQ(v.cast(Isa::Avx512Bf16, bg::DType::Bf16, bg::DType::F16), "cast_bf16_f16({x})");
+  EXPECT_EQ(v.type(Isa::Avx512Bf16, bg::DType::F32)->store, "store_f32({p}, {v})");
+  EXPECT_TRUE(v.overrides(Isa::Avx512Bf16, bg::DType::Bf16));
+  EXPECT_TRUE(v.overrides_only_stores(Isa::Avx512Bf16, bg::DType::Bf16));
+  EXPECT_FALSE(v.overrides(Isa::Avx512Bf16, bg::DType::F32));
+  EXPECT_FALSE(v.overrides_only_stores(Isa::Avx512Fp16, bg::DType::F16));
+}
+
+TEST(VocabularyCheck, APartialRowNeedsABaseAndListsOnlyStores) {
+  const std::string row = "    bf16:\n      partial: true\n      suffix: pbh\n      forms: [store, store_tail, stream]\n";
+  expect_rejected(edited(row, "    bf16:\n      partial: yes\n      suffix: pbh\n      forms: [store]\n"),
+                  "types.avx512bf16.bf16.partial must be true, got 'yes'");
+  expect_rejected(edited(row, "    bf16:\n      partial: true\n      suffix: pbh\n      forms: [store, load]\n"),
+                  "types.avx512bf16.bf16: a partial row has only stores of the dtype, not 'load'");
+  expect_rejected(edited("  avx512bf16:\n    base: avx512\n", "  avx512bf16: {}\n"),
+                  "types.avx512bf16.bf16.partial: the isa has no base to take the other forms from");
 }
 
 // Within one width a cast maps a register to a register; a widening one

@@ -102,7 +102,7 @@ TEST(SimdWrappers, TheVocabularyAndTheHeadersNameTheSameWrappers) {
     const std::set<std::string> listed = vocabulary_names(r.isa), defined = header_names(r);
     const std::optional<bg::Isa> base = Vocabulary::builtin().isa(r.isa)->base;
     const std::set<std::string> inherited = base ? header_names(bg::isa_info(*base)) : std::set<std::string>{};
-    EXPECT_GT(defined.size(), base ? 40u : 100u) << r.name;  // the scan found the definitions
+    EXPECT_GT(defined.size(), base ? 0u : 100u) << r.name;  // the scan found the definitions
     for (const std::string& n : listed) {
       EXPECT_TRUE(defined.count(n) || inherited.count(n)) << r.name << ": no wrapper " << n << " in " << r.header;
     }

@@ -132,7 +132,7 @@ TEST(SpecParse, DefaultsWhenAbsent) {
   const Spec s = parse_spec(kernel(), "model.yaml");
   EXPECT_EQ(s.isas, bcastgen::gen::default_isas());
 #if defined(__x86_64__)
-  EXPECT_EQ(s.isas, (std::vector<Isa>{Isa::Avx512Fp16, Isa::Avx512, Isa::NeonFp16, Isa::Avx2, Isa::Neon,
+  EXPECT_EQ(s.isas, (std::vector<Isa>{Isa::Avx512Fp16, Isa::Avx512Bf16, Isa::Avx512, Isa::NeonFp16, Isa::Avx2, Isa::Neon,
                                       Isa::Scalar}));
 #endif
   EXPECT_EQ(s.ns, "bcastgen_kernels");
@@ -264,7 +264,7 @@ TEST(SpecErrors, UnknownNamesListTheValidOnes) {
 
   const auto isa = errors_of("isa: [avx512, sse2]\n" + kernel("add", "f32", "numpy", "[2]", "[2]"));
   ASSERT_EQ(isa.size(), 1u) << all_text(isa);
-  EXPECT_EQ(isa[0].text(), "model.yaml:1:15: unknown isa 'sse2' (valid: avx512fp16, avx512, neonfp16, avx2, neon, scalar)");
+  EXPECT_EQ(isa[0].text(), "model.yaml:1:15: unknown isa 'sse2' (valid: avx512fp16, avx512bf16, avx512, neonfp16, avx2, neon, scalar)");
 }
 
 TEST(SpecErrors, WrongType) {

@@ -185,7 +185,8 @@ bool expected_isa(bg::Isa* out) {
   if (!cpuinfo_flags(&f)) return false;
   auto has = [&](const char* x) { return f.count(x) != 0; };
   if (has("avx512f") && has("avx512bw") && has("avx512dq") && has("avx512vl")) {
-    *out = bg::Isa::Avx512;
+    // AVX512-FP16 counts only with AVX512-BF16 (the avx512fp16 row needs both).
+    *out = !has("avx512_bf16") ? bg::Isa::Avx512 : has("avx512_fp16") ? bg::Isa::Avx512Fp16 : bg::Isa::Avx512Bf16;
   } else if (has("avx2") && has("fma") && has("bmi1") && has("bmi2")) {
     *out = bg::Isa::Avx2;
   } else {
@@ -236,7 +237,8 @@ TEST_F(Cpu, DetectedIsaMatchesProcCpuinfo) {
   EXPECT_TRUE(bg::cpu_supports(bg::Isa::Scalar));
   EXPECT_TRUE(bg::cpu_supports(want));
   EXPECT_EQ(bg::cpu_supports(bg::Isa::Avx2), want != bg::Isa::Scalar);
-  EXPECT_EQ(bg::cpu_supports(bg::Isa::Avx512), want == bg::Isa::Avx512);
+  EXPECT_EQ(bg::cpu_supports(bg::Isa::Avx512), bg::isa_includes(want, bg::Isa::Avx512));
+  EXPECT_EQ(bg::cpu_supports(bg::Isa::Avx512Bf16), bg::isa_includes(want, bg::Isa::Avx512Bf16));
   std::cout << "[ INFO     ] this CPU: " << bg::isa_name(want) << "\n";
 }
 

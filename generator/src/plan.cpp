@@ -502,13 +502,17 @@ std::int64_t footprint_bytes(const KernelPlan& p) {
 }
 
 // Whether an ISA that extends a base (vocabulary.yaml) would plan this
-// kernel as its base does: no node has a dtype it has its own forms for,
+// kernel as its base does: no node has a dtype it has its own forms for
+// (or, where it has only stores of the dtype, the result is not of it),
 // and the base is planned too. Its variant would be the base's again, so
 // it is left out (the dispatcher runs the base's on that CPU).
 bool same_as_base(const ExprDag& d, Isa isa, const PlanOptions& opt, const Vocabulary& voc) {
   const IsaVocabulary* iv = voc.isa(isa);
   if (!iv || !iv->base || std::find(opt.isas.begin(), opt.isas.end(), *iv->base) == opt.isas.end()) return false;
-  return std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ExprNode& n) { return voc.overrides(isa, n.dtype); });
+  return std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ExprNode& n) {
+    const bool stored = &n == &d.nodes[d.root];
+    return voc.overrides(isa, n.dtype) && (stored || !voc.overrides_only_stores(isa, n.dtype));
+  });
 }
 
 // Whether the root only picks or re-signs values of its own 16-bit type

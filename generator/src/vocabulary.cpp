@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "bcastgen/gen/embedded.h"
 
@@ -165,6 +166,15 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     return t;
   };
   std::map<Isa, std::pair<std::string, std::string>> bases;  // isa -> (base name, where)
+  // A `partial: true` row as read: its own fields and forms (`seen`).
+  struct PartialRow {
+    Isa isa;
+    DType dtype;
+    TypeVocabulary own;
+    std::set<std::string> seen;
+    std::string where;
+  };
+  std::vector<PartialRow> partial_rows;
   // Copies the base's entries of `forms` (keyed by (isa, dtype, ...)) to each
   // ISA that extends it, but for the dtypes that ISA lists itself (`own`)
   // and the entries it already has. Inserting into a map leaves its
@@ -245,9 +255,17 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
         }
         tv.lane_bytes = std::stoi(text);
       }
+      const bool partial = t_kv.second.IsMap() && t_kv.second["partial"];
+      if (partial) {
+        const std::string text = scalar_of(t_kv.second["partial"], where + ".partial");
+        if (text != "true") throw InvalidArgument("vocabulary: " + where + ".partial must be true, got '" + text + "'");
+        if (!v.isas_[isa].base) {
+          throw InvalidArgument("vocabulary: " + where + ".partial: the isa has no base to take the other forms from");
+        }
+      }
       for (const auto& f : mapping(t_kv.second, where)) {
         const std::string key = f.first.as<std::string>();
-        if (key == "suffix" || key == "lane_bytes") continue;
+        if (key == "suffix" || key == "lane_bytes" || key == "partial") continue;
         if (key == "forms") {
           for (const std::string& form : names_of(f.second, where + ".forms")) {
             auto tf = std::find_if(type_forms().begin(), type_forms().end(),
@@ -262,11 +280,21 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
                                [&](const TypeName& x) { return key == x.key; });
         if (tn == type_names().end()) {
           throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key +
-                                "' (valid: vec, cmp, mask, forms, lane_bytes, suffix)");
+                                "' (valid: vec, cmp, mask, forms, lane_bytes, suffix, partial)");
         }
         tv.*(tn->field) = scalar_of(f.second, where + "." + key);
         if ((tv.*(tn->field)).empty()) throw InvalidArgument("vocabulary: " + where + "." + key + " is empty");
         seen.insert(key);
+      }
+      if (partial) {  // completed from the base's row below, once every row is read
+        for (const std::string& key : seen) {
+          if (key.rfind("store", 0) != 0 && key.rfind("stream", 0) != 0) {
+            throw InvalidArgument("vocabulary: " + where + ": a partial row has only stores of the dtype, not '" +
+                                  key + "' (the planner takes it for a kernel whose result is of the dtype)");
+          }
+        }
+        partial_rows.push_back({isa, dtype, tv, seen, where});
+        continue;
       }
       for (const TypeName& tn : type_names()) {
         if (tn.required && !seen.count(tn.key)) {
@@ -290,8 +318,24 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
       if (v.isas_[isa].base) v.own_types_.insert({isa, dtype});
     }
   }
-  // An ISA with a base has the base's vectors of every other dtype.
+  // An ISA with a base has the base's vectors of every other dtype, and of
+  // a partial row every form the row does not list.
   inherit(v.types_, [&](Isa isa, const auto& key) { return v.overrides(isa, std::get<1>(key)); });
+  for (const PartialRow& row : partial_rows) {
+    const TypeVocabulary* base = v.type(*v.isas_[row.isa].base, row.dtype);
+    if (!base) throw InvalidArgument("vocabulary: " + row.where + ".partial: the base has no row of the dtype");
+    TypeVocabulary tv = *base;
+    tv.suffix = row.own.suffix;
+    for (const TypeName& tn : type_names()) {
+      if (row.seen.count(tn.key)) tv.*(tn.field) = row.own.*(tn.field);
+    }
+    for (const TypeForm& tf : type_forms()) {
+      if (row.seen.count(tf.key)) tv.*(tf.field) = row.own.*(tf.field);
+    }
+    v.types_[{row.isa, row.dtype}] = tv;
+    v.own_types_.insert({row.isa, row.dtype});
+    v.partial_types_.insert({row.isa, row.dtype});
+  }
   // ops.<isa>.<dtype>: [op, ...], literal_ops.<isa>.<dtype>: [form, ...],
   // unary.<isa>.<dtype>: [function, ...] and
   // casts.<isa>.<from>: [to, ...], for a dtype that `types` has. The
@@ -347,13 +391,15 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     const bool widens = from != DType::Bool && to != DType::Bool && v.lane_bytes(isa, to) > v.lane_bytes(isa, from);
     v.casts_[{isa, from, to}] = widens ? wrapper + "<{s}>({x})" : call(wrapper, {"x"});
   });
-  // And the base's ops, functions and casts of the dtypes it does not list.
-  auto own_dtype = [&](Isa isa, const auto& key) { return v.overrides(isa, std::get<1>(key)); };
+  // And the base's ops, functions and casts of the dtypes it does not list
+  // or lists as partial (an entry the ISA lists itself stays its own).
+  auto replaces = [&](Isa isa, DType t) { return v.overrides(isa, t) && !v.partial_types_.count({isa, t}); };
+  auto own_dtype = [&](Isa isa, const auto& key) { return replaces(isa, std::get<1>(key)); };
   inherit(v.ops_, own_dtype);
   inherit(v.literal_ops_, own_dtype);
   inherit(v.unary_, own_dtype);
   inherit(v.casts_, [&](Isa isa, const auto& key) {
-    return v.overrides(isa, std::get<1>(key)) || v.overrides(isa, std::get<2>(key));
+    return replaces(isa, std::get<1>(key)) || replaces(isa, std::get<2>(key));
   });
   return v;
 }
@@ -374,6 +420,8 @@ int Vocabulary::lane_bytes(Isa isa, DType t) const {
 }
 
 bool Vocabulary::overrides(Isa isa, DType t) const { return own_types_.count({isa, t}) != 0; }
+
+bool Vocabulary::overrides_only_stores(Isa isa, DType t) const { return partial_types_.count({isa, t}) != 0; }
 
 std::optional<std::string> Vocabulary::op(Isa isa, DType t, Op op) const {
   auto it = ops_.find({isa, t, op});

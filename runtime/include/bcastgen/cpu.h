@@ -69,7 +69,8 @@ inline constexpr Arch kHostArch = Arch::Any;
 // One bit of CPUID (or, for the OS's register-state support, of XCR0); on
 // AArch64 Linux, one bit of the kernel's HWCAP.
 enum class CpuFeature {
-  OsAvx, OsAvx512, Fma, F16c, Avx2, Bmi, Bmi2, Avx512F, Avx512Dq, Avx512Bw, Avx512Vl, Avx512Fp16, AsimdHp, Count
+  OsAvx, OsAvx512, Fma, F16c, Avx2, Bmi, Bmi2, Avx512F, Avx512Dq, Avx512Bw, Avx512Vl, Avx512Fp16, AsimdHp,
+  Avx512Bf16, Count
 };
 
 struct CpuFeatureInfo {
@@ -98,6 +99,8 @@ inline constexpr CpuFeatureInfo kCpuFeatureInfo[] = {
     {CpuFeature::Avx512Fp16, "avx512_fp16", Arch::X86_64, 7, 0, 'd', 1u << 23},
     // Advanced SIMD half-precision arithmetic (Armv8.2 FEAT_FP16; HWCAP_ASIMDHP)
     {CpuFeature::AsimdHp, "asimdhp", Arch::AArch64, 0, 0, 'h', 1u << 10},
+    // the f32 -> bf16 conversion vcvtneps2bf16 (Cooper Lake, Sapphire Rapids and later, AMD Zen 4 and later)
+    {CpuFeature::Avx512Bf16, "avx512_bf16", Arch::X86_64, 7, 1, 'a', 1u << 5},
 };
 
 inline constexpr std::uint32_t feature_bit(CpuFeature f) { return 1u << static_cast<unsigned>(f); }
@@ -109,7 +112,7 @@ inline constexpr std::uint32_t features(F... f) {
 // --- ISAs ----------------------------------------------------------------------
 
 // The rows of kIsaInfo; the enumerators are indices, not an order.
-enum class Isa { Scalar, Avx2, Avx512, Avx512Fp16, Neon, NeonFp16 };
+enum class Isa { Scalar, Avx2, Avx512, Avx512Fp16, Neon, NeonFp16, Avx512Bf16 };
 
 inline constexpr std::uint32_t isa_bit(Isa isa) { return 1u << static_cast<unsigned>(isa); }
 template <typename... I>
@@ -121,6 +124,7 @@ inline constexpr std::uint32_t isas(I... i) {
 // as string literals in their own attributes (bcastgen/simd/<isa>.h).
 #define BCASTGEN_TARGET_AVX2 "avx2,fma,f16c,bmi,bmi2"
 #define BCASTGEN_TARGET_AVX512 "avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"
+#define BCASTGEN_TARGET_AVX512BF16 "avx512f,avx512bw,avx512dq,avx512vl,avx512bf16,f16c,bmi,bmi2"
 #define BCASTGEN_TARGET_AVX512FP16 "avx512f,avx512bw,avx512dq,avx512vl,avx512fp16,f16c,bmi,bmi2"
 #define BCASTGEN_TARGET_NEONFP16 "arch=armv8.2-a+fp16"
 
@@ -158,8 +162,8 @@ inline constexpr IsaInfo kIsaInfo[] = {
      "bcastgen/simd/avx512fp16.h",
      features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c,
               CpuFeature::Bmi, CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
-              CpuFeature::Avx512Vl, CpuFeature::Avx512Fp16),
-     isas(Isa::Scalar, Isa::Avx2, Isa::Avx512), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi",
+              CpuFeature::Avx512Vl, CpuFeature::Avx512Bf16, CpuFeature::Avx512Fp16),
+     isas(Isa::Scalar, Isa::Avx2, Isa::Avx512, Isa::Avx512Bf16), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi",
      "(!defined(__clang__) && __GNUC__ >= 12) || defined(__AVX512FP16__)"},
     // AArch64 Advanced SIMD: in every AArch64 CPU, so no feature to detect and
     // no target attribute. No masked loads or stores (unrolled scalar tails)
@@ -172,6 +176,16 @@ inline constexpr IsaInfo kIsaInfo[] = {
     {Isa::NeonFp16, "neonfp16", "NeonFp16", Arch::AArch64, BCASTGEN_TARGET_NEONFP16, "bcastgen/simd/neonfp16.h",
      features(CpuFeature::AsimdHp), isas(Isa::Scalar, Isa::Neon), 16, false, "", "neon",
      "!defined(__clang__) && __GNUC__ >= 10"},
+    // AVX-512 whose bf16 stores round with vcvtneps2bf16 (AVX512-BF16), one
+    // instruction for AVX-512's eight. Every CPU with AVX512-FP16 has it too
+    // (Sapphire Rapids and later), so avx512fp16 implies it: a bf16 kernel
+    // with no f16 node runs this variant there.
+    {Isa::Avx512Bf16, "avx512bf16", "Avx512Bf16", Arch::X86_64, BCASTGEN_TARGET_AVX512BF16,
+     "bcastgen/simd/avx512bf16.h",
+     features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c,
+              CpuFeature::Bmi, CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
+              CpuFeature::Avx512Vl, CpuFeature::Avx512Bf16),
+     isas(Isa::Scalar, Isa::Avx2, Isa::Avx512), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi", ""},
 };
 
 inline constexpr std::size_t kIsaCount = std::size(kIsaInfo);

@@ -25,7 +25,8 @@ struct IsaVocabulary {
   std::string index_const;  // an index vector from {words}: 32-bit lane numbers
   std::string mask_const;   // a lane mask from {words} (-1/0 per 32-bit word) or {bits} (one bit per lane)
   // The ISA this one extends ("base: avx512"): it has the base's forms for
-  // every dtype it does not list in `types`, and its own for those it does.
+  // every dtype it does not list in `types`, and its own for those it does
+  // (for a `partial` row, only the forms it lists).
   std::optional<Isa> base;
 };
 
@@ -70,9 +71,13 @@ class Vocabulary {
   // The lane size of dtype t on the ISA (TypeVocabulary::lane_bytes where
   // it has vectors of t, else dtype_lane_size).
   int lane_bytes(Isa isa, DType t) const;
-  // Whether the ISA extends a base and has its own forms for t (a kernel
-  // with no such node is the base's kernel: the planner leaves the ISA out).
+  // Whether the ISA extends a base and has its own forms for t, all or some
+  // (a `partial` row): a kernel with no such node is the base's kernel, so
+  // the planner leaves the ISA out.
   bool overrides(Isa isa, DType t) const;
+  // Whether those forms are only stores (a `partial` row, which may list
+  // nothing else): they matter only to a kernel whose result is of dtype t.
+  bool overrides_only_stores(Isa isa, DType t) const;
   // The vector form of an op ({a}, {b}), if this ISA has one for the dtype.
   std::optional<std::string> op(Isa isa, DType t, Op op) const;
   // The form of maximum or minimum with a literal operand, if the ISA has
@@ -95,7 +100,8 @@ class Vocabulary {
   std::map<std::tuple<Isa, DType, Op, LiteralForm>, std::string> literal_ops_;
   std::map<std::tuple<Isa, DType, UnaryOp>, std::string> unary_;
   std::map<std::tuple<Isa, DType, DType>, std::string> casts_;
-  std::set<std::pair<Isa, DType>> own_types_;  // of an ISA with a base: the dtypes it lists itself
+  std::set<std::pair<Isa, DType>> own_types_;      // of an ISA with a base: the dtypes it lists itself
+  std::set<std::pair<Isa, DType>> partial_types_;  // ... of those, the `partial: true` rows
 };
 
 // Substitutes {name} placeholders (lower-case names); a placeholder that is

@@ -1,0 +1,119 @@
+// avx512bf16's rounding stores (vcvtneps2bf16, with AVX-512's software
+// rounding for vectors that hold an f32 subnormal, which the instruction
+// reads as zero) must give bcastgen's bf16 rounding of every f32: the
+// scalar rule of half.h (bcastgen::half_from<bf16>, the reference's), on
+// all 2^32 inputs (about 3 s on 2 cores), and, on every 251st input, the
+// general rounding of half_from_double, which finds the leading bit and
+// rounds the significand (a second algorithm). Skipped, with a message, on
+// a CPU without AVX512-BF16.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "bcastgen/cpu.h"
+#include "bcastgen/half.h"
+
+#if defined(__x86_64__)
+#include "bcastgen/simd/avx512bf16.h"
+
+namespace {
+
+using bcastgen::bf16;
+
+float from_bits(std::uint32_t b) {
+  float x;
+  std::memcpy(&x, &b, 4);
+  return x;
+}
+
+// 16 consecutive patterns from `first`, through store_pbh, into `out`.
+__attribute__((target(BCASTGEN_TARGET_AVX512BF16))) void store16(std::uint32_t first, bf16* out) {
+  const __m512i bits = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(first)),
+                                        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  bcastgen::simd::avx512bf16::store_pbh(out, _mm512_castsi512_ps(bits));
+}
+
+// The patterns [begin, end) (multiples of 16) that store_pbh rounds unlike
+// half_from<bf16>; the first few in `bad`.
+std::uint64_t mismatches(std::uint64_t begin, std::uint64_t end, std::vector<std::uint32_t>* bad) {
+  std::uint64_t n = 0;
+  bf16 got[16];
+  for (std::uint64_t first = begin; first < end; first += 16) {
+    store16(static_cast<std::uint32_t>(first), got);
+    for (std::uint32_t k = 0; k < 16; ++k) {
+      const auto b = static_cast<std::uint32_t>(first + k);
+      if (got[k].bits == bcastgen::half_from<bf16>(from_bits(b)).bits) continue;
+      if (++n <= 4) bad->push_back(b);
+    }
+  }
+  return n;
+}
+
+bool skip_without_bf16() { return !bcastgen::cpu_supports(bcastgen::Isa::Avx512Bf16); }
+
+TEST(Bf16Store, EqualsTheScalarRoundingOnEveryF32) {
+  if (skip_without_bf16()) GTEST_SKIP() << "this CPU has no AVX512-BF16: the avx512bf16 stores are not run";
+  constexpr std::uint64_t kAll = std::uint64_t{1} << 32, kHalf = kAll / 2;
+  std::vector<std::uint32_t> bad_low, bad_high;
+  std::uint64_t high = 0;
+  std::thread other([&] { high = mismatches(kHalf, kAll, &bad_high); });
+  const std::uint64_t low = mismatches(0, kHalf, &bad_low);
+  other.join();
+  EXPECT_EQ(low + high, 0u);
+  for (std::uint32_t b : bad_low) ADD_FAILURE() << "f32 bits 0x" << std::hex << b;
+  for (std::uint32_t b : bad_high) ADD_FAILURE() << "f32 bits 0x" << std::hex << b;
+}
+
+TEST(Bf16Store, EqualsTheGeneralRoundingOnASample) {
+  if (skip_without_bf16()) GTEST_SKIP() << "this CPU has no AVX512-BF16: the avx512bf16 stores are not run";
+  bf16 got[16];
+  int bad = 0;
+  for (std::uint64_t first = 0; first < (std::uint64_t{1} << 32); first += 251 * 16) {
+    store16(static_cast<std::uint32_t>(first), got);
+    for (std::uint32_t k = 0; k < 16; ++k) {
+      const auto b = static_cast<std::uint32_t>(first + k);
+      const double x = from_bits(b);  // exact
+      const std::uint16_t want = bcastgen::half_from<bf16>(x).bits;
+      if (got[k].bits != want && ++bad <= 4) ADD_FAILURE() << "f32 bits 0x" << std::hex << b;
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// The tail and streaming forms: a vector of normal values with one
+// subnormal lane (which takes the software rounding), and one without.
+__attribute__((target(BCASTGEN_TARGET_AVX512BF16))) void tail_and_stream(const float* in, __mmask16 t, bf16* tail,
+                                                                          bf16* streamed) {
+  const __m512 v = _mm512_loadu_ps(in);
+  bcastgen::simd::avx512bf16::store_tail_pbh(tail, t, v);
+  bcastgen::simd::avx512bf16::stream_pbh(streamed, v);
+  _mm_sfence();
+}
+
+TEST(Bf16Store, TailAndStreamFormsRoundAsTheStore) {
+  if (skip_without_bf16()) GTEST_SKIP() << "this CPU has no AVX512-BF16: the avx512bf16 stores are not run";
+  for (int subnormal_lane = -1; subnormal_lane < 16; ++subnormal_lane) {
+    float in[16];
+    for (int k = 0; k < 16; ++k) in[k] = from_bits(0x3f808000u + 0x10000u * static_cast<std::uint32_t>(k));  // ties
+    if (subnormal_lane >= 0) in[subnormal_lane] = from_bits(0x0001ffffu);  // rounds up to a bf16 subnormal
+    for (int n = 0; n <= 16; ++n) {
+      alignas(64) bf16 streamed[16];
+      bf16 tail[16];
+      for (bf16& h : tail) h.bits = 0xdead;
+      tail_and_stream(in, static_cast<__mmask16>((1u << n) - 1), tail, streamed);
+      for (int k = 0; k < 16; ++k) {
+        const std::uint16_t want = bcastgen::half_from<bf16>(in[k]).bits;
+        EXPECT_EQ(streamed[k].bits, want) << "lane " << k;
+        EXPECT_EQ(tail[k].bits, k < n ? want : 0xdead) << "lane " << k << " of a tail of " << n;
+      }
+    }
+  }
+  EXPECT_EQ(bcastgen::half_from<bf16>(from_bits(0x0001ffffu)).bits, 0x0002);
+}
+
+}  // namespace
+#endif
