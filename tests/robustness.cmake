@@ -9,7 +9,7 @@ bcastgen_add_test(output_faults_test output_faults_test.cpp)
 
 # Every test-spec kernel, on every ISA the CPU runs, with its operands
 # against PROT_NONE guard pages at both ends.
-bcastgen_add_test(guard_pages_test guard_pages_test.cpp)
+bcastgen_add_test(guard_pages_test $<TARGET_OBJECTS:guard_pages_driver>)
 target_link_libraries(guard_pages_test PRIVATE bcastgen_test_kernels)
 
 # The fuzz targets' seed corpora and regression inputs, replayed through the
@@ -56,9 +56,9 @@ message(STATUS "bcastgen differential test: seed ${bcastgen_diff_seed}, ${bcastg
 bcastgen_kernel_tables(bcastgen_diff_kernels GENERATOR bcastgen DIR ${diff_dir} SPECS ${diff_specs})
 target_link_libraries(bcastgen_diff_kernels PUBLIC bcastgen_runtime)
 target_compile_options(bcastgen_diff_kernels PRIVATE ${BCASTGEN_WARNINGS} -Werror -O1)
-bcastgen_add_test(differential_test generated_kernels_test.cpp)
+bcastgen_add_test(differential_test $<TARGET_OBJECTS:kernel_matrix_driver>)
 target_link_libraries(differential_test PRIVATE bcastgen_diff_kernels)
-bcastgen_add_test(differential_guard_pages_test guard_pages_test.cpp)
+bcastgen_add_test(differential_guard_pages_test $<TARGET_OBJECTS:guard_pages_driver>)
 target_link_libraries(differential_guard_pages_test PRIVATE bcastgen_diff_kernels)
 
 # Under the sanitizers the generated kernels are compiled at -O0: ASan and
