@@ -308,6 +308,8 @@ TEST(VocabularyCheck, APartialRowNeedsABaseAndListsOnlyStores) {
                   "types.avx512bf16.bf16.partial must be true, got 'yes'");
   expect_rejected(edited(row, "    bf16:\n      partial: true\n      suffix: pbh\n      forms: [store, load]\n"),
                   "types.avx512bf16.bf16: a partial row has only stores of the dtype, not 'load'");
+  expect_rejected(edited(row, "    bf16:\n      partial: true\n      suffix: pbh\n      forms: [store, store_bool]\n"),
+                  "types.avx512bf16.bf16: a partial row has only stores of the dtype, not 'store_bool'");
   expect_rejected(edited("  avx512bf16:\n    base: avx512\n", "  avx512bf16: {}\n"),
                   "types.avx512bf16.bf16.partial: the isa has no base to take the other forms from");
 }

@@ -287,8 +287,13 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
         seen.insert(key);
       }
       if (partial) {  // completed from the base's row below, once every row is read
+        // The forms that write values of the dtype (not store_bool, which
+        // writes a compare result).
+        static const std::set<std::string> kValueStores = {"store",          "store_tail",       "stream",
+                                                           "store_nan_exact", "stream_nan_exact", "store_exact",
+                                                           "stream_exact"};
         for (const std::string& key : seen) {
-          if (key.rfind("store", 0) != 0 && key.rfind("stream", 0) != 0) {
+          if (!kValueStores.count(key)) {
             throw InvalidArgument("vocabulary: " + where + ": a partial row has only stores of the dtype, not '" +
                                   key + "' (the planner takes it for a kernel whose result is of the dtype)");
           }
