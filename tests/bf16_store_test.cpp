@@ -2,13 +2,12 @@
 // rounding for vectors that hold an f32 subnormal, which the instruction
 // reads as zero) must give bcastgen's bf16 rounding of every f32: the
 // scalar rule of half.h (bcastgen::half_from<bf16>, the reference's), on
-// all 2^32 inputs (about 3 s on 2 cores), and, on every 251st input, the
+// all 2^32 inputs (about 4 s on 2 cores), and, on every 251st input, the
 // general rounding of half_from_double, which finds the leading bit and
 // rounds the significand (a second algorithm). Skipped, with a message, on
 // a CPU without AVX512-BF16.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <thread>
