@@ -52,10 +52,16 @@ std::uint64_t mismatches(std::uint64_t begin, std::uint64_t end, std::vector<std
   return n;
 }
 
-bool skip_without_bf16() { return !bcastgen::cpu_supports(bcastgen::Isa::Avx512Bf16); }
+class Bf16Store : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!bcastgen::cpu_supports(bcastgen::Isa::Avx512Bf16)) {
+      GTEST_SKIP() << "this CPU has no AVX512-BF16: the avx512bf16 stores are not run";
+    }
+  }
+};
 
-TEST(Bf16Store, EqualsTheScalarRoundingOnEveryF32) {
-  if (skip_without_bf16()) GTEST_SKIP() << "this CPU has no AVX512-BF16: the avx512bf16 stores are not run";
+TEST_F(Bf16Store, EqualsTheScalarRoundingOnEveryF32) {
   constexpr std::uint64_t kAll = std::uint64_t{1} << 32, kHalf = kAll / 2;
   std::vector<std::uint32_t> bad_low, bad_high;
   std::uint64_t high = 0;
@@ -67,8 +73,7 @@ TEST(Bf16Store, EqualsTheScalarRoundingOnEveryF32) {
   for (std::uint32_t b : bad_high) ADD_FAILURE() << "f32 bits 0x" << std::hex << b;
 }
 
-TEST(Bf16Store, EqualsTheGeneralRoundingOnASample) {
-  if (skip_without_bf16()) GTEST_SKIP() << "this CPU has no AVX512-BF16: the avx512bf16 stores are not run";
+TEST_F(Bf16Store, EqualsTheGeneralRoundingOnASample) {
   bf16 got[16];
   int bad = 0;
   for (std::uint64_t first = 0; first < (std::uint64_t{1} << 32); first += 251 * 16) {
@@ -93,8 +98,7 @@ __attribute__((target(BCASTGEN_TARGET_AVX512BF16))) void tail_and_stream(const f
   _mm_sfence();
 }
 
-TEST(Bf16Store, TailAndStreamFormsRoundAsTheStore) {
-  if (skip_without_bf16()) GTEST_SKIP() << "this CPU has no AVX512-BF16: the avx512bf16 stores are not run";
+TEST_F(Bf16Store, TailAndStreamFormsRoundAsTheStore) {
   for (int subnormal_lane = -1; subnormal_lane < 16; ++subnormal_lane) {
     float in[16];
     for (int k = 0; k < 16; ++k) in[k] = from_bits(0x3f808000u + 0x10000u * static_cast<std::uint32_t>(k));  // ties
