@@ -142,8 +142,15 @@ void check_isa_structure(const KernelPlan& p, const IsaPlan& ip, const std::stri
     FUZZ_CHECK(!ip.stream, ctx + ": streaming a gathered block");
     return;
   }
-  FUZZ_CHECK(ip.tail_vectors >= 0 && static_cast<std::int64_t>(ip.tail_vectors) * ip.lanes + ip.tail_lanes < ip.step,
-             ctx + ": the tail is less than one step");
+  // (A held row is unrolled whole: all of it is tail, at most the held budget.)
+  if (ip.held_vectors > 0) {
+    FUZZ_CHECK(ip.main_trips == 0 && ip.tail_vectors == ip.held_vectors && ip.tail_lanes < ip.lanes &&
+                   ip.held_vectors <= isa_info(ip.isa).vector_registers / 4,
+               ctx + ": a held row is whole vectors within the register budget and one partial vector");
+  } else {
+    FUZZ_CHECK(ip.tail_vectors >= 0 && static_cast<std::int64_t>(ip.tail_vectors) * ip.lanes + ip.tail_lanes < ip.step,
+               ctx + ": the tail is less than one step");
+  }
   FUZZ_CHECK(pattern == (ip.period > 0), ctx + ": period iff pattern");
   if (pattern) {
     const std::int64_t held = static_cast<std::int64_t>(ip.pattern_vectors) * ip.lanes;
@@ -424,13 +431,21 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
       };
       auto index = [&](Access acc, std::int64_t base, std::int64_t j, std::size_t q) {
         switch (acc) {
-          case Access::Stream: return base + j;
+          case Access::Stream:
+          case Access::Held: return base + j;
           case Access::Splat: return base;
           case Access::Pattern: return base + j % ip.period;
           case Access::Gather: return base + block_offset(j, q);
         }
         return std::int64_t{-1};
       };
+      // A held row is the same for every iteration of the innermost outer
+      // loop, and its registers cover whole vectors of the row.
+      for (std::size_t q = 0; q < inputs; ++q) {
+        if (ip.access[q] != Access::Held) continue;
+        FUZZ_CHECK(ip.outer.size() >= 2 && ip.outer.back().in[q] == 0, ictx + ": a held input moves in the innermost loop");
+        FUZZ_CHECK(ip.held_vectors == ip.row / ip.lanes && ip.main_trips == 0, ictx + ": a held row is not unrolled whole");
+      }
       std::vector<std::int64_t> at(inputs);
       nest(ip.outer, 0, zero, 0, [&](const std::vector<std::int64_t>& base, std::int64_t oo) {
         for (std::int64_t j = 0; j < ip.row; ++j) {

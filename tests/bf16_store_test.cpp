@@ -1,8 +1,9 @@
-// avx512bf16's rounding stores (vcvtneps2bf16, with AVX-512's software
-// rounding for vectors that hold an f32 subnormal, which the instruction
-// reads as zero) must give bcastgen's bf16 rounding of every f32: the
-// scalar rule of half.h (bcastgen::half_from<bf16>, the reference's), on
-// all 2^32 inputs (about 4 s on 2 cores), and, on every 251st input, the
+// avx512bf16's rounding stores (vcvtneps2bf16, and vcvtne2ps2bf16 for a
+// pair of vectors, with AVX-512's software rounding for vectors that hold
+// an f32 subnormal, which the instructions read as zero) must give
+// bcastgen's bf16 rounding of every f32: the scalar rule of half.h
+// (bcastgen::half_from<bf16>, the reference's), on all 2^32 inputs through
+// both the single and the pair store (about 4 s on 2 cores), and, on every 251st input, the
 // general rounding of half_from_double, which finds the leading bit and
 // rounds the significand (a second algorithm). Skipped, with a message, on
 // a CPU without AVX512-BF16.
@@ -36,16 +37,27 @@ __attribute__((target(BCASTGEN_TARGET_AVX512BF16))) void store16(std::uint32_t f
   bcastgen::simd::avx512bf16::store_pbh(out, _mm512_castsi512_ps(bits));
 }
 
-// The patterns [begin, end) (multiples of 16) that store_pbh rounds unlike
-// half_from<bf16>; the first few in `bad`.
+// 32 consecutive patterns from `first`, through store_pair_pbh.
+__attribute__((target(BCASTGEN_TARGET_AVX512BF16))) void store32(std::uint32_t first, bf16* out) {
+  const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i a = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(first)), lanes);
+  const __m512i b = _mm512_add_epi32(a, _mm512_set1_epi32(16));
+  bcastgen::simd::avx512bf16::store_pair_pbh(out, _mm512_castsi512_ps(a), _mm512_castsi512_ps(b));
+}
+
+// The patterns [begin, end) (multiples of 32) that store_pbh or
+// store_pair_pbh rounds unlike half_from<bf16>; the first few in `bad`.
 std::uint64_t mismatches(std::uint64_t begin, std::uint64_t end, std::vector<std::uint32_t>* bad) {
   std::uint64_t n = 0;
-  bf16 got[16];
-  for (std::uint64_t first = begin; first < end; first += 16) {
-    store16(static_cast<std::uint32_t>(first), got);
-    for (std::uint32_t k = 0; k < 16; ++k) {
+  bf16 single[32], pair[32];
+  for (std::uint64_t first = begin; first < end; first += 32) {
+    store16(static_cast<std::uint32_t>(first), single);
+    store16(static_cast<std::uint32_t>(first + 16), single + 16);
+    store32(static_cast<std::uint32_t>(first), pair);
+    for (std::uint32_t k = 0; k < 32; ++k) {
       const auto b = static_cast<std::uint32_t>(first + k);
-      if (got[k].bits == bcastgen::half_from<bf16>(from_bits(b)).bits) continue;
+      const std::uint16_t want = bcastgen::half_from<bf16>(from_bits(b)).bits;
+      if (single[k].bits == want && pair[k].bits == want) continue;
       if (++n <= 4) bad->push_back(b);
     }
   }
@@ -116,6 +128,33 @@ TEST_F(Bf16Store, TailAndStreamFormsRoundAsTheStore) {
     }
   }
   EXPECT_EQ(bcastgen::half_from<bf16>(from_bits(0x0001ffffu)).bits, 0x0002);
+}
+
+// The pair forms with a subnormal in one lane of either vector (the
+// exhaustive test's pairs are all-subnormal or all-normal): the pair takes
+// the software rounding, and each half is where it belongs.
+__attribute__((target(BCASTGEN_TARGET_AVX512BF16))) void pairs(const float* in, bf16* stored, bf16* streamed) {
+  const __m512 a = _mm512_loadu_ps(in), b = _mm512_loadu_ps(in + 16);
+  bcastgen::simd::avx512bf16::store_pair_pbh(stored, a, b);
+  bcastgen::simd::avx512bf16::stream_pair_pbh(streamed, a, b);
+  _mm_sfence();
+}
+
+TEST_F(Bf16Store, PairFormsRoundEachVectorInPlace) {
+  for (int subnormal_lane = -1; subnormal_lane < 32; ++subnormal_lane) {
+    float in[32];
+    for (int k = 0; k < 32; ++k) in[k] = from_bits(0x3f808000u + 0x10000u * static_cast<std::uint32_t>(k));  // ties
+    if (subnormal_lane >= 0) in[subnormal_lane] = from_bits(0x8001ffffu);  // rounds to the bf16 subnormal 0x8002
+    alignas(64) bf16 streamed[32];
+    bf16 stored[32];
+    pairs(in, stored, streamed);
+    for (int k = 0; k < 32; ++k) {
+      const std::uint16_t want = bcastgen::half_from<bf16>(in[k]).bits;
+      EXPECT_EQ(stored[k].bits, want) << "lane " << k << ", subnormal in lane " << subnormal_lane;
+      EXPECT_EQ(streamed[k].bits, want) << "lane " << k << ", subnormal in lane " << subnormal_lane;
+    }
+  }
+  EXPECT_EQ(bcastgen::half_from<bf16>(from_bits(0x8001ffffu)).bits, 0x8002);
 }
 
 }  // namespace

@@ -181,7 +181,10 @@ kernels:
   EXPECT_EQ(src.find("bcastgen.kernel:widen:avx512bf16"), std::string::npos);
   EXPECT_NE(src.find("using namespace bcastgen::simd::avx512bf16;"), std::string::npos);
   EXPECT_NE(src.find("= multiply_bf16(t0_"), std::string::npos);  // AVX-512's forms, rounded to bf16
-  EXPECT_NE(src.find("store_pbh(out_1 + j, "), std::string::npos);
+  // The main loop's 4 vectors store as two pairs (one vcvtne2ps2bf16 each), the tail alone.
+  EXPECT_NE(src.find("store_pair_pbh(out_1 + j, t"), std::string::npos);
+  EXPECT_NE(src.find("store_pair_pbh(out_1 + j + 32, t"), std::string::npos);
+  EXPECT_EQ(src.find("store_pbh(out_1 + j"), std::string::npos);
   EXPECT_NE(src.find("store_tail_pbh("), std::string::npos);
   EXPECT_NE(src.find("  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512Bf16)) return avx512bf16;\n"
                      "  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512)) return avx512;"),
@@ -289,6 +292,9 @@ TEST(VocabularyCheck, APartialRowTakesTheRestFromItsBase) {
   EXPECT_EQ(own->store, "store_pbh({p}, {v})");
   EXPECT_EQ(own->store_tail, "store_tail_pbh({p}, {t}, {v})");
   EXPECT_EQ(own->stream, "stream_pbh({p}, {v})");
+  EXPECT_EQ(own->store_pair, "store_pair_pbh({p}, {a}, {b})");
+  EXPECT_EQ(own->stream_pair, "stream_pair_pbh({p}, {a}, {b})");
+  EXPECT_TRUE(base->store_pair.empty());  // AVX-512 has no one-instruction pair: its stores stay single
   EXPECT_EQ(own->load, base->load);
   EXPECT_EQ(own->store_exact, base->store_exact);  // values of the type: no rounding, nothing to replace
   EXPECT_EQ(own->vec, "__m512");
@@ -303,7 +309,7 @@ TEST(VocabularyCheck, APartialRowTakesTheRestFromItsBase) {
 }
 
 TEST(VocabularyCheck, APartialRowNeedsABaseAndListsOnlyStores) {
-  const std::string row = "    bf16:\n      partial: true\n      suffix: pbh\n      forms: [store, store_tail, stream]\n";
+  const std::string row = "    bf16:\n      partial: true\n      suffix: pbh\n      forms: [store, store_tail, stream, store_pair, stream_pair]\n";
   expect_rejected(edited(row, "    bf16:\n      partial: yes\n      suffix: pbh\n      forms: [store]\n"),
                   "types.avx512bf16.bf16.partial must be true, got 'yes'");
   expect_rejected(edited(row, "    bf16:\n      partial: true\n      suffix: pbh\n      forms: [store, load]\n"),

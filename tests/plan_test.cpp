@@ -639,6 +639,48 @@ TEST(Plan, NodesWithoutAVectorFormRunScalarAndAreNamed) {
       << isa_plan(b, Isa::Avx2).why;
 }
 
+// An attention mask [8,12,128,128] + [8,1,1,128]: loop i1 (the 12 x 128
+// rows of one batch) does not move m, so AVX-512 holds m's row of 8
+// vectors in registers, loaded once per i0, and unrolls the row whole.
+// AVX2 would need 16 of its 16 registers: m stays a stream there.
+TEST(Plan, RowThatTheInnermostLoopDoesNotMoveIsHeld) {
+  const KernelPlan p = plan_kernel(binary(Op::Add, DType::Bf16, {8, 12, 128, 128}, {8, 1, 1, 128}), options());
+  EXPECT_EQ(loops_text(p.loops), "{8: a 196608 b 128 out 196608} {1536: a 128 b 0 out 128} {128: a 1 b 1 out 1} ");
+  EXPECT_EQ(p.classes, (std::vector<Access>{Access::Stream, Access::Held}));
+  EXPECT_EQ(bcastgen::gen::operand_class(Access::Held), std::string("contiguous"));
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);
+  EXPECT_EQ(z.access, (std::vector<Access>{Access::Stream, Access::Held}));
+  EXPECT_EQ(z.held_vectors, 8);
+  EXPECT_EQ(z.main_trips, 0);
+  EXPECT_EQ(z.tail_vectors, 8);
+  EXPECT_EQ(z.tail_lanes, 0);
+  EXPECT_EQ(z.why,
+            "16 lanes; row 128 unrolled whole: 8 vectors in groups of 4 + no partial vector; b held in 8 registers "
+            "(loop i1 does not move it: loaded once where it changes)");
+  const IsaPlan& y = isa_plan(p, Isa::Avx2);
+  EXPECT_EQ(y.access, (std::vector<Access>{Access::Stream, Access::Stream}));
+  EXPECT_EQ(y.held_vectors, 0);
+  EXPECT_EQ(y.main_trips, 4);
+
+  // A partial last vector reads the row as a stream; two held rows share the budget.
+  const KernelPlan q = plan_kernel(binary(Op::Add, DType::F32, {8, 12, 100}, {8, 1, 100}), options());
+  const IsaPlan& qz = isa_plan(q, Isa::Avx512);
+  EXPECT_EQ(qz.held_vectors, 6);
+  EXPECT_EQ(qz.tail_lanes, 4);
+  const KernelPlan three = plan_kernel(fused("a + b * c", {{"a", {8, 12, 100}, DType::F32, {}},
+                                                         {"b", {8, 1, 100}, DType::F32, {}},
+                                                         {"c", {8, 1, 100}, DType::F32, {}}}),
+                                       options());
+  const IsaPlan& tz = isa_plan(three, Isa::Avx512);
+  EXPECT_EQ(tz.held_vectors, 0);  // 2 x 6 registers > 8
+  EXPECT_EQ(tz.access[1], Access::Stream);
+
+  // Nothing to reuse: the only outer loop is the split loop, a call per iteration.
+  const KernelPlan s = plan_kernel(binary(Op::Add, DType::F32, {8, 128}, {1, 128}), options());
+  EXPECT_EQ(isa_plan(s, Isa::Avx512).held_vectors, 0);
+  EXPECT_EQ(isa_plan(s, Isa::Avx512).access[1], Access::Stream);
+}
+
 }  // namespace
 
 // Max and min with a literal operand: the literal first as written, a

@@ -19,6 +19,11 @@ class Printer {
     line(head.empty() ? "{" : head + " {");
     ++depth_;
   }
+  // A bare scope, "{  // comment".
+  void open_scope(const std::string& comment) {
+    line("{  // " + comment);
+    ++depth_;
+  }
   void close(const std::string& label = "") {
     --depth_;
     line(label.empty() ? "}" : "}  // " + label);
@@ -107,22 +112,23 @@ class BodyEmitter {
       }
       advance(out_ptr, "out", out_elem, l.out, i, depth);
     };
-    // A gathered block's constants come first, and each input's lanes are
-    // built right after the deepest loop in which it moves (-1: no loop).
+    // A gathered block's constants come first, and each gathered or held
+    // input's registers are built right after the deepest loop in which it
+    // moves (-1: no loop).
     const bool gather = !ip_.block.empty();
     if (ip_.vector && (gather || vector_extent() > 0)) hoist_literals();
     std::vector<int> moves_at(inputs_.size(), -1);
-    if (gather) {
-      for (std::size_t d = 0; d < ip_.outer.size(); ++d) {
-        for (std::size_t k = 0; k < inputs_.size(); ++k) {
-          if (ip_.outer[d].in[k] != 0) moves_at[k] = static_cast<int>(d);
-        }
+    for (std::size_t d = 0; d < ip_.outer.size(); ++d) {
+      for (std::size_t k = 0; k < inputs_.size(); ++k) {
+        if (ip_.outer[d].in[k] != 0) moves_at[k] = static_cast<int>(d);
       }
-      emit_gather_constants();
     }
+    if (gather) emit_gather_constants();
     auto setups_at = [&](int depth) {
-      for (std::size_t k = 0; gather && k < inputs_.size(); ++k) {
-        if (moves_at[k] == depth) emit_gather_setup(k);
+      for (std::size_t k = 0; k < inputs_.size(); ++k) {
+        if (moves_at[k] != depth) continue;
+        if (gather) emit_gather_setup(k);
+        else if (inputs_[k].access == Access::Held) emit_held_setup(k, depth);
       }
     };
     // The split loop runs outside this body: i0 arrives as a parameter.
@@ -308,6 +314,7 @@ class BodyEmitter {
         return fmt::format("t{}_p{}", i, (off % period) / ip_.lanes);
       }
       if (in->access == Access::Gather) return fmt::format("t{}_g{}", i, off / ip_.lanes);
+      if (held_at(*in, off)) return fmt::format("t{}_h{}", i, off / ip_.lanes);
     }
     return parts(i) == 1 ? fmt::format("t{}_{}", i, suffix) : fmt::format("t{}_{}_{}", i, suffix, part);
   }
@@ -367,6 +374,17 @@ class BodyEmitter {
   DType form_dtype(std::size_t i, DType t) const {
     const bool held_as_f32 = voc_.lane_bytes(ip_.isa, node(i).dtype) == dtype_lane_size(DType::F32);
     return i == dag_.root && is_half(node(i).dtype) && is_half(t) && held_as_f32 ? DType::F32 : t;
+  }
+
+  // Whether input `in`'s vector at row offset `off` is one of its held
+  // registers (a partial last vector is not: it reads as Stream).
+  bool held_at(const Input& in, std::int64_t off) const {
+    return in.access == Access::Held && off / ip_.lanes < ip_.held_vectors;
+  }
+
+  // Whether input `in` is loaded with each vector at row offset `off`.
+  bool loaded_per_vector(const Input& in, std::int64_t off) const {
+    return in.access == Access::Stream || (in.access == Access::Held && !held_at(in, off));
   }
 
   // The load of input `in` at `ptr` (masked by `mask` when not empty).
@@ -461,6 +479,26 @@ class BodyEmitter {
     return stmt.back() == '}' ? stmt : stmt + ";";
   }
 
+  // The form that stores two adjacent vectors of the root as one pair, or
+  // "" where the vocabulary has none or the root takes a cheaper single
+  // store (its exact forms) or is a compare result.
+  const std::string& pair_form() const {
+    static const std::string none;
+    const TypeVocabulary* t = tv(dag_.root);
+    if (is_cmp(dag_.root) || parts(dag_.root) != 1) return none;
+    if (p_.root_in_type && !(streaming_ ? t->stream_exact : t->store_exact).empty()) return none;
+    if (p_.root_nans_exact && !(streaming_ ? t->stream_nan_exact : t->store_nan_exact).empty()) return none;
+    return streaming_ ? t->stream_pair : t->store_pair;
+  }
+
+  // Whether the vectors at row offsets off and off + lanes store as one
+  // pair: the pair starts at a multiple of two vectors of the row (so a
+  // streamed pair is as aligned as the row), where `base` is one too.
+  bool pairs_at(const std::string& base, std::int64_t off, std::int64_t next) const {
+    const std::int64_t two = 2 * static_cast<std::int64_t>(ip_.lanes);
+    return next == off + ip_.lanes && off % two == 0 && (base.empty() || ip_.step % two == 0);
+  }
+
   // A group of vectors at offsets base + offs[i]: loads first, then the
   // nodes, then stores (as in XNNPACK's kernels: independent work side by
   // side), or, interleaved (a CPU kind's fact, IsaPlan::interleave), each
@@ -470,7 +508,7 @@ class BodyEmitter {
     auto loads = [&](std::size_t u) {
       const std::string suffix = fmt::format("{}{}", tag, u);
       for (const Input& in : inputs_) {
-        if (in.access != Access::Stream) continue;
+        if (!loaded_per_vector(in, offs[u])) continue;
         for (int q = 0; q < parts(in.node); ++q) {
           pr_.line(fmt::format("const {} {} = {};", reg_type(in.node), vector_name(in.node, suffix, offs[u], q),
                                load(in, offset_expr(in.ptr, base, offs[u] + q * part_lanes(in.node)),
@@ -488,17 +526,33 @@ class BodyEmitter {
                        vector_name(root, fmt::format("{}{}", tag, u), offs[u], q), masked, tail_mask(root, q)));
       }
     };
+    // Vector u's store, paired with u + 1's where the vocabulary can (then
+    // u + 1 has none of its own): paired[u].
+    std::vector<bool> paired(offs.size(), false);
+    for (std::size_t u = 0; !masked && u + 1 < offs.size(); ++u) {
+      if ((u > 0 && paired[u - 1]) || !pairs_at(base, offs[u], offs[u + 1])) continue;
+      paired[u] = !pair_form().empty();
+    }
+    auto store_of = [&](std::size_t u) {
+      if (u > 0 && paired[u - 1]) return;  // stored with u - 1
+      if (!paired[u]) return stores(u);
+      pr_.line(expand(pair_form(), {{"p", offset_expr(out_ptr, base, offs[u])},
+                                    {"a", vector_name(dag_.root, fmt::format("{}{}", tag, u), offs[u])},
+                                    {"b", vector_name(dag_.root, fmt::format("{}{}", tag, u + 1), offs[u + 1])}}) +
+               ";");
+    };
     if (interleave) {
       for (std::size_t u = 0; u < offs.size(); ++u) {
         loads(u);
         nodes(u);
-        stores(u);
+        if (paired[u]) continue;  // stored with u + 1, after its nodes
+        store_of(u > 0 && paired[u - 1] ? u - 1 : u);
       }
       return;
     }
     for (std::size_t u = 0; u < offs.size(); ++u) loads(u);
     for (std::size_t u = 0; u < offs.size(); ++u) nodes(u);
-    for (std::size_t u = 0; u < offs.size(); ++u) stores(u);
+    for (std::size_t u = 0; u < offs.size(); ++u) store_of(u);
   }
 
   // The mask of the partial vector for part `part` of node i: `tail`, or
@@ -509,7 +563,7 @@ class BodyEmitter {
 
   // The masks of a partial vector of `active` lanes that its loads and
   // stores use: `tail`, and one per part for nodes of several registers.
-  void emit_tail_masks(int active) {
+  void emit_tail_masks(int active, std::int64_t off) {
     std::set<int> done;
     auto masks_of = [&](std::size_t i) {
       if (!done.insert(parts(i)).second) return;
@@ -521,7 +575,7 @@ class BodyEmitter {
       }
     };
     for (const Input& in : inputs_) {
-      if (in.access == Access::Stream) masks_of(in.node);
+      if (loaded_per_vector(in, off)) masks_of(in.node);
     }
     masks_of(dag_.root);
   }
@@ -550,7 +604,19 @@ class BodyEmitter {
       emit_vectors(out_ptr, "j", offs, "", false, ip_.interleave);
       pr_.close("for j");
     }
-    if (ip_.tail_vectors > 0) {
+    if (ip_.held_vectors > 0) {
+      // The whole row, straight-line, one scope per group: vector v reads
+      // held register v.
+      for (int g = 0; g < ip_.held_vectors; g += ip_.unroll) {
+        const int n = std::min(ip_.unroll, ip_.held_vectors - g);
+        pr_.open_scope(fmt::format("elements {}..{} of the row ({} vector{})", g * W, (g + n) * W - 1, n,
+                                   n > 1 ? "s" : ""));
+        std::vector<std::int64_t> offs;
+        for (int v = g; v < g + n; ++v) offs.push_back(static_cast<std::int64_t>(v) * W);
+        emit_vectors(out_ptr, "", offs, "", false, ip_.interleave);
+        pr_.close();
+      }
+    } else if (ip_.tail_vectors > 0) {
       pr_.line(fmt::format("// tail: {} whole vector{} at {}", ip_.tail_vectors, ip_.tail_vectors > 1 ? "s" : "",
                            main_end));
       std::vector<std::int64_t> offs;
@@ -562,7 +628,7 @@ class BodyEmitter {
       if (isa_info(ip_.isa).mask_tail) {
         pr_.line(fmt::format("// tail: the last {} elements, lanes 0..{} of one masked vector", ip_.tail_lanes,
                              ip_.tail_lanes - 1));
-        emit_tail_masks(ip_.tail_lanes);
+        emit_tail_masks(ip_.tail_lanes, start);
         emit_vectors(out_ptr, "", {start}, "m", true);
       } else {
         pr_.line(fmt::format("// tail: the last {} elements, one by one", ip_.tail_lanes));
@@ -605,6 +671,25 @@ class BodyEmitter {
     for (int r : used) {
       pr_.line(fmt::format("const {} t{}_p{} = {};", tv(in.node)->vec, in.node, r,
                            expand(tv(in.node)->load, {{"p", offset_expr(buf, "", static_cast<std::int64_t>(r) * W)}})));
+    }
+  }
+
+  // A held input: the vectors of its row, loaded once here, after the
+  // deepest loop that moves it (depth; -1: none), for every iteration of
+  // the loops inside.
+  void emit_held_setup(std::size_t k, int depth) {
+    const Input& in = inputs_[k];
+    const std::string name = p_.spec.inputs[k].name;
+    // (The split loop's iterations are separate calls of this body.)
+    const int once_per = depth < 0 && p_.split ? 0 : depth;
+    const std::string where = once_per < 0 ? "once per call" : fmt::format("once per iteration of loop i{}", once_per);
+    pr_.line(fmt::format("// {} ({}) is the same for every i{}: its row's {} vector{}, held in registers, loaded {}",
+                         in.name, name, ip_.outer.size() - 1, ip_.held_vectors, ip_.held_vectors == 1 ? "" : "s",
+                         where));
+    for (int v = 0; v < ip_.held_vectors; ++v) {
+      const std::int64_t off = static_cast<std::int64_t>(v) * ip_.lanes;
+      pr_.line(fmt::format("const {} {} = {};", reg_type(in.node), vector_name(in.node, "", off),
+                           load(in, offset_expr(in.ptr, "", off), "")));
     }
   }
 

@@ -20,6 +20,7 @@ const char* access_name(Access a) {
     case Access::Splat: return "splat";
     case Access::Pattern: return "pattern";
     case Access::Gather: return "gather";
+    case Access::Held: return "held";
   }
   return "?";
 }
@@ -30,6 +31,7 @@ const char* operand_class(Access a) {
     case Access::Splat: return "scalar";
     case Access::Pattern: return "repeat";
     case Access::Gather: return "gathered";
+    case Access::Held: return "contiguous";  // over the nest; held is how a variant reads it
   }
   return "?";
 }
@@ -342,6 +344,42 @@ std::string describe_gather(const KernelPlan& p, const IsaPlan& ip) {
   return s;
 }
 
+// Held rows take at most this share of the ISA's vector registers, so that
+// a group of `unroll` vectors and its nodes keep the rest.
+constexpr int kHeldRegisterShare = 4;  // 1/4: 8 of AVX-512's 32, 4 of AVX2's 16
+
+// Inputs that the innermost outer loop does not move read the same row on
+// every one of its iterations: hold that row in registers, loaded (and, for
+// 16-bit floats, widened) once where it changes, instead of once per row.
+// Holding needs the row unrolled whole, so that each vector of it has a
+// register of its own: a row of at most the register budget. The innermost
+// outer loop must not be the split loop, whose iterations are separate
+// calls (nothing would be reused). Returns a note for `why`, or "".
+std::string plan_held(const KernelPlan& p, IsaPlan& ip) {
+  if (ip.outer.size() < 2 || ip.period || !ip.block.empty() || max_parts(ip) > 1 || ip.row < ip.lanes) return "";
+  const Loop& inner = ip.outer.back();
+  std::vector<std::size_t> held;
+  for (std::size_t k = 0; k < input_count(p); ++k) {
+    if (ip.access[k] == Access::Stream && inner.in[k] == 0) held.push_back(k);
+  }
+  const std::int64_t vectors = ip.row / ip.lanes;
+  const std::int64_t budget = isa_info(ip.isa).vector_registers / kHeldRegisterShare;
+  if (held.empty() || vectors * static_cast<std::int64_t>(held.size()) > budget) return "";
+  ip.held_vectors = static_cast<int>(vectors);
+  ip.main_trips = 0;
+  ip.tail_vectors = ip.held_vectors;
+  ip.tail_lanes = static_cast<int>(ip.row % ip.lanes);
+  std::string names;
+  for (std::size_t k : held) {
+    ip.access[k] = Access::Held;
+    names += (names.empty() ? "" : ", ") + p.spec.inputs[k].name;
+  }
+  const std::size_t regs = static_cast<std::size_t>(vectors) * held.size();
+  return fmt::format("; {} held in {} register{} (loop i{} does not move {}: loaded once where {})", names, regs,
+                     regs == 1 ? "" : "s", ip.outer.size() - 1, held.size() > 1 ? "them" : "it",
+                     held.size() > 1 ? "they change" : "it changes");
+}
+
 void settle_tail(IsaPlan& ip) {
   ip.step = static_cast<std::int64_t>(ip.lanes) * ip.unroll;
   ip.main_trips = ip.row / ip.step;
@@ -421,6 +459,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     return ip;
   }
   settle_tail(ip);
+  const std::string held = plan_held(p, ip);
 
   // Streaming stores skip the cache for outputs too big to stay in it. Every
   // full-vector store must then be vector-aligned when the output is: the
@@ -437,8 +476,11 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   std::string tail = ip.tail_lanes == 0 ? "no partial vector"
                      : row.mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
                                        : fmt::format("{} unrolled scalar elements", ip.tail_lanes);
-  ip.why = fmt::format("{} lanes x unroll {} = {} elements per step; row {} = {} x {} + {} vectors + {}", ip.lanes,
-                       ip.unroll, ip.step, ip.row, ip.main_trips, ip.step, ip.tail_vectors, tail);
+  ip.why = ip.held_vectors
+               ? fmt::format("{} lanes; row {} unrolled whole: {} vector{} in groups of {} + {}", ip.lanes, ip.row,
+                             ip.tail_vectors, ip.tail_vectors == 1 ? "" : "s", ip.unroll, tail)
+               : fmt::format("{} lanes x unroll {} = {} elements per step; row {} = {} x {} + {} vectors + {}",
+                             ip.lanes, ip.unroll, ip.step, ip.row, ip.main_trips, ip.step, ip.tail_vectors, tail);
   if (ip.period) {
     std::string names;
     for (std::size_t k = 0; k < rep.size(); ++k) {
@@ -447,9 +489,9 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     ip.why += fmt::format("; {} repeat{} every {} elements, held in {} registers", names,
                           names.find(',') == std::string::npos ? "s" : "", ip.period, ip.pattern_vectors);
   }
-  ip.why += parts_note(p, ip) + lane_nodes_note(p, ip) + literal_minmax_note(p, ip);
-  // The order within a step, a fact of the CPU kind (cpu_kinds.h).
-  ip.interleave = cpu.interleave && ip.main_trips > 0 && ip.unroll > 1;
+  ip.why += held + parts_note(p, ip) + lane_nodes_note(p, ip) + literal_minmax_note(p, ip);
+  // The order within a step (or a held row's group), a fact of the CPU kind (cpu_kinds.h).
+  ip.interleave = cpu.interleave && (ip.main_trips > 0 || ip.held_vectors > 0) && ip.unroll > 1;
   if (ip.interleave) ip.why += fmt::format("; each vector's loads, nodes and store together ({})", cpu.name);
   if (ip.stream) ip.why += fmt::format("; streaming stores (footprint {} bytes >= threshold)", p.footprint_bytes);
   return ip;

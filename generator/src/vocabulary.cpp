@@ -76,6 +76,8 @@ const std::vector<TypeForm>& type_forms() {
       {"stream_nan_exact", &TypeVocabulary::stream_nan_exact, {"p", "v"}, false},
       {"store_exact", &TypeVocabulary::store_exact, {"p", "v"}, false},
       {"stream_exact", &TypeVocabulary::stream_exact, {"p", "v"}, false},
+      {"store_pair", &TypeVocabulary::store_pair, {"p", "a", "b"}, false},
+      {"stream_pair", &TypeVocabulary::stream_pair, {"p", "a", "b"}, false},
       {"splat", &TypeVocabulary::splat, {"x"}, true},
       {"permute", &TypeVocabulary::permute, {"v", "i"}, false},
       {"select", &TypeVocabulary::select, {"c", "x", "y"}, true},
@@ -291,7 +293,7 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
         // writes a compare result).
         static const std::set<std::string> kValueStores = {"store",          "store_tail",       "stream",
                                                            "store_nan_exact", "stream_nan_exact", "store_exact",
-                                                           "stream_exact"};
+                                                           "stream_exact",    "store_pair",       "stream_pair"};
         for (const std::string& key : seen) {
           if (!kValueStores.count(key)) {
             throw InvalidArgument("vocabulary: " + where + ": a partial row has only stores of the dtype, not '" +

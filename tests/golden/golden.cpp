@@ -576,7 +576,7 @@ void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
 //
 // avx512: 16 lanes x unroll 4 = 64 elements per step; row 5 = 0 x 64 + 0 vectors + a masked vector of 5 lanes
 // avx2: 8 lanes x unroll 4 = 32 elements per step; row 5 = 0 x 32 + 0 vectors + 5 unrolled scalar elements
-// neon: 4 lanes x unroll 4 = 16 elements per step; row 5 = 0 x 16 + 1 vectors + 1 unrolled scalar elements
+// neon: 4 lanes; row 5 unrolled whole: 1 vector in groups of 4 + 1 unrolled scalar elements; b held in 1 register (loop i2 does not move it: loaded once where it changes)
 // scalar: portable scalar loop
 // ===========================================================================
 namespace mask_gt_impl {
@@ -664,14 +664,16 @@ inline void neon_block(std::int64_t i0, const float* in0, const float* in1, bool
   for (std::int64_t i1 = 0; i1 < 7; ++i1) {
     const float* in1_2 = in1 + i1 * 5;
     bool* out_2 = out_1 + i1 * 30;
+    // in1 (b) is the same for every i2: its row's 1 vector, held in registers, loaded once per iteration of loop i1
+    const float32x4_t t1_h0 = load_f32(in1_2);
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
       const float* in0_3 = in0_1 + i2;
       bool* out_3 = out_2 + i2 * 5;
       const float32x4_t t0 = splat_f32(in0_3[0]);
-      // tail: 1 whole vector at 0
-      const float32x4_t t1_t0 = load_f32(in1_2);
-      const uint32x4_t t2_t0 = greater_f32(t0, t1_t0);
-      store_bool_f32(out_3, t2_t0);
+      {  // elements 0..3 of the row (1 vector)
+        const uint32x4_t t2_0 = greater_f32(t0, t1_h0);
+        store_bool_f32(out_3, t2_0);
+      }
       // tail: the last 1 elements, one by one
       const float s0 = in0_3[0];
       out_3[4] = bcastgen::ops::greater(s0, in1_2[4]);

@@ -138,6 +138,7 @@ struct IsaInfo {
   std::uint32_t features;  // CpuFeature bits the CPU and OS must have
   std::uint32_t implies;   // Isa bits: the ISAs whose variants this one also runs (transitively closed)
   int vector_bytes;        // register width; 0: no vectors
+  int vector_registers;    // architectural vector registers (the planner's budget for held rows)
   bool mask_tail;          // a partial vector by constant lane masks (else unrolled scalars)
   const char* nt_fence;    // the fence after non-temporal stores ("" when it has none)
   const char* families;    // intrinsic families its variants may call (bcastgen inspect), comma-separated
@@ -148,33 +149,33 @@ struct IsaInfo {
   const char* compiler;
 };
 inline constexpr IsaInfo kIsaInfo[] = {
-    {Isa::Scalar, "scalar", "Scalar", Arch::Any, "", "", 0, 0, 0, false, "", "", ""},
+    {Isa::Scalar, "scalar", "Scalar", Arch::Any, "", "", 0, 0, 0, 0, false, "", "", ""},
     {Isa::Avx2, "avx2", "Avx2", Arch::X86_64, BCASTGEN_TARGET_AVX2, "bcastgen/simd/avx2.h",
      features(CpuFeature::OsAvx, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c, CpuFeature::Bmi,
               CpuFeature::Bmi2),
-     isas(Isa::Scalar), 32, false, "_mm_sfence()", "avx2,sse,bmi", ""},
+     isas(Isa::Scalar), 32, 16, false, "_mm_sfence()", "avx2,sse,bmi", ""},
     {Isa::Avx512, "avx512", "Avx512", Arch::X86_64, BCASTGEN_TARGET_AVX512, "bcastgen/simd/avx512.h",
      features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c,
               CpuFeature::Bmi, CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
               CpuFeature::Avx512Vl),
-     isas(Isa::Scalar, Isa::Avx2), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi", ""},
+     isas(Isa::Scalar, Isa::Avx2), 64, 32, true, "_mm_sfence()", "avx512,avx2,sse,bmi", ""},
     {Isa::Avx512Fp16, "avx512fp16", "Avx512Fp16", Arch::X86_64, BCASTGEN_TARGET_AVX512FP16,
      "bcastgen/simd/avx512fp16.h",
      features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c,
               CpuFeature::Bmi, CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
               CpuFeature::Avx512Vl, CpuFeature::Avx512Bf16, CpuFeature::Avx512Fp16),
-     isas(Isa::Scalar, Isa::Avx2, Isa::Avx512, Isa::Avx512Bf16), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi",
+     isas(Isa::Scalar, Isa::Avx2, Isa::Avx512, Isa::Avx512Bf16), 64, 32, true, "_mm_sfence()", "avx512,avx2,sse,bmi",
      "(!defined(__clang__) && __GNUC__ >= 12) || defined(__AVX512FP16__)"},
     // AArch64 Advanced SIMD: in every AArch64 CPU, so no feature to detect and
     // no target attribute. No masked loads or stores (unrolled scalar tails)
     // and no streaming store worth a fence (stnp is only a hint).
-    {Isa::Neon, "neon", "Neon", Arch::AArch64, "", "bcastgen/simd/neon.h", 0, isas(Isa::Scalar), 16, false, "", "neon",
+    {Isa::Neon, "neon", "Neon", Arch::AArch64, "", "bcastgen/simd/neon.h", 0, isas(Isa::Scalar), 16, 32, false, "", "neon",
      ""},
     // NEON with native f16 arithmetic (8 lanes). GCC only: it declares the
     // intrinsics for this target attribute, whose syntax Clang 14 rejects
     // (a Clang build runs f16 kernels on the neon row, as f32 lanes).
     {Isa::NeonFp16, "neonfp16", "NeonFp16", Arch::AArch64, BCASTGEN_TARGET_NEONFP16, "bcastgen/simd/neonfp16.h",
-     features(CpuFeature::AsimdHp), isas(Isa::Scalar, Isa::Neon), 16, false, "", "neon",
+     features(CpuFeature::AsimdHp), isas(Isa::Scalar, Isa::Neon), 16, 32, false, "", "neon",
      "!defined(__clang__) && __GNUC__ >= 10"},
     // AVX-512 whose bf16 stores round with vcvtneps2bf16 (AVX512-BF16), one
     // instruction for AVX-512's eight. Every CPU with AVX512-FP16 has it too
@@ -185,7 +186,7 @@ inline constexpr IsaInfo kIsaInfo[] = {
      features(CpuFeature::OsAvx, CpuFeature::OsAvx512, CpuFeature::Avx2, CpuFeature::Fma, CpuFeature::F16c,
               CpuFeature::Bmi, CpuFeature::Bmi2, CpuFeature::Avx512F, CpuFeature::Avx512Dq, CpuFeature::Avx512Bw,
               CpuFeature::Avx512Vl, CpuFeature::Avx512Bf16),
-     isas(Isa::Scalar, Isa::Avx2, Isa::Avx512), 64, true, "_mm_sfence()", "avx512,avx2,sse,bmi", ""},
+     isas(Isa::Scalar, Isa::Avx2, Isa::Avx512), 64, 32, true, "_mm_sfence()", "avx512,avx2,sse,bmi", ""},
 };
 
 inline constexpr std::size_t kIsaCount = std::size(kIsaInfo);

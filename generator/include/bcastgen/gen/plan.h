@@ -28,8 +28,12 @@ struct Loop {
 //   Pattern  a period of a few elements, held in registers (IsaPlan::period);
 //   Gather   at most one vector's worth of elements (its span), loaded once
 //            where it changes and spread over the block's vectors by
-//            constant permutes (IsaPlan::block).
-enum class Access { Stream, Splat, Pattern, Gather };
+//            constant permutes (IsaPlan::block);
+//   Held     a contiguous row that the innermost outer loop does not move:
+//            loaded (and widened) once where it changes, then kept in
+//            registers while the row, unrolled whole, reads it
+//            (IsaPlan::held_vectors).
+enum class Access { Stream, Splat, Pattern, Gather, Held };
 const char* access_name(Access a);
 
 // An input's class over the coalesced nest, independent of the ISA:
@@ -51,6 +55,10 @@ struct IsaPlan {
   // from at most one vector's span; block holds the fused loops, outer first.
   std::vector<Loop> block;
   std::vector<std::int64_t> span;  // per input: elements a Gather operand spans
+  // Held: the whole vectors of a held row (row / lanes), each in its own
+  // register; the row is then unrolled whole (main_trips 0), in groups of
+  // `unroll` vectors, and a partial vector reads it as Stream.
+  int held_vectors = 0;
   bool vector = false;       // SIMD intrinsics (else a scalar loop under the ISA's target)
   // vector: the lanes are those of lane_dtype, the narrowest number type of
   // the DAG (of one width, the output's type when it has it). A node of a

@@ -47,6 +47,10 @@ struct TypeVocabulary {
   // store and stream of lanes that hold values of the type
   // (KernelPlan::root_in_type): no rounding at all.
   std::string store_exact, stream_exact;
+  // store and stream of two adjacent vectors, {a} at {p} and {b} right
+  // after it, as one wider write (a pair rounds with one instruction where
+  // the ISA has it: vcvtne2ps2bf16). Optional; they round as store does.
+  std::string store_pair, stream_pair;
   // Expressions: where's select ({c} a cmp, {x} where set, {y} where not),
   // and a bool input read as a cmp of this type's lanes (load_cmp from {p},
   // load_cmp_tail under mask {t}, splat_cmp from a bool scalar {x}).

@@ -30,6 +30,22 @@ BCASTGEN_SIMD_AVX512BF16 __m256i narrow_bf16(__m512 v) {
   if (_mm512_fpclass_ps_mask(v, kSubnormal) != 0) return avx512::detail::narrow_bf16(v);
   return reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(v));
 }
+// Two vectors to 32 bf16, a's then b's: one vcvtne2ps2bf16 (whose first
+// operand fills the high half) and one test of both, unless either holds
+// an f32 subnormal. A bf16 bias add stores about 17% faster so than with
+// two narrow_bf16 (Zen 5; README, "16-bit floats").
+BCASTGEN_SIMD_AVX512BF16 __m512i narrow_pair_bf16(__m512 a, __m512 b) {
+  constexpr int kSubnormal = 0x20;
+  if ((_mm512_fpclass_ps_mask(a, kSubnormal) | _mm512_fpclass_ps_mask(b, kSubnormal)) != 0) {
+    // AVX-512's rounding of both, then word 2i + 1 of (a, b) to word i:
+    // the high halves of a's lanes, then b's (vpermt2w).
+    const __m512i odd_words = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29,
+                                               27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    return _mm512_permutex2var_epi16(avx512::detail::bf16_rounded_bits(a), odd_words,
+                                     avx512::detail::bf16_rounded_bits(b));
+  }
+  return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(b, a));
+}
 }  // namespace detail
 
 // (The stores write through their typed pointers: bcastgen inspect counts
@@ -42,6 +58,13 @@ BCASTGEN_SIMD_AVX512BF16 void store_tail_pbh(bf16* p, __mmask16 t, __m512 v) {
 }
 BCASTGEN_SIMD_AVX512BF16 void stream_pbh(bf16* p, __m512 v) {
   _mm256_stream_si256(reinterpret_cast<__m256i*>(p), detail::narrow_bf16(v));
+}
+// a at p, b at p + 16.
+BCASTGEN_SIMD_AVX512BF16 void store_pair_pbh(bf16* p, __m512 a, __m512 b) {
+  _mm512_storeu_si512(reinterpret_cast<__m512i*>(p), detail::narrow_pair_bf16(a, b));
+}
+BCASTGEN_SIMD_AVX512BF16 void stream_pair_pbh(bf16* p, __m512 a, __m512 b) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), detail::narrow_pair_bf16(a, b));
 }
 
 }  // namespace bcastgen::simd::avx512bf16
