@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -87,24 +88,42 @@ std::vector<unsigned char> random_buffer(std::int64_t n, Elem e, std::mt19937& r
   return b;
 }
 
-double median_ns(const Loop& f, int reps) {
-  f();  // warm up: page faults, caches
+// Calls of f per timed batch: enough for 20 ms (after a warm-up call:
+// page faults, caches).
+int batch_size(const Loop& f) {
+  f();
   int iters = 1;
   for (;;) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < iters; ++i) f();
     const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
-    if (ns > 2e7 || iters > (1 << 20)) break;
+    if (ns > 2e7 || iters > (1 << 20)) return iters;
     iters *= 2;
   }
-  std::vector<double> t;
+}
+
+// The median time per call of each loop over `reps` rounds; each round
+// times one batch of every loop in turn, so that a machine whose speed
+// drifts (this VM's DRAM bandwidth moves by 40% within minutes) slows all
+// of them alike and their ratios hold.
+std::vector<double> interleaved_median_ns(const std::vector<Loop>& loops, int reps) {
+  std::vector<int> iters;
+  for (const Loop& f : loops) iters.push_back(batch_size(f));
+  std::vector<std::vector<double>> t(loops.size());
   for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < iters; ++i) f();
-    t.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / iters);
+    for (std::size_t k = 0; k < loops.size(); ++k) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < iters[k]; ++i) loops[k]();
+      t[k].push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+                     iters[k]);
+    }
   }
-  std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
-  return t[reps / 2];
+  std::vector<double> medians;
+  for (std::vector<double>& v : t) {
+    std::nth_element(v.begin(), v.begin() + reps / 2, v.end());
+    medians.push_back(v[reps / 2]);
+  }
+  return medians;
 }
 
 }  // namespace
@@ -139,24 +158,33 @@ int main() {
                             {"onednn", onednn_loop(c, e, in, theirs.data())},
                             {"eigen", eigen_loop(c, e, in, theirs.data())},
                             {"halide", halide_loop(c, e, in, theirs.data())}};
-      for (const Peer& p : peers) {
+      // Each peer's outputs against bcastgen's, then every available peer timed in one interleaved run.
+      std::vector<std::int64_t> bad(std::size(peers), 0);
+      std::vector<Loop> timed;
+      for (std::size_t k = 0; k < std::size(peers); ++k) {
+        const Peer& p = peers[k];
+        if (!p.loop) continue;
+        timed.push_back(p.loop);
+        if (std::string(p.name) == "bcastgen") continue;
+        std::fill(theirs.begin(), theirs.end(), 0);
+        p.loop();
+        for (std::int64_t i = 0; i < n; ++i) {
+          const float a = value_of(ours.data(), e, i), b = value_of(theirs.data(), e, i);
+          if (!(a == b || (std::isnan(a) && std::isnan(b)))) ++bad[k];
+        }
+      }
+      const std::vector<double> ns = interleaved_median_ns(timed, reps);
+      std::size_t next = 0;
+      for (std::size_t k = 0; k < std::size(peers); ++k) {
+        const Peer& p = peers[k];
         if (!p.loop) {
           std::printf("%s\t%s\t%s\tn/a\t\t%lld\n", c.name.c_str(), elem_name(e), p.name, static_cast<long long>(bytes));
           continue;
         }
-        std::int64_t bad = 0;
-        if (std::string(p.name) != "bcastgen") {
-          std::fill(theirs.begin(), theirs.end(), 0);
-          p.loop();
-          for (std::int64_t i = 0; i < n; ++i) {
-            const float a = value_of(ours.data(), e, i), b = value_of(theirs.data(), e, i);
-            if (!(a == b || (std::isnan(a) && std::isnan(b)))) ++bad;
-          }
-        }
-        std::printf("%s\t%s\t%s\t%.0f\t%lld\t%lld\n", c.name.c_str(), elem_name(e), p.name, median_ns(p.loop, reps),
-                    static_cast<long long>(bad), static_cast<long long>(bytes));
-        std::fflush(stdout);
+        std::printf("%s\t%s\t%s\t%.0f\t%lld\t%lld\n", c.name.c_str(), elem_name(e), p.name, ns[next++],
+                    static_cast<long long>(bad[k]), static_cast<long long>(bytes));
       }
+      std::fflush(stdout);
     }
   }
 }

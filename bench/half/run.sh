@@ -3,7 +3,7 @@
 # (cases.yaml) and its f32 kernels of the same shapes, against PyTorch,
 # oneDNN, Eigen and Halide (half_bench.cpp), NumPy's float16 (numpy_half.py)
 # and ONNX Runtime (ort/ort_half.js, its profiler's kernel times),
-# one thread, medians of BENCH_REPETITIONS (default 11). Prints the table
+# one thread, medians of BENCH_REPETITIONS (default 11) rounds that time every peer in turn. Prints the table
 # (report.py); the raw lines are in BUILD_DIR/bench-half/results.tsv.
 #
 #   bash bench/half/run.sh [BUILD_DIR]   (default: build; needs its bcastgen and bench/install-deps.sh's peers)
