@@ -191,6 +191,49 @@ kernels:
             std::string::npos);
 }
 
+// avx512fp16's base is avx512bf16 (whose base is avx512): a kernel with an
+// f16 node and a bf16 result gets an avx512fp16 variant with native f16
+// forms and avx512bf16's bf16 stores; with avx512bf16 left out of the
+// spec's list, a bf16 kernel without f16 gets an avx512fp16 variant (it
+// differs from avx512's), and with it in the list it does not.
+TEST(IsaTable, TheFp16VariantStoresBf16AsAvx512Bf16Does) {
+  const std::string both = generated_source(R"(
+kernels:
+  - name: mix
+    inputs: {a: {shape: [4, 64], dtype: f16}, b: {shape: [64], dtype: bf16}}
+    expr: cast(a * a, bf16) + b
+  - name: bf_only
+    dtype: bf16
+    inputs: {a: [4, 64], b: [64]}
+    expr: a + b
+)");
+  const auto variant = [](const std::string& src, const std::string& name) {
+    const std::size_t at = src.find("inline void " + name + "_block(");
+    return at == std::string::npos ? std::string() : src.substr(at, src.find("\n}\n", at) - at);
+  };
+  const std::size_t mix = both.find("namespace mix_impl");
+  ASSERT_NE(mix, std::string::npos);
+  const std::string fp16 = variant(both.substr(mix), "avx512fp16");
+  EXPECT_NE(fp16.find("= multiply_ph(t0_"), std::string::npos) << fp16;
+  EXPECT_NE(fp16.find("store_pbh(out_1 + "), std::string::npos) << fp16;
+  EXPECT_EQ(both.find("bcastgen.kernel:bf_only:avx512fp16"), std::string::npos);
+  EXPECT_NE(both.find("bcastgen.kernel:bf_only:avx512bf16"), std::string::npos);
+  const std::string without_bf16 = generated_source(R"(
+isa: [avx512fp16, avx512, scalar]
+kernels:
+  - name: bf_only
+    dtype: bf16
+    inputs: {a: [4, 64], b: [64]}
+    expr: a + b
+  - name: f32_only
+    inputs: {a: [4, 64], b: [64]}
+    expr: a + b
+)");
+  EXPECT_NE(without_bf16.find("bcastgen.kernel:bf_only:avx512fp16"), std::string::npos);
+  EXPECT_NE(without_bf16.find("store_pair_pbh(out_1 + j, t"), std::string::npos);
+  EXPECT_EQ(without_bf16.find("bcastgen.kernel:f32_only:avx512fp16"), std::string::npos);  // avx512's again
+}
+
 TEST(IsaTable, ScalarOnlyOutputIncludesNoIntrinsicsHeader) {
   const std::string src = generated_source(R"(
 isa: [scalar]
@@ -306,6 +349,14 @@ TEST(VocabularyCheck, APartialRowTakesTheRestFromItsBase) {
   EXPECT_TRUE(v.overrides_only_stores(Isa::Avx512Bf16, bg::DType::Bf16));
   EXPECT_FALSE(v.overrides(Isa::Avx512Bf16, bg::DType::F32));
   EXPECT_FALSE(v.overrides_only_stores(Isa::Avx512Fp16, bg::DType::F16));
+  // avx512fp16 extends avx512bf16: its bf16 row is that one, completed, and the rest AVX-512's.
+  EXPECT_EQ(v.isa(Isa::Avx512Fp16)->base, Isa::Avx512Bf16);
+  EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::Bf16)->store, own->store);
+  EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::Bf16)->load, base->load);
+  EXPECT_EQ(v.op(Isa::Avx512Fp16, bg::DType::Bf16, bg::Op::Add), "add_bf16({a}, {b})");
+  EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::F16)->store, "store_ph({p}, {v})");
+  EXPECT_EQ(v.isa(Isa::Avx512Fp16)->index_const, v.isa(Isa::Avx512)->index_const);
+  EXPECT_FALSE(v.overrides(Isa::Avx512Fp16, bg::DType::Bf16));
 }
 
 TEST(VocabularyCheck, APartialRowNeedsABaseAndListsOnlyStores) {

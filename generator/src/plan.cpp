@@ -544,17 +544,24 @@ std::int64_t footprint_bytes(const KernelPlan& p) {
 }
 
 // Whether an ISA that extends a base (vocabulary.yaml) would plan this
-// kernel as its base does: no node has a dtype it has its own forms for
-// (or, where it has only stores of the dtype, the result is not of it),
-// and the base is planned too. Its variant would be the base's again, so
-// it is left out (the dispatcher runs the base's on that CPU).
+// kernel as an ISA it extends does: up its chain of bases to the first one
+// that is planned too, no ISA has its own forms for a node's dtype (or,
+// where it has only stores of the dtype, the result is not of it). Its
+// variant would be that ISA's again, so it is left out (the dispatcher
+// runs that one on the CPU).
 bool same_as_base(const ExprDag& d, Isa isa, const PlanOptions& opt, const Vocabulary& voc) {
-  const IsaVocabulary* iv = voc.isa(isa);
-  if (!iv || !iv->base || std::find(opt.isas.begin(), opt.isas.end(), *iv->base) == opt.isas.end()) return false;
-  return std::none_of(d.nodes.begin(), d.nodes.end(), [&](const ExprNode& n) {
-    const bool stored = &n == &d.nodes[d.root];
-    return voc.overrides(isa, n.dtype) && (stored || !voc.overrides_only_stores(isa, n.dtype));
-  });
+  auto own_forms = [&](Isa i) {
+    return std::any_of(d.nodes.begin(), d.nodes.end(), [&](const ExprNode& n) {
+      const bool stored = &n == &d.nodes[d.root];
+      return voc.overrides(i, n.dtype) && (stored || !voc.overrides_only_stores(i, n.dtype));
+    });
+  };
+  for (Isa i = isa;;) {
+    const IsaVocabulary* iv = voc.isa(i);
+    if (!iv || !iv->base || own_forms(i)) return false;
+    if (std::find(opt.isas.begin(), opt.isas.end(), *iv->base) != opt.isas.end()) return true;
+    i = *iv->base;
+  }
 }
 
 // Whether the root only picks or re-signs values of its own 16-bit type

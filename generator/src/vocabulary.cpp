@@ -177,20 +177,37 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     std::string where;
   };
   std::vector<PartialRow> partial_rows;
-  // Copies the base's entries of `forms` (keyed by (isa, dtype, ...)) to each
-  // ISA that extends it, but for the dtypes that ISA lists itself (`own`)
-  // and the entries it already has. Inserting into a map leaves its
-  // iterators valid, and the copies are skipped as not the base's.
-  auto inherit = [&v](auto& forms, auto own) {
+  // The ISAs with a base, each after its base (a base may extend another:
+  // avx512fp16 extends avx512bf16, which extends avx512), so that a base's
+  // entries are complete before an ISA copies them.
+  auto extending = [&v] {
+    std::vector<Isa> order;
+    auto depth = [&v](Isa isa) {
+      int d = 0;
+      for (auto b = v.isas_[isa].base; b; b = v.isas_[*b].base) ++d;
+      return d;
+    };
     for (const auto& [isa, iv] : v.isas_) {
-      if (!iv.base) continue;
-      for (const auto& [key, form] : forms) {
-        if (std::get<0>(key) != *iv.base || own(isa, key)) continue;
-        auto derived = key;
-        std::get<0>(derived) = isa;
-        forms.emplace(derived, form);
-      }
+      if (iv.base) order.push_back(isa);
     }
+    std::stable_sort(order.begin(), order.end(), [&](Isa a, Isa b) { return depth(a) < depth(b); });
+    return order;
+  };
+  // Copies the base's entries of `forms` (keyed by (isa, dtype, ...)) to
+  // `isa`, but for the dtypes it lists itself (`own`) and the entries it
+  // already has. Inserting into a map leaves its iterators valid, and the
+  // copies are skipped as not the base's.
+  auto inherit_one = [&v](Isa isa, auto& forms, auto own) {
+    const Isa base = *v.isas_[isa].base;
+    for (const auto& [key, form] : forms) {
+      if (std::get<0>(key) != base || own(isa, key)) continue;
+      auto derived = key;
+      std::get<0>(derived) = isa;
+      forms.emplace(derived, form);
+    }
+  };
+  auto inherit = [&](auto& forms, auto own) {
+    for (Isa isa : extending()) inherit_one(isa, forms, own);
   };
   for (const auto& kv : mapping(root["isas"], "isas")) {
     const std::string name = kv.first.as<std::string>(), where = "isas." + name;
@@ -217,20 +234,21 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   }
   for (const auto& [isa, base] : bases) {
     const Isa b = isa_of(base.first, base.second);
-    if (!v.isa(b) || v.isas_[b].base) {
-      throw InvalidArgument("vocabulary: " + base.second + ": '" + base.first + "' is not an isa of 'isas' without a base");
-    }
-    if (!isa_includes(isa, b)) {
+    if (!v.isa(b)) throw InvalidArgument("vocabulary: " + base.second + ": '" + base.first + "' is not an isa of 'isas'");
+    // (The ISA table's implications have no cycles, so neither do bases.)
+    if (b == isa || !isa_includes(isa, b)) {
       throw InvalidArgument("vocabulary: " + base.second + ": '" + base.first + "' is not an ISA that " +
                             isa_name(isa) + " implies (ISA table)");
     }
+    v.isas_[isa].base = b;
+  }
+  for (Isa isa : extending()) {  // the gathered blocks of the base's dtypes
     IsaVocabulary& iv = v.isas_[isa];
-    iv.base = b;
-    if (iv.index.empty()) {  // the gathered blocks of the base's dtypes
-      iv.index = v.isas_[b].index;
-      iv.index_const = v.isas_[b].index_const;
-      iv.mask_const = v.isas_[b].mask_const;
-    }
+    if (!iv.index.empty()) continue;
+    const IsaVocabulary& base = v.isas_[*iv.base];
+    iv.index = base.index;
+    iv.index_const = base.index_const;
+    iv.mask_const = base.mask_const;
   }
   for (const auto& isa_kv : mapping(root["types"], "types")) {
     const std::string isa_text = isa_kv.first.as<std::string>();
@@ -325,10 +343,8 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
       if (v.isas_[isa].base) v.own_types_.insert({isa, dtype});
     }
   }
-  // An ISA with a base has the base's vectors of every other dtype, and of
-  // a partial row every form the row does not list.
-  inherit(v.types_, [&](Isa isa, const auto& key) { return v.overrides(isa, std::get<1>(key)); });
-  for (const PartialRow& row : partial_rows) {
+  // A partial row: its base's row with the forms it lists.
+  auto complete_partial = [&](const PartialRow& row) {
     const TypeVocabulary* base = v.type(*v.isas_[row.isa].base, row.dtype);
     if (!base) throw InvalidArgument("vocabulary: " + row.where + ".partial: the base has no row of the dtype");
     TypeVocabulary tv = *base;
@@ -342,6 +358,14 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     v.types_[{row.isa, row.dtype}] = tv;
     v.own_types_.insert({row.isa, row.dtype});
     v.partial_types_.insert({row.isa, row.dtype});
+  };
+  // An ISA with a base has the base's vectors of every other dtype, and of
+  // a partial row every form the row does not list; each after its base.
+  for (Isa isa : extending()) {
+    inherit_one(isa, v.types_, [&](Isa i, const auto& key) { return v.overrides(i, std::get<1>(key)); });
+    for (const PartialRow& row : partial_rows) {
+      if (row.isa == isa) complete_partial(row);
+    }
   }
   // ops.<isa>.<dtype>: [op, ...], literal_ops.<isa>.<dtype>: [form, ...],
   // unary.<isa>.<dtype>: [function, ...] and

@@ -125,7 +125,7 @@ inline constexpr std::uint32_t isas(I... i) {
 #define BCASTGEN_TARGET_AVX2 "avx2,fma,f16c,bmi,bmi2"
 #define BCASTGEN_TARGET_AVX512 "avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"
 #define BCASTGEN_TARGET_AVX512BF16 "avx512f,avx512bw,avx512dq,avx512vl,avx512bf16,f16c,bmi,bmi2"
-#define BCASTGEN_TARGET_AVX512FP16 "avx512f,avx512bw,avx512dq,avx512vl,avx512fp16,f16c,bmi,bmi2"
+#define BCASTGEN_TARGET_AVX512FP16 "avx512f,avx512bw,avx512dq,avx512vl,avx512bf16,avx512fp16,f16c,bmi,bmi2"
 #define BCASTGEN_TARGET_NEONFP16 "arch=armv8.2-a+fp16"
 
 struct IsaInfo {

@@ -1,8 +1,8 @@
 // The AVX512-FP16 vector forms: native f16 lanes (__m512h, 32 per
 // register), for the `avx512fp16` row of the ISA table. Every other dtype
-// keeps the AVX-512 forms (this ISA's vocabulary row has `base: avx512`), so
-// this header adds only f16's, named _ph beside AVX-512's _f16 (which hold
-// f16 values as f32 lanes).
+// keeps avx512bf16's forms, AVX-512's but for bf16's stores (this ISA's
+// vocabulary row has `base: avx512bf16`), so this header adds only f16's,
+// named _ph beside AVX-512's _f16 (which hold f16 values as f32 lanes).
 //
 // What is native and why it gives bcastgen::ops' bits (ops.h: each f16 op
 // is the f32 op rounded once to f16):
@@ -24,7 +24,7 @@
 // this header and compiles the variant.
 #pragma once
 
-#include "bcastgen/simd/avx512.h"
+#include "bcastgen/simd/avx512bf16.h"
 
 #if (!defined(__clang__) && __GNUC__ >= 12) || defined(__AVX512FP16__)
 
@@ -32,7 +32,7 @@
 
 namespace bcastgen::simd::avx512fp16 {
 
-using namespace bcastgen::simd::avx512;  // every dtype but f16: AVX-512's forms
+using namespace bcastgen::simd::avx512bf16;  // every dtype but f16: AVX-512's forms, bf16's stores avx512bf16's
 
 namespace detail {
 BCASTGEN_SIMD_AVX512FP16 __m512i bits(__m512h x) { return _mm512_castph_si512(x); }
