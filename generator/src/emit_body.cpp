@@ -528,17 +528,17 @@ class BodyEmitter {
     };
     // Vector u's store, paired with u + 1's where the vocabulary can (then
     // u + 1 has none of its own): paired[u].
+    const std::string& pair = pair_form();
     std::vector<bool> paired(offs.size(), false);
-    for (std::size_t u = 0; !masked && u + 1 < offs.size(); ++u) {
-      if ((u > 0 && paired[u - 1]) || !pairs_at(base, offs[u], offs[u + 1])) continue;
-      paired[u] = !pair_form().empty();
+    for (std::size_t u = 0; !masked && !pair.empty() && u + 1 < offs.size(); ++u) {
+      paired[u] = !(u > 0 && paired[u - 1]) && pairs_at(base, offs[u], offs[u + 1]);
     }
     auto store_of = [&](std::size_t u) {
       if (u > 0 && paired[u - 1]) return;  // stored with u - 1
       if (!paired[u]) return stores(u);
-      pr_.line(expand(pair_form(), {{"p", offset_expr(out_ptr, base, offs[u])},
-                                    {"a", vector_name(dag_.root, fmt::format("{}{}", tag, u), offs[u])},
-                                    {"b", vector_name(dag_.root, fmt::format("{}{}", tag, u + 1), offs[u + 1])}}) +
+      pr_.line(expand(pair, {{"p", offset_expr(out_ptr, base, offs[u])},
+                             {"a", vector_name(dag_.root, fmt::format("{}{}", tag, u), offs[u])},
+                             {"b", vector_name(dag_.root, fmt::format("{}{}", tag, u + 1), offs[u + 1])}}) +
                ";");
     };
     if (interleave) {

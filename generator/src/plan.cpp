@@ -367,8 +367,7 @@ std::string plan_held(const KernelPlan& p, IsaPlan& ip) {
   if (held.empty() || vectors * static_cast<std::int64_t>(held.size()) > budget) return "";
   ip.held_vectors = static_cast<int>(vectors);
   ip.main_trips = 0;
-  ip.tail_vectors = ip.held_vectors;
-  ip.tail_lanes = static_cast<int>(ip.row % ip.lanes);
+  ip.tail_vectors = ip.held_vectors;  // (tail_lanes, row % lanes, is settle_tail's)
   std::string names;
   for (std::size_t k : held) {
     ip.access[k] = Access::Held;
