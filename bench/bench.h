@@ -17,15 +17,9 @@
 #include "bcastgen/rules.h"
 #include "bcastgen/shape.h"
 #include "bcastgen/types.h"
+#include "buffers.h"
 
 namespace bench {
-
-struct AlignedFree {
-  std::size_t offset = 0;  // of the buffer within its allocation
-  void operator()(unsigned char* p) const;
-};
-using Buffer = std::unique_ptr<unsigned char, AlignedFree>;
-Buffer aligned_buffer(std::size_t bytes);  // 64-byte aligned, at least 64 bytes
 
 struct Case {
   std::string name;   // the kernel name in cases.yaml, e.g. c04_nhwc_c3

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bcastgen/half.h"
+#include "buffers.h"
 #include "cases.h"
 #include "half_peers.h"
 
@@ -75,8 +76,9 @@ float value_of(const void* p, Elem e, std::int64_t i) {
 }
 
 // Values in [-4, 4): in range for every type, rounding in every op.
-std::vector<unsigned char> random_buffer(std::int64_t n, Elem e, std::mt19937& rng) {
-  std::vector<unsigned char> b(static_cast<std::size_t>(n * elem_size(e)));
+bench::Buffer random_buffer(std::int64_t n, Elem e, std::mt19937& rng) {
+  bench::Buffer buf = bench::aligned_buffer(static_cast<std::size_t>(n * elem_size(e)));
+  unsigned char* b = buf.get();
   std::uniform_real_distribution<float> u(-4.0f, 4.0f);
   for (std::int64_t i = 0; i < n; ++i) {
     const float v = u(rng);
@@ -85,7 +87,7 @@ std::vector<unsigned char> random_buffer(std::int64_t n, Elem e, std::mt19937& r
                                            : bcastgen::half_from<bcastgen::bf16>(v).bits;
     if (e != Elem::F32) std::memcpy(&b[i * 2], &h, 2);
   }
-  return b;
+  return buf;
 }
 
 // Calls of f per timed batch: enough for 20 ms (after a warm-up call:
@@ -135,7 +137,7 @@ int main() {
   for (const Case& c : cases()) {
     for (Elem e : {Elem::F32, Elem::F16, Elem::Bf16}) {
       if (c.kind == Kind::Mixed && e == Elem::F16) continue;
-      std::vector<std::vector<unsigned char>> bufs;
+      std::vector<bench::Buffer> bufs;
       std::vector<void*> in;
       std::int64_t bytes = numel(c.out) * elem_size(e);
       for (std::size_t k = 0; k < c.inputs.size(); ++k) {
@@ -143,10 +145,11 @@ int main() {
         bufs.push_back(random_buffer(numel(c.inputs[k]), ek, rng));
         bytes += numel(c.inputs[k]) * elem_size(ek);
       }
-      for (auto& b : bufs) in.push_back(b.data());
+      for (auto& b : bufs) in.push_back(b.get());
       const std::int64_t n = numel(c.out);
-      std::vector<unsigned char> ours(static_cast<std::size_t>(n * elem_size(e))), theirs(ours.size());
-      const Loop mine = bcastgen_loop(c.name, e, in, ours.data());
+      const std::size_t out_bytes = static_cast<std::size_t>(n * elem_size(e));
+      const bench::Buffer ours = bench::aligned_buffer(out_bytes), theirs = bench::aligned_buffer(out_bytes);
+      const Loop mine = bcastgen_loop(c.name, e, in, ours.get());
       if (!mine) continue;
       mine();
       struct Peer {
@@ -154,10 +157,10 @@ int main() {
         Loop loop;
       };
       const Peer peers[] = {{"bcastgen", mine},
-                            {"pytorch", torch_loop(c, e, in, theirs.data())},
-                            {"onednn", onednn_loop(c, e, in, theirs.data())},
-                            {"eigen", eigen_loop(c, e, in, theirs.data())},
-                            {"halide", halide_loop(c, e, in, theirs.data())}};
+                            {"pytorch", torch_loop(c, e, in, theirs.get())},
+                            {"onednn", onednn_loop(c, e, in, theirs.get())},
+                            {"eigen", eigen_loop(c, e, in, theirs.get())},
+                            {"halide", halide_loop(c, e, in, theirs.get())}};
       // Each peer's outputs against bcastgen's, then every available peer timed in one interleaved run.
       std::vector<std::int64_t> bad(std::size(peers), 0);
       std::vector<Loop> timed;
@@ -166,10 +169,10 @@ int main() {
         if (!p.loop) continue;
         timed.push_back(p.loop);
         if (std::string(p.name) == "bcastgen") continue;
-        std::fill(theirs.begin(), theirs.end(), 0);
+        std::memset(theirs.get(), 0, out_bytes);
         p.loop();
         for (std::int64_t i = 0; i < n; ++i) {
-          const float a = value_of(ours.data(), e, i), b = value_of(theirs.data(), e, i);
+          const float a = value_of(ours.get(), e, i), b = value_of(theirs.get(), e, i);
           if (!(a == b || (std::isnan(a) && std::isnan(b)))) ++bad[k];
         }
       }

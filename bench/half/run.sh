@@ -71,7 +71,7 @@ printf '%s\n' "${cmds[@]}" | xargs -P 2 -I{} bash -c {}
 } >"$hl/halide_half.h"
 g++ -std=c++17 -O2 -Wall -Wextra -I/usr/include/halide14 -I"$hl" -I"$here" -c "$here/peer_half_halide.cpp" \
   -o "$work/peer_halide.o"
-g++ -std=c++17 -O2 -Wall -Wextra -I"$root/runtime/include" -I"$work" -I"$here" "$here/half_bench.cpp" \
+g++ -std=c++17 -O2 -Wall -Wextra -I"$root/runtime/include" -I"$root/bench" -I"$work" -I"$here" "$here/half_bench.cpp" \
   "$work/cases.o" "$work/peer_torch.o" "$work/peer_onednn.o" "$work/peer_eigen.o" "$work/peer_halide.o" \
   "$hl"/hl_*.a -ltorch -ltorch_cpu -lc10 -ldnnl -ldl -lpthread -o "$work/half_bench"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The measurement behind the default stream_threshold_bytes (README, "How
 # kernels are planned"): the same generated kernels with and without
-# streaming stores, over footprints from 16 to 64 MiB.
+# streaming stores, over footprints from 16 to 128 MiB, for kernels that
+# read and write in different shares (make_specs.py).
 #
 #   bash bench/stream_threshold/run.sh [BCASTGEN]   (default: build/generator/bcastgen)
 set -euo pipefail

@@ -1,0 +1,45 @@
+// bcastgen benchmarks: the buffers every peer of a case reads and writes.
+//
+// Buffers of 1 MiB and more get transparent huge pages, as NumPy's large
+// arrays do (THP is in "madvise" mode on Debian): without this the C++ peers,
+// not NumPy, would pay the TLB misses of 4 KiB pages on the DRAM- and
+// L3-sized cases. They start at staggered offsets (a multiple of 64 bytes
+// past a 2 MiB boundary), so that a case's operands do not all share their
+// low address bits, as separately allocated arrays usually do not. Smaller
+// buffers are 64-byte aligned, as the frameworks' allocators give them.
+#pragma once
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+namespace bench {
+
+struct AlignedFree {
+  std::size_t offset = 0;  // of the buffer within its allocation
+  void operator()(unsigned char* p) const { std::free(p - offset); }
+};
+using Buffer = std::unique_ptr<unsigned char, AlignedFree>;
+
+// 64-byte aligned, at least 64 bytes.
+inline Buffer aligned_buffer(std::size_t bytes) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  if (bytes < (std::size_t{1} << 20)) {
+    void* p = std::aligned_alloc(64, std::max<std::size_t>((bytes + 63) / 64 * 64, 64));
+    if (p == nullptr) throw std::bad_alloc();
+    return Buffer(static_cast<unsigned char*>(p));
+  }
+  static unsigned counter = 0;
+  const std::size_t offset = (counter++ % 8) * (4096 + 64 * 5);
+  const std::size_t size = (bytes + offset + kHuge - 1) / kHuge * kHuge;
+  void* p = std::aligned_alloc(kHuge, size);
+  if (p == nullptr) throw std::bad_alloc();
+  madvise(p, size, MADV_HUGEPAGE);  // advice only: failure is harmless
+  return Buffer(static_cast<unsigned char*>(p) + offset, AlignedFree{offset});
+}
+
+}  // namespace bench
