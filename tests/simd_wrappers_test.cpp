@@ -34,12 +34,7 @@ std::set<std::string> vocabulary_names(bg::Isa isa) {
   for (bg::DType t : bg::kAllDTypes) {
     const bg::gen::TypeVocabulary* tv = v.type(isa, t);
     if (!tv) continue;
-    for (const std::string* form : {&tv->load, &tv->store, &tv->stream, &tv->splat, &tv->load_tail, &tv->store_tail,
-                                    &tv->store_bool, &tv->store_bool_tail, &tv->permute, &tv->select, &tv->load_cmp,
-                                    &tv->load_cmp_tail, &tv->splat_cmp, &tv->store_nan_exact, &tv->stream_nan_exact,
-                                    &tv->store_exact, &tv->stream_exact, &tv->store_pair, &tv->stream_pair}) {
-      add_name(names, *form);
-    }
+    for (const bg::gen::TypeForm& form : bg::gen::type_forms()) add_name(names, tv->*form.field);
     for (const bg::OpInfo& o : bg::kOpInfo) {
       add_name(names, v.op(isa, t, o.op).value_or(""));
       for (auto form : {bg::gen::LiteralForm::Number, bg::gen::LiteralForm::Zero}) {

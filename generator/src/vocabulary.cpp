@@ -25,6 +25,31 @@ const Vocabulary& Vocabulary::builtin() {
   return v;
 }
 
+const std::vector<TypeForm>& type_forms() {
+  static const std::vector<TypeForm> forms = {
+      {"load", &TypeVocabulary::load, {"p"}, true},
+      {"load_tail", &TypeVocabulary::load_tail, {"p", "t"}, false},
+      {"store", &TypeVocabulary::store, {"p", "v"}, true},
+      {"store_tail", &TypeVocabulary::store_tail, {"p", "t", "v"}, false},
+      {"stream", &TypeVocabulary::stream, {"p", "v"}, false},
+      {"store_nan_exact", &TypeVocabulary::store_nan_exact, {"p", "v"}, false},
+      {"stream_nan_exact", &TypeVocabulary::stream_nan_exact, {"p", "v"}, false},
+      {"store_exact", &TypeVocabulary::store_exact, {"p", "v"}, false},
+      {"stream_exact", &TypeVocabulary::stream_exact, {"p", "v"}, false},
+      {"store_pair", &TypeVocabulary::store_pair, {"p", "a", "b"}, false},
+      {"stream_pair", &TypeVocabulary::stream_pair, {"p", "a", "b"}, false},
+      {"splat", &TypeVocabulary::splat, {"x"}, true},
+      {"permute", &TypeVocabulary::permute, {"v", "i"}, false},
+      {"select", &TypeVocabulary::select, {"c", "x", "y"}, true},
+      {"load_cmp", &TypeVocabulary::load_cmp, {"p"}, true},
+      {"load_cmp_tail", &TypeVocabulary::load_cmp_tail, {"p", "t"}, false},
+      {"splat_cmp", &TypeVocabulary::splat_cmp, {"x"}, true},
+      {"store_bool", &TypeVocabulary::store_bool, {"p", "m"}, true},
+      {"store_bool_tail", &TypeVocabulary::store_bool_tail, {"p", "t", "m"}, false},
+  };
+  return forms;
+}
+
 namespace {
 
 // The placeholders each form may use (the emitter supplies exactly these).
@@ -56,38 +81,6 @@ const std::vector<TypeName>& type_names() {
       {"mask", &TypeVocabulary::mask, false},
   };
   return names;
-}
-
-// A memory, splat or select form of a dtype: a wrapper with these arguments.
-struct TypeForm {
-  const char* key;
-  std::string TypeVocabulary::*field;
-  std::vector<const char*> args;
-  bool required;  // every vector type has it (else: where the ISA or a feature needs it)
-};
-const std::vector<TypeForm>& type_forms() {
-  static const std::vector<TypeForm> forms = {
-      {"load", &TypeVocabulary::load, {"p"}, true},
-      {"load_tail", &TypeVocabulary::load_tail, {"p", "t"}, false},
-      {"store", &TypeVocabulary::store, {"p", "v"}, true},
-      {"store_tail", &TypeVocabulary::store_tail, {"p", "t", "v"}, false},
-      {"stream", &TypeVocabulary::stream, {"p", "v"}, false},
-      {"store_nan_exact", &TypeVocabulary::store_nan_exact, {"p", "v"}, false},
-      {"stream_nan_exact", &TypeVocabulary::stream_nan_exact, {"p", "v"}, false},
-      {"store_exact", &TypeVocabulary::store_exact, {"p", "v"}, false},
-      {"stream_exact", &TypeVocabulary::stream_exact, {"p", "v"}, false},
-      {"store_pair", &TypeVocabulary::store_pair, {"p", "a", "b"}, false},
-      {"stream_pair", &TypeVocabulary::stream_pair, {"p", "a", "b"}, false},
-      {"splat", &TypeVocabulary::splat, {"x"}, true},
-      {"permute", &TypeVocabulary::permute, {"v", "i"}, false},
-      {"select", &TypeVocabulary::select, {"c", "x", "y"}, true},
-      {"load_cmp", &TypeVocabulary::load_cmp, {"p"}, true},
-      {"load_cmp_tail", &TypeVocabulary::load_cmp_tail, {"p", "t"}, false},
-      {"splat_cmp", &TypeVocabulary::splat_cmp, {"x"}, true},
-      {"store_bool", &TypeVocabulary::store_bool, {"p", "m"}, true},
-      {"store_bool_tail", &TypeVocabulary::store_bool_tail, {"p", "t", "m"}, false},
-  };
-  return forms;
 }
 
 // A map node's value as a string; `where` names it in errors.

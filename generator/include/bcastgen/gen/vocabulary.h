@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "bcastgen/cpu.h"
 #include "bcastgen/expr.h"
@@ -56,6 +57,18 @@ struct TypeVocabulary {
   // load_cmp_tail under mask {t}, splat_cmp from a bool scalar {x}).
   std::string select, load_cmp, load_cmp_tail, splat_cmp;
 };
+
+// A memory, splat or select form of a dtype: a field of TypeVocabulary,
+// the key that names it in the table, and the arguments of its wrapper.
+struct TypeForm {
+  const char* key;
+  std::string TypeVocabulary::*field;
+  std::vector<const char*> args;
+  bool required;  // every vector type has it (else: where the ISA or a feature needs it)
+};
+// Every form of TypeVocabulary but its register types: what the loader reads
+// and checks, and what a test walks to see each form's wrapper exists.
+const std::vector<TypeForm>& type_forms();
 
 // The two forms of max/min with a literal operand (literal_ops): Number,
 // the op of ({n}, {x}) for n never NaN; Zero, the op of ({x}, +0.0).
