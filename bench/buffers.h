@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 
@@ -41,5 +42,24 @@ inline Buffer aligned_buffer(std::size_t bytes) {
   madvise(p, size, MADV_HUGEPAGE);  // advice only: failure is harmless
   return Buffer(static_cast<unsigned char*>(p) + offset, AlignedFree{offset});
 }
+
+// n zeroed elements of T in an aligned_buffer, for the code that held a std::vector.
+template <class T>
+class AlignedArray {
+ public:
+  explicit AlignedArray(std::size_t n) : buf_(aligned_buffer(n * sizeof(T))), n_(n) {
+    std::memset(buf_.get(), 0, n * sizeof(T));
+  }
+  T* data() { return reinterpret_cast<T*>(buf_.get()); }
+  const T* data() const { return reinterpret_cast<const T*>(buf_.get()); }
+  std::size_t size() const { return n_; }
+  T& operator[](std::size_t i) { return data()[i]; }
+  T* begin() { return data(); }
+  T* end() { return data() + n_; }
+
+ private:
+  Buffer buf_;
+  std::size_t n_;
+};
 
 }  // namespace bench

@@ -160,7 +160,8 @@ void check_isa_structure(const KernelPlan& p, const IsaPlan& ip, const std::stri
     FUZZ_CHECK(ip.row % ip.period == 0, ctx + ": the row holds whole periods");
   }
   if (ip.stream) {
-    FUZZ_CHECK(p.footprint_bytes >= opt.stream_threshold_bytes, ctx + ": streaming below the threshold");
+    const std::optional<std::int64_t> threshold = stream_threshold(p, opt);
+    FUZZ_CHECK(threshold && p.footprint_bytes >= *threshold, ctx + ": streaming below the threshold");
     FUZZ_CHECK(p.out_dtype == ip.lane_dtype, ctx + ": streaming with an output type other than the lanes'");
     const std::int64_t vbytes = static_cast<std::int64_t>(ip.lanes) * dtype_size(ip.lane_dtype);
     for (const Loop& l : ip.outer) {
@@ -290,8 +291,8 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   if (opt.isas.empty()) opt.isas.push_back(Isa::Avx2);
   const int unrolls[] = {4, 0, 1, 2, 8};
   opt.unroll = in.pick_from(unrolls);
-  const std::int64_t thresholds[] = {40 << 20, 0, 64, 4096};
-  opt.stream_threshold_bytes = in.pick_from(thresholds);
+  const std::int64_t thresholds[] = {-1, 0, 64, 4096};  // -1: the CPU kind's
+  if (const std::int64_t t = in.pick_from(thresholds); t >= 0) opt.stream_threshold_bytes = t;
   const std::int64_t blocks[] = {16384, 256, 1024, 1 << 20};
   opt.max_block_elements = in.pick_from(blocks);
   const bool emit = in.u8() % 8 == 0;  // emitting is slow (templates): one input in 8

@@ -383,24 +383,42 @@ TEST(Plan, StreamingStores) {
   EXPECT_TRUE(isa_plan(at, Isa::Avx512).stream);
   EXPECT_TRUE(isa_plan(at, Isa::Avx2).stream);
   EXPECT_FALSE(isa_plan(at, Isa::Scalar).stream);
-  EXPECT_NE(isa_plan(at, Isa::Avx512).why.find("streaming stores (footprint 1605888 bytes >= threshold)"),
+  EXPECT_NE(isa_plan(at, Isa::Avx512).why.find("streaming stores (footprint 1605888 bytes >= 1605888, the spec's "
+                                                "threshold)"),
             std::string::npos);
 
   const KernelPlan below = plan_kernel(k, options(1605889));
   EXPECT_FALSE(isa_plan(below, Isa::Avx512).stream);
   EXPECT_FALSE(isa_plan(below, Isa::Avx2).stream);
 
-  // The default (40 MiB): benchmark case 1 (48 MiB) streams; the Broadcast
-  // op of case 13 (32 MiB of output from 4 KiB; its target has no data)
-  // stays in cache, where normal stores are faster on the target machine.
+  // Without a threshold in the options, the CPU kind's: 40 MiB, and 24 MiB
+  // for kernels that read at least as many bytes as they write. Benchmark
+  // case 1 (48 MiB) streams; so does a 12 MiB input to a 12 MiB output
+  // (bench/math's [8,128,3072]), and a 32 MiB one, but not at 23.9 MiB; the
+  // Broadcast op of case 13 (32 MiB of output from 4 KiB; its target has no
+  // data) stays in cache, where normal stores are faster.
   PlanOptions defaults;
   defaults.isas = {Isa::Avx512};
   EXPECT_TRUE(plan_kernel(binary(Op::Add, DType::F32, {4194304}, {4194304}), defaults).isas[0].stream);
+  const KernelPlan math = plan_kernel(binary(Op::Add, DType::F32, {8, 128, 3072}, {1}), defaults);
+  EXPECT_EQ(math.footprint_bytes, 2 * 4 * 8 * 128 * 3072 + 4);
+  EXPECT_EQ(bcastgen::gen::stream_threshold(math, defaults), 24 << 20);
+  EXPECT_TRUE(math.isas[0].stream);
+  EXPECT_NE(math.isas[0].why.find(">= 25165824, the generic kind's threshold for kernels that read as much as they write)"),
+            std::string::npos)
+      << math.isas[0].why;
+  EXPECT_FALSE(plan_kernel(binary(Op::Add, DType::F32, {8, 128, 3056}, {1}), defaults).isas[0].stream);
   const KernelSpec bc =
       bcastgen::gen::broadcast_kernel("bc", DType::F32, bcastgen::BroadcastMode::Numpy, {1, 1, 1024}, {64, 128, 1024});
   const KernelPlan bcp = plan_kernel(bc, defaults);
   EXPECT_EQ(bcp.footprint_bytes, (32 << 20) + 4096);
+  EXPECT_EQ(bcastgen::gen::stream_threshold(bcp, defaults), 40 << 20);
   EXPECT_FALSE(bcp.isas[0].stream);
+  // A spec's threshold is one number for every kernel.
+  PlanOptions spec_threshold = defaults;
+  spec_threshold.stream_threshold_bytes = 32 << 20;
+  EXPECT_TRUE(plan_kernel(bc, spec_threshold).isas[0].stream);
+  EXPECT_FALSE(plan_kernel(binary(Op::Add, DType::F32, {8, 128, 3072}, {1}), spec_threshold).isas[0].stream);
 
   // The footprint saturates instead of overflowing (a fuzzer find): the
   // output's 4.8e18 bytes fit in 64 bits, a's as many again do not.
@@ -479,6 +497,30 @@ KernelSpec fused(const std::string& expr, std::vector<bcastgen::gen::InputSpec> 
   for (const auto& in : k.inputs) decl.push_back({in.name, in.dtype});
   k.expr = bcastgen::gen::parse_expr(expr, decl);
   return k;
+}
+
+// A kernel that computes an approximated math function is bound by its
+// arithmetic: it keeps normal stores at any size, unless the spec sets a
+// threshold; exact unary ops (abs, floor, ...) do not count.
+TEST(Plan, MathFunctionsKeepNormalStores) {
+  PlanOptions defaults;
+  defaults.isas = {Isa::Avx512};
+  const bcastgen::gen::InputSpec big{"x", {32, 128, 3072}, DType::F32, {}};  // 48 MiB in, 48 MiB out
+  for (const char* expr : {"exp(x)", "x * sigmoid(x)", "gelu(x + 1)"}) {
+    const KernelPlan p = plan_kernel(fused(expr, {big}), defaults);
+    EXPECT_FALSE(bcastgen::gen::stream_threshold(p, defaults).has_value()) << expr;
+    EXPECT_FALSE(p.isas[0].stream) << expr;
+    EXPECT_NE(p.isas[0].why.find("; normal stores: its math functions keep it compute-bound"), std::string::npos)
+        << p.isas[0].why;
+  }
+  for (const char* expr : {"abs(x) + 1", "floor(x)", "sqrt(x)", "max(x, 0)"}) {
+    const KernelPlan p = plan_kernel(fused(expr, {big}), defaults);
+    EXPECT_EQ(bcastgen::gen::stream_threshold(p, defaults), 24 << 20) << expr;
+    EXPECT_TRUE(p.isas[0].stream) << expr;
+  }
+  PlanOptions spec_threshold = defaults;
+  spec_threshold.stream_threshold_bytes = 1 << 20;
+  EXPECT_TRUE(plan_kernel(fused("exp(x)", {big}), spec_threshold).isas[0].stream);
 }
 
 // A bf16 output rounds without the NaN fixup only where its NaNs can only

@@ -136,7 +136,7 @@ TEST(SpecParse, DefaultsWhenAbsent) {
                                       Isa::Scalar}));
 #endif
   EXPECT_EQ(s.ns, "bcastgen_kernels");
-  EXPECT_EQ(s.stream_threshold_bytes, 40 << 20);
+  EXPECT_FALSE(s.stream_threshold_bytes.has_value()) << "absent: the CPU kind's thresholds";
 }
 
 TEST(SpecParse, JsonIsYaml) {

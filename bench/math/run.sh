@@ -70,7 +70,7 @@ for peer in eigen torch onednn xnnpack; do
   g++ -std=c++17 -O2 "${flags[@]}" -c "$root/bench/math/peer_math_$peer.cpp" -o "$work/peer_$peer.o"
   peers+=("$work/peer_$peer.o")
 done
-g++ -std=c++17 -O2 -I"$root/runtime/include" -I"$work" "$root/bench/math/math_bench.cpp" "$work/math_kernels.o" \
+g++ -std=c++17 -O2 -I"$root/runtime/include" -I"$root/bench" -I"$work" "$root/bench/math/math_bench.cpp" "$work/math_kernels.o" \
   "$work/sleef_avx2.o" "$work/sleef_avx512.o" "${peers[@]}" -lsleef -ltorch -ltorch_cpu -lc10 -ldnnl -lXNNPACK \
   -lpthreadpool -lbenchmark -lpthread -ldl -o "$work/math_bench"
 export OMP_NUM_THREADS=1

@@ -8,6 +8,7 @@ SIZES_MIB, four kernels that read and write in different shares:
     row   x[R, 1024] + b[1024], f32         reads 1/2, writes 1/2
     rowh  the same in bf16                  reads 1/2, writes 1/2 (narrowing stores)
     bc    broadcast [1, 1024] to [R, 1024]  writes only
+    exp   exp(x[R, 1024]), f32              reads 1/2, writes 1/2, bound by its arithmetic
 
     make_specs.py DIR
 """
@@ -26,6 +27,7 @@ def kernels(m):
         "{name: rowh%d, dtype: bf16, inputs: {x: [%d, 1024], b: [1024]}, expr: x + b}" % (m, m * MIB // 4 // 1024),
         "{name: bc%d, op: broadcast, mode: numpy, dtype: f32, a: [1, 1024], target: [%d, 1024]}"
         % (m, m * MIB // 4 // 1024),
+        "{name: exp%d, inputs: {x: [%d, 1024]}, expr: 'exp(x)'}" % (m, m * MIB // 8 // 1024),
     ]
 
 

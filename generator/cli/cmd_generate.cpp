@@ -58,7 +58,8 @@ Action register_generate(CLI::App& app) {
   cmd->add_flag("--emit-runtime", args->emit_runtime,
                 "also write the runtime headers (bcastgen/*.h) so the output builds without bcastgen installed");
   cmd->add_option("--stream-threshold", args->stream_threshold,
-                  "footprint (a + b + out bytes) from which stores stream past the cache (overrides the spec)");
+                  "footprint (inputs + out bytes) from which every kernel's stores stream past the cache "
+                  "(overrides the spec and the CPU kind's thresholds)");
   cmd->add_flag("--verify", args->verify,
                 "parse and type-check the output with Clang, and inspect it, before writing; exit 4 on a problem");
   cmd->add_flag("--format", args->format, "format the output with clang-format (templates/bcastgen-format.yaml)");

@@ -387,6 +387,19 @@ void settle_tail(IsaPlan& ip) {
   ip.tail_lanes = static_cast<int>(rest % ip.lanes);
 }
 
+// Whether the kernel reads at least as many bytes as it writes (the
+// footprint holds out once and every input once).
+bool reads_as_much_as_it_writes(const KernelPlan& p) { return p.footprint_bytes - p.out_bytes >= p.out_bytes; }
+
+// Whether a node computes an approximated math function (exp, tanh, gelu,
+// ...: max_ulp > 0). Tens of operations per vector make such a kernel
+// bound by its arithmetic rather than by memory.
+bool computes_a_function(const KernelPlan& p) {
+  return std::any_of(p.spec.expr.nodes.begin(), p.spec.expr.nodes.end(), [](const ExprNode& n) {
+    return n.kind == ExprKind::Unary && unary_info(n.unary).max_ulp > 0;
+  });
+}
+
 IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Vocabulary& voc) {
   IsaPlan ip;
   ip.isa = isa;
@@ -470,7 +483,8 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   // output's registers (a compare result, stored as bytes, has none).
   const bool out_is_cmp = p.out_dtype == DType::Bool && ip.lane_dtype != DType::Bool;
   const bool can_stream = *row.nt_fence != '\0' && !out_is_cmp && !voc.type(isa, p.out_dtype)->stream.empty();
-  ip.stream = can_stream && p.footprint_bytes >= opt.stream_threshold_bytes && rows_aligned;
+  const std::optional<std::int64_t> threshold = stream_threshold(p, opt);
+  ip.stream = can_stream && threshold && p.footprint_bytes >= *threshold && rows_aligned;
 
   std::string tail = ip.tail_lanes == 0 ? "no partial vector"
                      : row.mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
@@ -492,7 +506,16 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   // The order within a step (or a held row's group), a fact of the CPU kind (cpu_kinds.h).
   ip.interleave = cpu.interleave && (ip.main_trips > 0 || ip.held_vectors > 0) && ip.unroll > 1;
   if (ip.interleave) ip.why += fmt::format("; each vector's loads, nodes and store together ({})", cpu.name);
-  if (ip.stream) ip.why += fmt::format("; streaming stores (footprint {} bytes >= threshold)", p.footprint_bytes);
+  if (ip.stream) {
+    const std::string whose = opt.stream_threshold_bytes ? "the spec's threshold"
+                              : reads_as_much_as_it_writes(p)
+                                  ? fmt::format("the {} kind's threshold for kernels that read as much as they write",
+                                                cpu.name)
+                                  : fmt::format("the {} kind's threshold", cpu.name);
+    ip.why += fmt::format("; streaming stores (footprint {} bytes >= {}, {})", p.footprint_bytes, *threshold, whose);
+  } else if (can_stream && !threshold && p.footprint_bytes >= cpu.stream_reading_bytes) {
+    ip.why += "; normal stores: its math functions keep it compute-bound, where streaming gains nothing";
+  }
   return ip;
 }
 
@@ -626,6 +649,13 @@ bool root_nans_exact_in_bf16(const ExprDag& d) {
 }
 
 }  // namespace
+
+std::optional<std::int64_t> stream_threshold(const KernelPlan& p, const PlanOptions& opt) {
+  if (opt.stream_threshold_bytes) return *opt.stream_threshold_bytes;
+  if (computes_a_function(p)) return std::nullopt;
+  const CpuKindInfo& cpu = cpu_kind_info(opt.cpu);
+  return reads_as_much_as_it_writes(p) ? cpu.stream_reading_bytes : cpu.stream_bytes;
+}
 
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {
   return plan_kernel(k, broadcast_kernel_inputs(k), opt, voc);

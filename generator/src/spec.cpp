@@ -110,8 +110,10 @@ class SpecReader {
       }
     }
     if (auto t = root["stream_threshold_bytes"]) {
-      if (int_field(t, "", "stream_threshold_bytes", &spec.stream_threshold_bytes) && spec.stream_threshold_bytes < 0) {
-        add(t, "", "'stream_threshold_bytes' must be 0 or more, got " + std::to_string(spec.stream_threshold_bytes));
+      std::int64_t bytes = 0;
+      if (int_field(t, "", "stream_threshold_bytes", &bytes)) {
+        if (bytes < 0) add(t, "", "'stream_threshold_bytes' must be 0 or more, got " + std::to_string(bytes));
+        else spec.stream_threshold_bytes = bytes;
       }
     }
     if (auto t = root["max_elements"]) {
@@ -121,7 +123,6 @@ class SpecReader {
     }
     // A bad setting is reported once; the kernels are checked with the default.
     if (spec.max_elements < 1) spec.max_elements = Spec{}.max_elements;
-    if (spec.stream_threshold_bytes < 0) spec.stream_threshold_bytes = Spec{}.stream_threshold_bytes;
 
     const YAML::Node kernels = root["kernels"];
     if (!kernels) {
@@ -692,8 +693,8 @@ static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string
   };
   if (spec.kernels.empty()) add(nullptr, "empty spec: no kernels");
   if (spec.max_elements < 1) add(nullptr, "max_elements must be 1 or more, got " + std::to_string(spec.max_elements));
-  if (spec.stream_threshold_bytes < 0) {
-    add(nullptr, "stream_threshold_bytes must be 0 or more, got " + std::to_string(spec.stream_threshold_bytes));
+  if (spec.stream_threshold_bytes && *spec.stream_threshold_bytes < 0) {
+    add(nullptr, "stream_threshold_bytes must be 0 or more, got " + std::to_string(*spec.stream_threshold_bytes));
   }
   std::set<std::string> seen;
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) {

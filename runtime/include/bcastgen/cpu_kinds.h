@@ -42,31 +42,52 @@ struct CpuKindInfo {
   // else the loads of all the step's vectors first, then their nodes, then
   // their stores (as XNNPACK's kernels).
   bool interleave;
+  // Footprints (bytes of every input and of out, once) from which stores
+  // stream: stream_bytes for every kernel, stream_reading_bytes (lower) for
+  // kernels that read at least as many bytes as they write. A write-mostly
+  // kernel's output stays in the L3 across calls until it is well past its
+  // size; one that reads as much as it writes gains from skipping the
+  // read-for-ownership sooner (bench/stream_threshold/run.sh, README planner
+  // step 6). A spec's stream_threshold_bytes replaces both; without one, a
+  // kernel with a math function keeps normal stores (gen/plan.h,
+  // stream_threshold).
+  std::int64_t stream_bytes, stream_reading_bytes;
   const char* why;          // the measurement behind these facts
 };
 
 inline constexpr CpuModels kAllModels{0x00, 0xFF};
 inline constexpr CpuModels kNoModels{1, 0};
+// Measured on AMD Zen 5 and, for the add and the broadcast, on the AVX-512
+// machine of 2026-11-23 (a 32 MiB L3; README planner step 6): from 24 MiB,
+// streaming gained 1.02x to 1.41x on kernels that read as much as they
+// write, in three runs but for one bf16 point (0.95x), and a write-only
+// broadcast breaks even between 40 and 64 MiB.
+inline constexpr std::int64_t kStreamBytes = std::int64_t{40} << 20;
+inline constexpr std::int64_t kStreamReadingBytes = std::int64_t{24} << 20;
 
 inline constexpr CpuKindInfo kCpuKindInfo[] = {
     {CpuKind::Generic, "generic", "any CPU", "", 0, {kNoModels, kNoModels, kNoModels, kNoModels}, 4, false,
+     kStreamBytes, kStreamReadingBytes,
      "the default: the plans as tuned on the project's earlier machines (Intel Xeon, AMD Zen 3)"},
     {CpuKind::IntelXeon, "intel-xeon",
      "Intel Xeon with AVX-512 (Skylake-SP, Cascade Lake, Ice Lake-SP, Sapphire and Emerald Rapids)",
      "GenuineIntel", 6,
      {CpuModels{0x55, 0x55}, CpuModels{0x6A, 0x6C}, CpuModels{0x8F, 0x8F}, CpuModels{0xCF, 0xCF}}, 4, false,
-     "the generic plan was tuned here (bench/run.sh, README \"Benchmarks\")"},
+     kStreamBytes, kStreamReadingBytes, "the generic plan was tuned here (bench/run.sh, README \"Benchmarks\")"},
     {CpuKind::Zen3, "zen3", "AMD Zen 3 (EPYC Milan): AVX2", "AuthenticAMD", 0x19,
      {CpuModels{0x00, 0x0F}, CpuModels{0x20, 0x5F}, kNoModels, kNoModels}, 4, false,
-     "the generic plan, measured there since the fused cases (README \"Benchmarks\", Zen 3 tables)"},
+     kStreamBytes, kStreamReadingBytes, "the generic plan, measured there since the fused cases (README \"Benchmarks\", Zen 3 tables)"},
     {CpuKind::Zen4, "zen4", "AMD Zen 4 (EPYC Genoa): AVX-512 as two 256-bit halves", "AuthenticAMD", 0x19,
      {CpuModels{0x10, 0x1F}, CpuModels{0x60, 0x7F}, CpuModels{0xA0, 0xAF}, kNoModels}, 4, true,
-     "case 6 (8x128x768 * 768): one load-multiply-store per vector 67.0 us, loads grouped before stores 70.8 us "
+     kStreamBytes, kStreamReadingBytes, "case 6 (8x128x768 * 768): one load-multiply-store per vector 67.0 us, loads grouped before stores 70.8 us "
      "(issue 25's harness)"},
     {CpuKind::Zen5, "zen5", "AMD Zen 5 (EPYC Turin): 512-bit AVX-512 datapaths", "AuthenticAMD", 0x1A,
      {kAllModels, kNoModels, kNoModels, kNoModels}, 4, false,
+     kStreamBytes, kStreamReadingBytes,
      "the generic plan: interleaved measured slower here (case 10: 166, 160 us grouped, 170, 172 interleaved; "
-     "F1: 81, 77 against 84, 83)"},
+     "F1: 81, 77 against 84, 83); streaming from 24 MiB for kernels that read as much as they write "
+     "(1.02x to 1.41x from 24 MiB in three runs, but for one bf16 point at 0.95x), else from 40 MiB (a write-only "
+     "broadcast: 0.91x to 1.23x at 40)"},
 };
 
 inline constexpr std::size_t kCpuKindCount = std::size(kCpuKindInfo);
@@ -78,11 +99,13 @@ inline constexpr bool cpu_kind_table_consistent() {
   for (std::size_t i = 0; i < kCpuKindCount; ++i) {
     const CpuKindInfo& r = kCpuKindInfo[i];
     if (static_cast<std::size_t>(r.kind) != i || (r.unroll != 1 && r.unroll != 2 && r.unroll != 4)) return false;
+    if (r.stream_reading_bytes < 0 || r.stream_reading_bytes > r.stream_bytes) return false;
   }
   return true;
 }
 }  // namespace detail
-static_assert(detail::cpu_kind_table_consistent(), "kCpuKindInfo: one row per CpuKind in enum order, unroll 1, 2 or 4");
+static_assert(detail::cpu_kind_table_consistent(), "kCpuKindInfo: one row per CpuKind in enum order, unroll 1, 2 or 4, "
+              "0 <= stream_reading_bytes <= stream_bytes");
 
 // Exact names, as the table spells them.
 inline bool parse_cpu_kind(std::string_view s, CpuKind* out) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,13 +132,21 @@ struct PlanOptions {
   // the unroll and the order of loads and stores.
   CpuKind cpu = CpuKind::Generic;
   int unroll = 0;  // vectors per main-loop iteration; 0: the CPU kind's
-  // Streaming stores for kernels whose footprint is at least this: 40 MiB,
-  // 1.25x the 32 MiB L3 of the target machine (README, "How kernels are planned").
-  std::int64_t stream_threshold_bytes = 40 << 20;
+  // Streaming stores for kernels whose footprint is at least this; unset:
+  // the CPU kind's thresholds (stream_threshold below).
+  std::optional<std::int64_t> stream_threshold_bytes;
   // A kernel that is one long row is cut into blocks of at most this many
   // elements, so that a thread pool can split it (see plan.cpp).
   std::int64_t max_block_elements = 16384;
 };
+
+// The footprint from which a kernel's stores stream: the options' threshold,
+// or else the CPU kind's, the lower one where the kernel reads at least as
+// many bytes as it writes (cpu_kinds.h); none (never) for a kernel that
+// computes an approximated math function (exp, tanh, ...), which is bound
+// by its arithmetic: streaming its stores lost 1% to 9% on Zen 5, even at
+// 96 MiB, where a plain add gained 1.2x to 1.3x from 24 MiB.
+std::optional<std::int64_t> stream_threshold(const KernelPlan& plan, const PlanOptions& options);
 
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& options,
                        const Vocabulary& vocabulary = Vocabulary::builtin());

@@ -79,8 +79,10 @@ struct Spec {
   // The CPU kind the plans are made for (its tuning facts, cpu_kinds.h).
   CpuKind cpu = CpuKind::Generic;
   std::vector<KernelSpec> kernels;
-  // Outputs at least this large use non-temporal (streaming) stores.
-  std::int64_t stream_threshold_bytes = 40 << 20;  // footprint (a + b + out bytes) that streams
+  // Kernels whose footprint (every input's and out's bytes, once) is at
+  // least this stream their stores; unset: the CPU kind's facts
+  // (CpuKindInfo::stream_bytes and stream_reading_bytes).
+  std::optional<std::int64_t> stream_threshold_bytes;
   // Largest output element count accepted for one kernel.
   std::int64_t max_elements = std::int64_t{1} << 40;
 };
