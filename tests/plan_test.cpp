@@ -155,6 +155,35 @@ TEST(Plan, NhwcMeanSubtractionRepeats) {
   EXPECT_EQ(s.period, 0);
 }
 
+// A pattern of an odd number of vectors takes two per step where the
+// output stores in pairs (avx512bf16's bf16 rows have store_pair), so that
+// every store is a pair; elsewhere one pattern per step, as before.
+TEST(Plan, OddPatternsDoubleWhereStoresGoInPairs) {
+  PlanOptions o = options();
+  o.isas = {Isa::Avx512Bf16, Isa::Avx512, Isa::Avx2};
+  const KernelPlan p = plan_kernel(binary(Op::Subtract, DType::Bf16, {1, 224, 224, 3}, {3}), o);
+  const IsaPlan& bf = isa_plan(p, Isa::Avx512Bf16);
+  EXPECT_EQ(bf.pattern_vectors, 3);
+  EXPECT_EQ(bf.unroll, 6);
+  EXPECT_EQ(bf.step, 96);
+  EXPECT_EQ(bf.main_trips, 112);
+  EXPECT_NE(bf.why.find("held in 3 registers; two patterns per step, so that the stores go in pairs"),
+            std::string::npos)
+      << bf.why;
+  const IsaPlan& z = isa_plan(p, Isa::Avx512);  // bf16 stores one vector at a time
+  EXPECT_EQ(z.unroll, 3);
+  EXPECT_EQ(z.why.find("pairs"), std::string::npos) << z.why;
+  EXPECT_EQ(isa_plan(p, Isa::Avx2).unroll, 3);
+  // An even count is left alone: period 2 is one vector, four patterns per step.
+  const KernelPlan even = plan_kernel(binary(Op::Subtract, DType::Bf16, {1, 224, 224, 2}, {2}), o);
+  EXPECT_EQ(isa_plan(even, Isa::Avx512Bf16).pattern_vectors, 1);
+  EXPECT_EQ(isa_plan(even, Isa::Avx512Bf16).unroll, 4);
+  // f32 has no pair form.
+  const KernelPlan f32 = plan_kernel(binary(Op::Subtract, DType::F32, {1, 224, 224, 3}, {3}), o);
+  EXPECT_EQ(f32.isas.size(), 2u) << "avx512bf16 would plan f32 as avx512 does";
+  EXPECT_EQ(isa_plan(f32, Isa::Avx512).unroll, 3);
+}
+
 TEST(Plan, RepeatWithoutBlocksIsOneRow) {
   // 100 x 100 = 10000 periods is not a multiple of 256: no blocks, so the
   // vector variants have no outer loop left and the kernel is one piece.

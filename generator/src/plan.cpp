@@ -443,6 +443,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   // keep the pattern in registers, instead of one short row per element.
   const std::vector<bool> rep = repeating_inputs(p);
   bool pattern_ok = !rep.empty() && p.loops.back().extent % ip.lanes != 0 && max_parts(ip) == 1;
+  bool paired_patterns = false;
   for (std::size_t k = 0; pattern_ok && k < rep.size(); ++k) pattern_ok = !rep[k] || p.spec.inputs[k].dtype == ip.lane_dtype;
   if (pattern_ok) {
     const std::int64_t P = p.loops.back().extent;
@@ -461,8 +462,18 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
       for (std::size_t j = 0; j < rep.size(); ++j) {
         ip.access[j] = rep[j] ? Access::Pattern : fused_outer.in[j] == 0 ? Access::Splat : Access::Stream;
       }
-      // The main loop steps by whole patterns, so vector i always meets pattern register i % k.
-      ip.unroll = k * std::max(1, (unroll + k / 2) / k);
+      // The main loop steps by whole patterns, so vector i always meets
+      // pattern register i % k; by two where one is an odd number of vectors
+      // and the output stores in pairs (store_pair: avx512bf16's bf16), so
+      // that no vector of the step stores alone (NHWC's 3 vectors become 6).
+      int patterns = std::max(1, (unroll + k / 2) / k);
+      const TypeVocabulary* out_type = voc.type(isa, p.out_dtype);
+      if (k % 2 == 1 && patterns % 2 == 1 && 2 * k * patterns <= 2 * unroll && out_type &&
+          !out_type->store_pair.empty()) {
+        patterns *= 2;
+        paired_patterns = true;
+      }
+      ip.unroll = k * patterns;
     }
   }
   if (!ip.period && plan_gather(p, ip, voc)) {
@@ -501,6 +512,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     }
     ip.why += fmt::format("; {} repeat{} every {} elements, held in {} registers", names,
                           names.find(',') == std::string::npos ? "s" : "", ip.period, ip.pattern_vectors);
+    if (paired_patterns) ip.why += "; two patterns per step, so that the stores go in pairs";
   }
   ip.why += held + parts_note(p, ip) + lane_nodes_note(p, ip) + literal_minmax_note(p, ip);
   // The order within a step (or a held row's group), a fact of the CPU kind (cpu_kinds.h).
