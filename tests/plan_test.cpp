@@ -433,7 +433,8 @@ TEST(Plan, StreamingStores) {
   EXPECT_EQ(math.footprint_bytes, 2 * 4 * 8 * 128 * 3072 + 4);
   EXPECT_EQ(bcastgen::gen::stream_threshold(math, defaults), 24 << 20);
   EXPECT_TRUE(math.isas[0].stream);
-  EXPECT_NE(math.isas[0].why.find(">= 25165824, the generic kind's threshold for kernels that read as much as they write)"),
+  EXPECT_NE(math.isas[0].why.find(
+                ">= 25165824, the generic kind's threshold for kernels that read as much as they write)"),
             std::string::npos)
       << math.isas[0].why;
   EXPECT_FALSE(plan_kernel(binary(Op::Add, DType::F32, {8, 128, 3056}, {1}), defaults).isas[0].stream);
