@@ -484,11 +484,8 @@ class BodyEmitter {
   // store (its exact forms) or is a compare result.
   const std::string& pair_form() const {
     static const std::string none;
-    const TypeVocabulary* t = tv(dag_.root);
     if (is_cmp(dag_.root) || parts(dag_.root) != 1) return none;
-    if (p_.root_in_type && !(streaming_ ? t->stream_exact : t->store_exact).empty()) return none;
-    if (p_.root_nans_exact && !(streaming_ ? t->stream_nan_exact : t->store_nan_exact).empty()) return none;
-    return streaming_ ? t->stream_pair : t->store_pair;
+    return pair_store_form(p_, *tv(dag_.root), streaming_);
   }
 
   // Whether the vectors at row offsets off and off + lanes store as one

@@ -400,6 +400,23 @@ bool computes_a_function(const KernelPlan& p) {
   });
 }
 
+// The footprint from which a kernel's stores stream (stream_threshold), and
+// which rule gave it, for the plan's why.
+struct StreamRule {
+  std::optional<std::int64_t> bytes;
+  std::string whose;
+};
+StreamRule stream_rule(const KernelPlan& p, const PlanOptions& opt) {
+  if (opt.stream_threshold_bytes) return {*opt.stream_threshold_bytes, "the spec's threshold"};
+  if (computes_a_function(p)) return {std::nullopt, "its math functions keep it compute-bound"};
+  const CpuKindInfo& cpu = cpu_kind_info(opt.cpu);
+  if (reads_as_much_as_it_writes(p)) {
+    return {cpu.stream_reading_bytes,
+            fmt::format("the {} kind's threshold for kernels that read as much as they write", cpu.name)};
+  }
+  return {cpu.stream_bytes, fmt::format("the {} kind's threshold", cpu.name)};
+}
+
 IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Vocabulary& voc) {
   IsaPlan ip;
   ip.isa = isa;
@@ -464,12 +481,13 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
       }
       // The main loop steps by whole patterns, so vector i always meets
       // pattern register i % k; by two where one is an odd number of vectors
-      // and the output stores in pairs (store_pair: avx512bf16's bf16), so
-      // that no vector of the step stores alone (NHWC's 3 vectors become 6).
+      // and the result stores in pairs (pair_store_form: avx512bf16's bf16;
+      // asked for the store form, as streaming is settled below), so that
+      // no vector of the step stores alone (NHWC's 3 vectors become 6).
       int patterns = std::max(1, (unroll + k / 2) / k);
       const TypeVocabulary* out_type = voc.type(isa, p.out_dtype);
-      if (k % 2 == 1 && patterns % 2 == 1 && 2 * k * patterns <= 2 * unroll && out_type &&
-          !out_type->store_pair.empty()) {
+      if (k % 2 == 1 && patterns % 2 == 1 && k * patterns <= unroll && out_type &&
+          !pair_store_form(p, *out_type, false).empty()) {
         patterns *= 2;
         paired_patterns = true;
       }
@@ -494,8 +512,8 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   // output's registers (a compare result, stored as bytes, has none).
   const bool out_is_cmp = p.out_dtype == DType::Bool && ip.lane_dtype != DType::Bool;
   const bool can_stream = *row.nt_fence != '\0' && !out_is_cmp && !voc.type(isa, p.out_dtype)->stream.empty();
-  const std::optional<std::int64_t> threshold = stream_threshold(p, opt);
-  ip.stream = can_stream && threshold && p.footprint_bytes >= *threshold && rows_aligned;
+  const StreamRule stream = stream_rule(p, opt);
+  ip.stream = can_stream && stream.bytes && p.footprint_bytes >= *stream.bytes && rows_aligned;
 
   std::string tail = ip.tail_lanes == 0 ? "no partial vector"
                      : row.mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
@@ -519,14 +537,10 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   ip.interleave = cpu.interleave && (ip.main_trips > 0 || ip.held_vectors > 0) && ip.unroll > 1;
   if (ip.interleave) ip.why += fmt::format("; each vector's loads, nodes and store together ({})", cpu.name);
   if (ip.stream) {
-    const std::string whose = opt.stream_threshold_bytes ? "the spec's threshold"
-                              : reads_as_much_as_it_writes(p)
-                                  ? fmt::format("the {} kind's threshold for kernels that read as much as they write",
-                                                cpu.name)
-                                  : fmt::format("the {} kind's threshold", cpu.name);
-    ip.why += fmt::format("; streaming stores (footprint {} bytes >= {}, {})", p.footprint_bytes, *threshold, whose);
-  } else if (can_stream && !threshold && p.footprint_bytes >= cpu.stream_reading_bytes) {
-    ip.why += "; normal stores: its math functions keep it compute-bound, where streaming gains nothing";
+    ip.why += fmt::format("; streaming stores (footprint {} bytes >= {}, {})", p.footprint_bytes, *stream.bytes,
+                          stream.whose);
+  } else if (can_stream && !stream.bytes && p.footprint_bytes >= cpu.stream_reading_bytes) {
+    ip.why += fmt::format("; normal stores: {}, where streaming gains nothing", stream.whose);
   }
   return ip;
 }
@@ -663,10 +677,14 @@ bool root_nans_exact_in_bf16(const ExprDag& d) {
 }  // namespace
 
 std::optional<std::int64_t> stream_threshold(const KernelPlan& p, const PlanOptions& opt) {
-  if (opt.stream_threshold_bytes) return *opt.stream_threshold_bytes;
-  if (computes_a_function(p)) return std::nullopt;
-  const CpuKindInfo& cpu = cpu_kind_info(opt.cpu);
-  return reads_as_much_as_it_writes(p) ? cpu.stream_reading_bytes : cpu.stream_bytes;
+  return stream_rule(p, opt).bytes;
+}
+
+const std::string& pair_store_form(const KernelPlan& p, const TypeVocabulary& t, bool streaming) {
+  static const std::string none;
+  if (p.root_in_type && !(streaming ? t.stream_exact : t.store_exact).empty()) return none;
+  if (p.root_nans_exact && !(streaming ? t.stream_nan_exact : t.store_nan_exact).empty()) return none;
+  return streaming ? t.stream_pair : t.store_pair;
 }
 
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {

@@ -172,20 +172,8 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   std::vector<PartialRow> partial_rows;
   // The ISAs with a base, each after its base (a base may extend another:
   // avx512fp16 extends avx512bf16, which extends avx512), so that a base's
-  // entries are complete before an ISA copies them.
-  auto extending = [&v] {
-    std::vector<Isa> order;
-    auto depth = [&v](Isa isa) {
-      int d = 0;
-      for (auto b = v.isas_[isa].base; b; b = v.isas_[*b].base) ++d;
-      return d;
-    };
-    for (const auto& [isa, iv] : v.isas_) {
-      if (iv.base) order.push_back(isa);
-    }
-    std::stable_sort(order.begin(), order.end(), [&](Isa a, Isa b) { return depth(a) < depth(b); });
-    return order;
-  };
+  // entries are complete before an ISA copies them. Set once the bases are.
+  std::vector<Isa> extending;
   // Copies the base's entries of `forms` (keyed by (isa, dtype, ...)) to
   // `isa`, but for the dtypes it lists itself (`own`) and the entries it
   // already has. Inserting into a map leaves its iterators valid, and the
@@ -200,7 +188,7 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     }
   };
   auto inherit = [&](auto& forms, auto own) {
-    for (Isa isa : extending()) inherit_one(isa, forms, own);
+    for (Isa isa : extending) inherit_one(isa, forms, own);
   };
   for (const auto& kv : mapping(root["isas"], "isas")) {
     const std::string name = kv.first.as<std::string>(), where = "isas." + name;
@@ -235,7 +223,16 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     }
     v.isas_[isa].base = b;
   }
-  for (Isa isa : extending()) {  // the gathered blocks of the base's dtypes
+  auto depth = [&v](Isa isa) {
+    int d = 0;
+    for (auto b = v.isas_[isa].base; b; b = v.isas_[*b].base) ++d;
+    return d;
+  };
+  for (const auto& [isa, iv] : v.isas_) {
+    if (iv.base) extending.push_back(isa);
+  }
+  std::stable_sort(extending.begin(), extending.end(), [&](Isa a, Isa b) { return depth(a) < depth(b); });
+  for (Isa isa : extending) {  // the gathered blocks of the base's dtypes
     IsaVocabulary& iv = v.isas_[isa];
     if (!iv.index.empty()) continue;
     const IsaVocabulary& base = v.isas_[*iv.base];
@@ -354,7 +351,7 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   };
   // An ISA with a base has the base's vectors of every other dtype, and of
   // a partial row every form the row does not list; each after its base.
-  for (Isa isa : extending()) {
+  for (Isa isa : extending) {
     inherit_one(isa, v.types_, [&](Isa i, const auto& key) { return v.overrides(i, std::get<1>(key)); });
     for (const PartialRow& row : partial_rows) {
       if (row.isa == isa) complete_partial(row);

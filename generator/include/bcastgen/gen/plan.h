@@ -148,6 +148,12 @@ struct PlanOptions {
 // 96 MiB, where a plain add gained 1.2x to 1.3x from 24 MiB.
 std::optional<std::int64_t> stream_threshold(const KernelPlan& plan, const PlanOptions& options);
 
+// The form that stores two adjacent vectors of the kernel's result as one
+// (out_type's store_pair or stream_pair), or "" where the vocabulary has
+// none or the result takes a cheaper single store (its exact forms). The
+// planner pairs patterns by it, the emitter pairs stores.
+const std::string& pair_store_form(const KernelPlan& plan, const TypeVocabulary& out_type, bool streaming);
+
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& options,
                        const Vocabulary& vocabulary = Vocabulary::builtin());
 // Same, with the kernel's shapes as validate_spec() returned them (the rules are not run again).
