@@ -505,11 +505,16 @@ BCASTGEN_SIMD_FN SmallExp exp_minus_square(f32v x, float h, const LogParts& l) {
 // ln erfc(a) on [0.875, 3.92] in t = a - 0.875. The result's error from
 // erfc's is erfc(a) (at most 0.22) times it: so Q rounds once in f32 (its
 // approximation error, weighted so, is 0.14 ulp of the result), and e^Q
-// needs no table: 2^n e^u with |u| <= ln2/2 and e^u = 1 + u P(u), P of
-// degree 5 (relative error 0.09 2^-24). 1 + u P and 1 - erfc are summed
-// exactly (Fast2Sum) before the last rounding. a is clamped to 3.92, where
-// erf rounds to 1 (erfc(3.92) < 2^-25). Measured over all 2^32 inputs:
-// 0.904 ulp. Coefficients: scripts/derive-math-polynomials.sollya.
+// needs no table: 2^n e^u with u = q - n ln2 and e^u = 1 + u P(u), P of
+// degree 5 (relative error 0.09 2^-24 on |u| <= ln2/2). Then 1 - 2^n (1 +
+// u P) is one fma, rounded once: 1 - 2^n is exact for n >= -24, and so is
+// 2^n u. n is held at -24 (below it erfc < 2^-24.5, so the wider u, down to
+// -1.1, costs nothing visible), and a is clamped to 3.92, where erf rounds
+// to 1 (erfc(3.92) < 2^-25). Q's terms of degree 3 and up go by Estrin's
+// scheme (a shorter dependency chain, which is what bounds this function's
+// speed), its last three by Horner's, so that the large low terms round as
+// before. Measured over all 2^32 inputs: 0.879 ulp. Coefficients:
+// scripts/derive-math-polynomials.sollya.
 BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   const f32v a = abs_f32(x);
   const f32v a2 = multiply_f32(a, a);
@@ -522,33 +527,30 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   const f32v small = detail::fmadd_f32(a, r, a);
   const f32v t = subtract_f32(detail::min_or_b_f32(splat_f32(3.92f), detail::max_or_b_f32(splat_f32(0.875f), a)),
                               splat_f32(0.875f));
-  f32v q = detail::fmadd_f32(t, splat_f32(0x1.bfebcp-20f), splat_f32(-0x1.24e088p-15f));
-  q = detail::fmadd_f32(t, q, splat_f32(0x1.700c7cp-12f));
-  q = detail::fmadd_f32(t, q, splat_f32(-0x1.2e740ep-9f));
-  q = detail::fmadd_f32(t, q, splat_f32(0x1.76dfd8p-7f));
-  q = detail::fmadd_f32(t, q, splat_f32(-0x1.80980ep-5f));
+  // Q = c0 + t (c1 + t (c2 + t H)), H = (c3 + c4 t) + t^2 ((c5 + c6 t) + t^2 (c7 + c8 t)).
+  const f32v t2 = multiply_f32(t, t);
+  const f32v h34 = detail::fmadd_f32(t, splat_f32(0x1.76dfd8p-7f), splat_f32(-0x1.80980ep-5f));
+  const f32v h56 = detail::fmadd_f32(t, splat_f32(0x1.700c7cp-12f), splat_f32(-0x1.2e740ep-9f));
+  const f32v h78 = detail::fmadd_f32(t, splat_f32(0x1.bfebcp-20f), splat_f32(-0x1.24e088p-15f));
+  f32v q = detail::fmadd_f32(t2, detail::fmadd_f32(t2, h78, h56), h34);
   q = detail::fmadd_f32(t, q, splat_f32(-0x1.a72ed6p-1f));
   q = detail::fmadd_f32(t, q, splat_f32(-0x1.37117cp+1f));
   q = detail::fmadd_f32(t, q, splat_f32(-0x1.88672ep+0f));
-  // erfc = e^q = 2^n e^u, u = q - n ln2 (the first fma exact), e^u = 1 + u P(u);
-  // -18 < q < -1.5, so 2^n is normal.
+  // erfc = e^q = 2^n e^u, n = max(round(q / ln2), -24), u = q - n ln2 (one
+  // rounding; ln2's own error, n times, is 2^-28 of erfc at most).
   const f32v shifter = splat_f32(0x1.8p+23f);
-  const f32v z = detail::fmadd_f32(q, splat_f32(0x1.715476p+0f), shifter);
+  const f32v z =
+      detail::max_or_b_f32(splat_f32(0x1.8p+23f - 24.0f), detail::fmadd_f32(q, splat_f32(0x1.715476p+0f), shifter));
   const f32v n = subtract_f32(z, shifter);
+  const f32v u = detail::fmadd_f32(n, splat_f32(-0x1.62e43p-1f), q);
   const f32v one = splat_f32(1.0f);
-  const f32v u = detail::fmadd_f32(n, splat_f32(0x1.05c61p-29f), detail::fmadd_f32(n, splat_f32(-0x1.62e43p-1f), q));
   f32v pu = detail::fmadd_f32(u, splat_f32(0x1.6b7536p-10f), splat_f32(0x1.122a66p-7f));
   pu = detail::fmadd_f32(u, pu, splat_f32(0x1.555716p-5f));
   pu = detail::fmadd_f32(u, pu, splat_f32(0x1.5554acp-3f));
   pu = detail::fmadd_f32(u, pu, splat_f32(0x1.fffffep-2f));
   pu = detail::fmadd_f32(u, pu, one);
-  // 1 - e exactly before the last rounding: e^u = p + p_err and 1 - 2^n p
-  // = s + s_err (both by Fast2Sum; 2^n scales exactly).
-  const detail::TwoSum p = detail::fast_two_sum(one, multiply_f32(u, pu));
   const f32v scale = detail::power_of_two(subtract_i32(detail::bits_f32(z), detail::bits_f32(shifter)));
-  const f32v e_lo = multiply_f32(p.err, scale);
-  const detail::TwoSum s = detail::fast_two_sum(one, neg_f32(multiply_f32(p.s, scale)));
-  const f32v large = add_f32(s.s, subtract_f32(s.err, e_lo));
+  const f32v large = detail::fmadd_f32(neg_f32(multiply_f32(scale, u)), pu, subtract_f32(one, scale));
   // NaN compares false: it takes the small branch, which propagates it.
   const f32v y = select_f32(less_f32(splat_f32(0.875f), a), large, small);
   const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
