@@ -913,7 +913,8 @@ template <int N>
 BCASTGEN_SIMD_AVX2 __m256i shift_left_i32(__m256i x) { return _mm256_slli_epi32(x, N); }
 template <int N>
 BCASTGEN_SIMD_AVX2 __m256i shift_right_i32(__m256i x) { return _mm256_srai_epi32(x, N); }
-// table[j] per lane, j in 0..7: the table is one register.
+// table[j & 7] per lane (vpermps reads the low 3 bits; callers pass j with
+// higher bits set): the table is one register.
 BCASTGEN_SIMD_AVX2 __m256 lookup8_f32(const float* table, __m256i j) {
   return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), j);
 }

@@ -1008,9 +1008,18 @@ template <int N>
 BCASTGEN_SIMD_AVX512 __m512i shift_left_i32(__m512i x) { return _mm512_maskz_slli_epi32(0xFFFF, x, N); }
 template <int N>
 BCASTGEN_SIMD_AVX512 __m512i shift_right_i32(__m512i x) { return _mm512_maskz_srai_epi32(0xFFFF, x, N); }
-// table[j] per lane, j in 0..7: the table is the low half of one register.
+// table[j & 7] per lane (callers pass j with higher bits set): the table
+// in both halves of one register, since vpermps reads the low 4 bits.
 BCASTGEN_SIMD_AVX512 __m512 lookup8_f32(const float* table, __m512i j) {
-  return _mm512_maskz_permutexvar_ps(0xFFFF, j, _mm512_castps256_ps512(_mm256_loadu_ps(table)));
+  return _mm512_maskz_permutexvar_ps(0xFFFF, j, _mm512_maskz_broadcast_f32x8(0xFFFF, _mm256_loadu_ps(table)));
+}
+// y 2^(n >> S) for the integer n that z holds (math_f32.inl): vscalefps
+// takes the floor of its float exponent, n / 2^S, and rounds once.
+#define BCASTGEN_SIMD_SCALEF
+template <int S>
+BCASTGEN_SIMD_AVX512 __m512 times_power_of_two(__m512 y, __m512 z) {
+  const __m512 n = _mm512_sub_ps(z, _mm512_set1_ps(0x1.8p+23f));
+  return _mm512_maskz_scalef_ps(0xFFFF, y, _mm512_mul_ps(n, _mm512_set1_ps(1.0f / (1 << S))));
 }
 }  // namespace detail
 using f32v = __m512;
@@ -1018,6 +1027,7 @@ using i32v = __m512i;
 #define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX512
 #include "bcastgen/simd/math_f32.inl"
 #undef BCASTGEN_SIMD_FN
+#undef BCASTGEN_SIMD_SCALEF
 
 // --- f16, bf16: __m512 of their f32 values, 16 lanes from 32 bytes ---
 // vcvtph2ps is exact; vcvtps2ph rounds to nearest even (NaN to a quiet NaN

@@ -11,8 +11,10 @@
 // select_f32, splat_i32, add_i32, subtract_i32, bitwise_and_i32,
 // bitwise_xor_i32, cast_i32_f32, and in namespace detail fmadd_f32, max_or_b_f32,
 // min_or_b_f32, bits_f32, from_bits_f32, shift_left_i32<N>,
-// shift_right_i32<N> (arithmetic) and lookup8_f32. Each wrapper is one IEEE
-// operation (fmadd rounds once) or exact (selects, bits, lookups), so
+// shift_right_i32<N> (arithmetic) and lookup8_f32 (table[j & 7]); and,
+// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S> (below).
+// Each wrapper is one IEEE operation (fmadd rounds once) or exact (selects,
+// bits, lookups), so
 // every instantiation computes the same bits: a kernel's vector lanes, its
 // scalar tail, its scalar variant and bcastgen::ops (the reference) agree on
 // every element, whichever ISA the CPU dispatches to. That holds when the
@@ -49,10 +51,41 @@ BCASTGEN_SIMD_FN TwoSum fast_two_sum(f32v a, f32v b) {
 // 2^e for a normal exponent e (-126 <= e <= 127), from its bits.
 BCASTGEN_SIMD_FN f32v power_of_two(i32v e) { return from_bits_f32(shift_left_i32<23>(add_i32(e, splat_i32(127)))); }
 
-// e^x before its last rounding: (hi + u) * scale_a * scale_b, within 0.15
-// ulp of hi + u (error analysis at exp_f32).
+// The reductions below round x / c to an integer n by adding 1.5 * 2^23:
+// z = n + 1.5 * 2^23 holds n in its low bits.
+BCASTGEN_SIMD_FN i32v held_integer(f32v z) { return subtract_i32(bits_f32(z), bits_f32(splat_f32(0x1.8p+23f))); }
+
+// 2^e = 2^a * 2^b, two normal powers of two (a = e >> 1), for -252 <= e <=
+// 254, and y 2^e as (y 2^a) 2^b: the first product is exact where y 2^a is
+// normal, so overflow and subnormal results round once.
+struct Scale {
+  f32v a, b;
+};
+
+BCASTGEN_SIMD_FN Scale scale_of(i32v e) {
+  const i32v a = shift_right_i32<1>(e);
+  return {power_of_two(a), power_of_two(subtract_i32(e, a))};
+}
+
+BCASTGEN_SIMD_FN f32v times(f32v y, const Scale& scale) { return multiply_f32(multiply_f32(y, scale.a), scale.b); }
+
+// y 2^(n >> S), correctly rounded, for y in [0.5, 4) and the n that z holds,
+// |n >> S| <= 252. An ISA with a scale instruction (AVX-512's vscalefps,
+// which takes the floor of a float exponent) defines BCASTGEN_SIMD_SCALEF
+// and its own times_power_of_two; the others scale twice (times), which for
+// such y rounds once as well: the same bits.
+#ifndef BCASTGEN_SIMD_SCALEF
+template <int S>
+BCASTGEN_SIMD_FN f32v times_power_of_two(f32v y, f32v z) {
+  return times(y, scale_of(shift_right_i32<S>(held_integer(z))));
+}
+#endif
+
+// e^x before its last rounding: (hi + u) 2^(n >> 3), with n the integer z
+// holds; hi + u is within 0.15 ulp of e^(x - (n >> 3) ln2) (error analysis
+// at exp_f32).
 struct ExpParts {
-  f32v hi, u, scale_a, scale_b;
+  f32v hi, u, z;
 };
 
 // e^(n ln2/8 + r), for n held in z's low bits (z = n + 1.5 * 2^23) and
@@ -62,18 +95,14 @@ BCASTGEN_SIMD_FN ExpParts exp_reduced(f32v z, f32v r) {
                                    0x1.6a09e6p+0f, 0x1.8ace54p+0f, 0x1.ae89fap+0f, 0x1.d5818ep+0f};
   static constexpr float kLo[8] = {0.0f,           -0x1.c15742p-27f, 0x1.4636e2p-25f, -0x1.593abcp-25f,
                                    0x1.9fcef4p-26f, 0x1.15506ep-27f,  -0x1.a94b14p-26f, -0x1.822dbcp-27f};
-  const i32v ni = subtract_i32(bits_f32(z), bits_f32(splat_f32(0x1.8p+23f)));
   // e^r - 1 = r + r^2 (1/2 + r (1/6 + r/24))
   f32v q = fmadd_f32(r, splat_f32(0x1.555556p-5f), splat_f32(0x1.555556p-3f));
   q = fmadd_f32(r, q, splat_f32(0.5f));
   const f32v p = fmadd_f32(multiply_f32(r, r), q, r);
-  const i32v j = bitwise_and_i32(ni, splat_i32(7));
+  // lookup8 reads the low 3 bits, n & 7 (1.5 * 2^23's low bits are 0).
+  const i32v j = bits_f32(z);
   const f32v hi = lookup8_f32(kHi, j), lo = lookup8_f32(kLo, j);
-  // 2^(n >> 3) as two normal powers of two, 2^a * 2^b, a = (n >> 3) >> 1.
-  const i32v e = shift_right_i32<3>(ni);
-  const i32v a = shift_right_i32<1>(e);
-  const i32v b = subtract_i32(e, a);
-  return {hi, fmadd_f32(hi, p, lo), power_of_two(a), power_of_two(b)};
+  return {hi, fmadd_f32(hi, p, lo), z};
 }
 
 // x = n ln2/8 + r, with n held in z's low bits. x is clamped to [-120,
@@ -123,22 +152,26 @@ BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x, f32v x_lo) {
 // 88.723); max_or_b/min_or_b return x when it is NaN, so NaN propagates.
 BCASTGEN_SIMD_FN f32v exp_f32(f32v x) {
   const detail::ExpParts e = detail::exp_parts(x);
-  return multiply_f32(multiply_f32(add_f32(e.hi, e.u), e.scale_a), e.scale_b);
+  return detail::times_power_of_two<3>(add_f32(e.hi, e.u), e.z);
 }
 
 namespace detail {
 
 // E = e^x for x <= 0 (so E <= 1), as exp_parts gives it but with hi + u made
-// exact first (Fast2Sum, |hi| >= |u|): E = (s + s_err) * scale_a * scale_b,
-// and scaled: big_e + big_e_err.
+// exact first (Fast2Sum, |hi| >= |u|): E = (s + s_err) 2^e, and scaled:
+// big_e + big_e_err. The scale is two factors on every ISA: s_err 2^e may
+// be subnormal, where scaling twice rounds twice, and a scale instruction
+// would not (so the bits would differ between ISAs).
 struct SmallExp {
-  f32v s, s_err, scale_a, scale_b, big_e, big_e_err;
+  f32v s, s_err;
+  Scale scale;
+  f32v big_e, big_e_err;
 };
 
 BCASTGEN_SIMD_FN SmallExp small_exp(const ExpParts& e) {
   const TwoSum s = fast_two_sum(e.hi, e.u);
-  return {s.s, s.err, e.scale_a, e.scale_b, multiply_f32(multiply_f32(s.s, e.scale_a), e.scale_b),
-          multiply_f32(multiply_f32(s.err, e.scale_a), e.scale_b)};
+  const Scale scale = scale_of(shift_right_i32<3>(held_integer(e.z)));
+  return {s.s, s.err, scale, times(s.s, scale), times(s.err, scale)};
 }
 
 // 1 / (1 + E) as q (1 + r), within 2^-40: D = 1 + E carried as d_hi + d_lo
@@ -165,14 +198,15 @@ BCASTGEN_SIMD_FN f32v times_inverse_lo(f32v n_hi, f32v n_lo, const Inverse& d, f
   return fmadd_f32(n_lo, d.q, p_lo);
 }
 
-// sigmoid(x) before its last rounding: (hi + lo) * scale_a * scale_b.
+// sigmoid(x) before its last rounding: (hi + lo) scaled.
 //
 // With E = e^-|x| (small_exp), the result is 1/(1 + E) = q + q r for x >= 0,
 // and E/(1 + E) = 2^k (s + s_err) q (1 + r) for x < 0, with 2^k applied last
 // so that a subnormal result rounds once more at most. Every term before the
 // last addition is within 0.3 ulp, so the result is within 1 ulp.
 struct SigmoidParts {
-  f32v hi, lo, scale_a, scale_b;
+  f32v hi, lo;
+  Scale scale;
 };
 
 BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x, const SmallExp& e) {
@@ -182,7 +216,7 @@ BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x, const SmallExp& e) {
   const f32v one = splat_f32(1.0f);
   const auto negative = less_f32(x, splat_f32(0.0f));
   return {select_f32(negative, p_hi, d.q), select_f32(negative, p_lo, multiply_f32(d.q, d.r)),
-          select_f32(negative, e.scale_a, one), select_f32(negative, e.scale_b, one)};
+          {select_f32(negative, e.scale.a, one), select_f32(negative, e.scale.b, one)}};
 }
 
 BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x) {
@@ -195,7 +229,7 @@ BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x) {
 // sigmoid(-inf) = 0, sigmoid(inf) = 1, NaN gives NaN.
 BCASTGEN_SIMD_FN f32v sigmoid_f32(f32v x) {
   const detail::SigmoidParts p = detail::sigmoid_parts(x);
-  return multiply_f32(multiply_f32(add_f32(p.hi, p.lo), p.scale_a), p.scale_b);
+  return detail::times(add_f32(p.hi, p.lo), p.scale);
 }
 
 // x sigmoid(x), <= 2 ulp: x (hi + lo) with one rounding, then scaled. x is
@@ -207,7 +241,7 @@ BCASTGEN_SIMD_FN f32v silu_f32(f32v x) {
   const f32v xm = detail::max_or_b_f32(splat_f32(-120.0f), x);
   const f32v xc = detail::min_or_b_f32(splat_f32(120.0f), xm);
   const f32v y = detail::fmadd_f32(xm, p.hi, multiply_f32(xc, p.lo));
-  return multiply_f32(multiply_f32(y, p.scale_a), p.scale_b);
+  return detail::times(y, p.scale);
 }
 
 // tanh(x), <= 1 ulp, odd: computed for |x| and given x's sign (-0 stays).
@@ -248,7 +282,7 @@ BCASTGEN_SIMD_FN f32v exp2_f32(f32v x) {
   const f32v t = detail::fmadd_f32(subtract_f32(z, shifter), splat_f32(-0.125f), xc);
   const f32v r = detail::fmadd_f32(t, splat_f32(0x1.62e43p-1f), multiply_f32(t, splat_f32(-0x1.05c61p-29f)));
   const detail::ExpParts e = detail::exp_reduced(z, r);
-  return multiply_f32(multiply_f32(add_f32(e.hi, e.u), e.scale_a), e.scale_b);
+  return detail::times_power_of_two<3>(add_f32(e.hi, e.u), e.z);
 }
 
 // e^x - 1, <= 1 ulp, without the cancellation of exp(x) - 1 near 0.
@@ -286,7 +320,7 @@ BCASTGEN_SIMD_FN f32v expm1_f32(f32v x) {
   const detail::TwoSum em = detail::fast_two_sum(r, h);
   const f32v em_hi = em.s, em_lo = add_f32(em.err, tail);
   // 2^m with m = n - d, d = 1 only for n = 128; the 1 becomes 2^-d.
-  const i32v ni = subtract_i32(detail::bits_f32(z), detail::bits_f32(shifter));
+  const i32v ni = detail::held_integer(z);
   const i32v d = detail::shift_right_i32<8>(add_i32(ni, splat_i32(128)));
   const f32v two_m = detail::power_of_two(subtract_i32(ni, d));
   const f32v one = detail::from_bits_f32(detail::shift_left_i32<23>(subtract_i32(splat_i32(127), d)));
@@ -333,7 +367,7 @@ BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
   const f32v xn = select_f32(subnormal, multiply_f32(x, splat_f32(0x1p+23f)), x);
   const i32v ix = bits_f32(xn);
   const i32v t = subtract_i32(ix, splat_i32(0x3f355555));
-  const i32v i = bitwise_and_i32(shift_right_i32<20>(t), splat_i32(7));
+  const i32v i = shift_right_i32<20>(t);  // lookup8 reads its low 3 bits
   const i32v ki = shift_right_i32<23>(t);
   const f32v z = from_bits_f32(subtract_i32(ix, shift_left_i32<23>(ki)));
   const f32v k = subtract_f32(cast_i32_f32(ki), select_f32(subnormal, splat_f32(23.0f), splat_f32(0.0f)));
@@ -455,7 +489,7 @@ BCASTGEN_SIMD_FN f32v gelu_tanh_f32(f32v x) {
       detail::sigmoid_parts(t, detail::small_exp(detail::exp_parts(neg_f32(abs_f32(t)), e_lo)));
   const f32v xm = detail::max_or_b_f32(splat_f32(-12.0f), x);
   const f32v y = detail::fmadd_f32(xm, p.hi, multiply_f32(xz, p.lo));
-  return multiply_f32(multiply_f32(y, p.scale_a), p.scale_b);
+  return detail::times(y, p.scale);
 }
 
 namespace detail {
@@ -549,7 +583,7 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   pu = detail::fmadd_f32(u, pu, splat_f32(0x1.5554acp-3f));
   pu = detail::fmadd_f32(u, pu, splat_f32(0x1.fffffep-2f));
   pu = detail::fmadd_f32(u, pu, one);
-  const f32v scale = detail::power_of_two(subtract_i32(detail::bits_f32(z), detail::bits_f32(shifter)));
+  const f32v scale = detail::power_of_two(detail::held_integer(z));
   const f32v large = detail::fmadd_f32(neg_f32(multiply_f32(scale, u)), pu, subtract_f32(one, scale));
   // NaN compares false: it takes the small branch, which propagates it.
   const f32v y = select_f32(less_f32(splat_f32(0.875f), a), large, small);
@@ -596,8 +630,7 @@ BCASTGEN_SIMD_FN f32v gelu_f32(f32v x) {
   const detail::Interval in = detail::binade_halves(a, 0x3f800000);
   const detail::SmallExp e = detail::exp_minus_square(a, 0.5f, detail::table_polynomial(kL, in.i, in.t));
   const f32v half_x = multiply_f32(detail::max_or_b_f32(splat_f32(-16.0f), x), splat_f32(0.5f));
-  const f32v negative = multiply_f32(
-      multiply_f32(detail::fmadd_f32(half_x, e.s, multiply_f32(half_x, e.s_err)), e.scale_a), e.scale_b);
+  const f32v negative = detail::times(detail::fmadd_f32(half_x, e.s, multiply_f32(half_x, e.s_err)), e.scale);
   const f32v xp = detail::min_or_b_f32(splat_f32(16.0f), x);
   const f32v positive = detail::fmadd_f32(xp, multiply_f32(e.big_e, splat_f32(-0.5f)), x);
   const f32v large = select_f32(less_f32(x, splat_f32(0.0f)), negative, positive);
