@@ -55,29 +55,19 @@ BCASTGEN_SIMD_FN f32v power_of_two(i32v e) { return from_bits_f32(shift_left_i32
 // z = n + 1.5 * 2^23 holds n in its low bits.
 BCASTGEN_SIMD_FN i32v held_integer(f32v z) { return subtract_i32(bits_f32(z), bits_f32(splat_f32(0x1.8p+23f))); }
 
-// 2^e = 2^a * 2^b, two normal powers of two (a = e >> 1), for -252 <= e <=
-// 254, and y 2^e as (y 2^a) 2^b: the first product is exact where y 2^a is
-// normal, so overflow and subnormal results round once.
-struct Scale {
-  f32v a, b;
-};
-
-BCASTGEN_SIMD_FN Scale scale_of(i32v e) {
-  const i32v a = shift_right_i32<1>(e);
-  return {power_of_two(a), power_of_two(subtract_i32(e, a))};
-}
-
-BCASTGEN_SIMD_FN f32v times(f32v y, const Scale& scale) { return multiply_f32(multiply_f32(y, scale.a), scale.b); }
-
-// y 2^(n >> S), correctly rounded, for y in [0.5, 4) and the n that z holds,
-// |n >> S| <= 252. An ISA with a scale instruction (AVX-512's vscalefps,
-// which takes the floor of a float exponent) defines BCASTGEN_SIMD_SCALEF
-// and its own times_power_of_two; the others scale twice (times), which for
-// such y rounds once as well: the same bits.
+// y 2^(n >> S), rounded once, for the n that z holds (|n >> S| <= 252) and
+// the y the callers pass (mostly in [0.48, 240]; small_exp's s_err is the
+// exception). An ISA with a scale instruction (AVX-512's vscalefps, which
+// takes the floor of a float exponent) defines BCASTGEN_SIMD_SCALEF and its
+// own times_power_of_two. The others multiply by two normal powers of two,
+// 2^a 2^b with a = (n >> S) >> 1: the first product is exact where y 2^a is
+// normal, so overflow and subnormal results round once, as vscalefps does.
 #ifndef BCASTGEN_SIMD_SCALEF
 template <int S>
 BCASTGEN_SIMD_FN f32v times_power_of_two(f32v y, f32v z) {
-  return times(y, scale_of(shift_right_i32<S>(held_integer(z))));
+  const i32v e = shift_right_i32<S>(held_integer(z));
+  const i32v a = shift_right_i32<1>(e);
+  return multiply_f32(multiply_f32(y, power_of_two(a)), power_of_two(subtract_i32(e, a)));
 }
 #endif
 
@@ -158,20 +148,18 @@ BCASTGEN_SIMD_FN f32v exp_f32(f32v x) {
 namespace detail {
 
 // E = e^x for x <= 0 (so E <= 1), as exp_parts gives it but with hi + u made
-// exact first (Fast2Sum, |hi| >= |u|): E = (s + s_err) 2^e, and scaled:
-// big_e + big_e_err. The scale is two factors on every ISA: s_err 2^e may
-// be subnormal, where scaling twice rounds twice, and a scale instruction
-// would not (so the bits would differ between ISAs).
+// exact first (Fast2Sum, |hi| >= |u|): E = (s + s_err) 2^(n >> 3), and
+// scaled: big_e + big_e_err. s >= 0.96 scales with one rounding on every
+// ISA. s_err is tiny: where its first factor underflows, scaling twice can
+// round twice and vscalefps would not; simd_math_test's run over all 2^32
+// inputs finds the same bits on every ISA for each function using it.
 struct SmallExp {
-  f32v s, s_err, z;
-  Scale scale;
-  f32v big_e, big_e_err;
+  f32v s, s_err, z, big_e, big_e_err;
 };
 
 BCASTGEN_SIMD_FN SmallExp small_exp(const ExpParts& e) {
   const TwoSum s = fast_two_sum(e.hi, e.u);
-  const Scale scale = scale_of(shift_right_i32<3>(held_integer(e.z)));
-  return {s.s, s.err, e.z, scale, times(s.s, scale), times(s.err, scale)};
+  return {s.s, s.err, e.z, times_power_of_two<3>(s.s, e.z), times_power_of_two<3>(s.err, e.z)};
 }
 
 // 1 / (1 + E) as q (1 + r), within 2^-40: D = 1 + E carried as d_hi + d_lo
@@ -198,25 +186,24 @@ BCASTGEN_SIMD_FN f32v times_inverse_lo(f32v n_hi, f32v n_lo, const Inverse& d, f
   return fmadd_f32(n_lo, d.q, p_lo);
 }
 
-// sigmoid(x) before its last rounding: (hi + lo) scaled.
+// sigmoid(x) before its last rounding: (hi + lo) 2^(n >> 3), n held in z
+// (0 for x >= 0).
 //
 // With E = e^-|x| (small_exp), the result is 1/(1 + E) = q + q r for x >= 0,
 // and E/(1 + E) = 2^k (s + s_err) q (1 + r) for x < 0, with 2^k applied last
 // so that a subnormal result rounds once more at most. Every term before the
 // last addition is within 0.3 ulp, so the result is within 1 ulp.
 struct SigmoidParts {
-  f32v hi, lo;
-  Scale scale;
+  f32v hi, lo, z;
 };
 
 BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x, const SmallExp& e) {
   const Inverse d = inverse_one_plus(e);
   const f32v p_hi = multiply_f32(e.s, d.q);
   const f32v p_lo = times_inverse_lo(e.s, e.s_err, d, p_hi);
-  const f32v one = splat_f32(1.0f);
   const auto negative = less_f32(x, splat_f32(0.0f));
   return {select_f32(negative, p_hi, d.q), select_f32(negative, p_lo, multiply_f32(d.q, d.r)),
-          {select_f32(negative, e.scale.a, one), select_f32(negative, e.scale.b, one)}};
+          select_f32(negative, e.z, splat_f32(0x1.8p+23f))};
 }
 
 BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x) {
@@ -229,7 +216,7 @@ BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x) {
 // sigmoid(-inf) = 0, sigmoid(inf) = 1, NaN gives NaN.
 BCASTGEN_SIMD_FN f32v sigmoid_f32(f32v x) {
   const detail::SigmoidParts p = detail::sigmoid_parts(x);
-  return detail::times(add_f32(p.hi, p.lo), p.scale);
+  return detail::times_power_of_two<3>(add_f32(p.hi, p.lo), p.z);
 }
 
 // x sigmoid(x), <= 2 ulp: x (hi + lo) with one rounding, then scaled. x is
@@ -241,7 +228,7 @@ BCASTGEN_SIMD_FN f32v silu_f32(f32v x) {
   const f32v xm = detail::max_or_b_f32(splat_f32(-120.0f), x);
   const f32v xc = detail::min_or_b_f32(splat_f32(120.0f), xm);
   const f32v y = detail::fmadd_f32(xm, p.hi, multiply_f32(xc, p.lo));
-  return detail::times(y, p.scale);
+  return detail::times_power_of_two<3>(y, p.z);
 }
 
 // tanh(x), <= 1 ulp, odd: computed for |x| and given x's sign (-0 stays).
@@ -489,7 +476,7 @@ BCASTGEN_SIMD_FN f32v gelu_tanh_f32(f32v x) {
       detail::sigmoid_parts(t, detail::small_exp(detail::exp_parts(neg_f32(abs_f32(t)), e_lo)));
   const f32v xm = detail::max_or_b_f32(splat_f32(-12.0f), x);
   const f32v y = detail::fmadd_f32(xm, p.hi, multiply_f32(xz, p.lo));
-  return detail::times(y, p.scale);
+  return detail::times_power_of_two<3>(y, p.z);
 }
 
 namespace detail {
@@ -630,13 +617,11 @@ BCASTGEN_SIMD_FN f32v gelu_f32(f32v x) {
   const detail::Interval in = detail::binade_halves(a, 0x3f800000);
   const detail::SmallExp e = detail::exp_minus_square(a, 0.5f, detail::table_polynomial(kL, in.i, in.t));
   const f32v half_x = multiply_f32(detail::max_or_b_f32(splat_f32(-16.0f), x), splat_f32(0.5f));
-  // Both scaled values are at least 0.48 before the scale, which so rounds
-  // once (times_power_of_two; small_exp's own scale is left unused).
+  // At least 0.48 before the scale, which so rounds once on every ISA.
   const f32v negative =
       detail::times_power_of_two<3>(detail::fmadd_f32(half_x, e.s, multiply_f32(half_x, e.s_err)), e.z);
   const f32v xp = detail::min_or_b_f32(splat_f32(16.0f), x);
-  const f32v big_e = detail::times_power_of_two<3>(e.s, e.z);
-  const f32v positive = detail::fmadd_f32(xp, multiply_f32(big_e, splat_f32(-0.5f)), x);
+  const f32v positive = detail::fmadd_f32(xp, multiply_f32(e.big_e, splat_f32(-0.5f)), x);
   const f32v large = select_f32(less_f32(x, splat_f32(0.0f)), negative, positive);
   return select_f32(less_f32(abs_f32(x), one), small, large);
 }
