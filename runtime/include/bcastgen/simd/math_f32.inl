@@ -51,9 +51,11 @@ BCASTGEN_SIMD_FN TwoSum fast_two_sum(f32v a, f32v b) {
 // 2^e for a normal exponent e (-126 <= e <= 127), from its bits.
 BCASTGEN_SIMD_FN f32v power_of_two(i32v e) { return from_bits_f32(shift_left_i32<23>(add_i32(e, splat_i32(127)))); }
 
-// The reductions below round x / c to an integer n by adding 1.5 * 2^23:
-// z = n + 1.5 * 2^23 holds n in its low bits.
-BCASTGEN_SIMD_FN i32v held_integer(f32v z) { return subtract_i32(bits_f32(z), bits_f32(splat_f32(0x1.8p+23f))); }
+// The reductions below round x / c to an integer n by adding kShifter =
+// 1.5 * 2^23: z = n + kShifter holds n in its low bits (z = kShifter holds 0).
+constexpr float kShifter = 0x1.8p+23f;
+
+BCASTGEN_SIMD_FN i32v held_integer(f32v z) { return subtract_i32(bits_f32(z), bits_f32(splat_f32(kShifter))); }
 
 // y 2^(n >> S), rounded once, for the n that z holds (|n >> S| <= 252) and
 // the y the callers pass (mostly in [0.48, 240]; small_exp's s_err is the
@@ -106,7 +108,7 @@ struct ExpReduction {
 BCASTGEN_SIMD_FN ExpReduction exp_reduction(f32v x) {
   const f32v xc = min_or_b_f32(splat_f32(89.0f), max_or_b_f32(splat_f32(-120.0f), x));
   // Adding 1.5 * 2^23 rounds x * 8/ln2 to an integer n, held in the low bits.
-  const f32v shifter = splat_f32(0x1.8p+23f);
+  const f32v shifter = splat_f32(kShifter);
   const f32v z = fmadd_f32(xc, splat_f32(0x1.715476p+3f), shifter);
   const f32v n = subtract_f32(z, shifter);
   // r = x - n ln2/8, with ln2/8 as hi + lo: the first fma is exact.
@@ -203,7 +205,7 @@ BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x, const SmallExp& e) {
   const f32v p_lo = times_inverse_lo(e.s, e.s_err, d, p_hi);
   const auto negative = less_f32(x, splat_f32(0.0f));
   return {select_f32(negative, p_hi, d.q), select_f32(negative, p_lo, multiply_f32(d.q, d.r)),
-          select_f32(negative, e.z, splat_f32(0x1.8p+23f))};
+          select_f32(negative, e.z, splat_f32(kShifter))};
 }
 
 BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x) {
@@ -264,7 +266,7 @@ BCASTGEN_SIMD_FN f32v tanh_f32(f32v x) {
 // overflows at 128).
 BCASTGEN_SIMD_FN f32v exp2_f32(f32v x) {
   const f32v xc = detail::min_or_b_f32(splat_f32(129.0f), detail::max_or_b_f32(splat_f32(-151.0f), x));
-  const f32v shifter = splat_f32(0x1.8p+23f);
+  const f32v shifter = splat_f32(detail::kShifter);
   const f32v z = detail::fmadd_f32(xc, splat_f32(8.0f), shifter);
   const f32v t = detail::fmadd_f32(subtract_f32(z, shifter), splat_f32(-0.125f), xc);
   const f32v r = detail::fmadd_f32(t, splat_f32(0x1.62e43p-1f), multiply_f32(t, splat_f32(-0x1.05c61p-29f)));
@@ -287,7 +289,7 @@ BCASTGEN_SIMD_FN f32v exp2_f32(f32v x) {
 // |x| < 2^-25 gives x itself (its exact value rounds to x; -0 stays -0).
 BCASTGEN_SIMD_FN f32v expm1_f32(f32v x) {
   const f32v xc = detail::min_or_b_f32(splat_f32(88.8f), detail::max_or_b_f32(splat_f32(-18.0f), x));
-  const f32v shifter = splat_f32(0x1.8p+23f);
+  const f32v shifter = splat_f32(detail::kShifter);
   const f32v z = detail::fmadd_f32(xc, splat_f32(0x1.715476p+0f), shifter);
   const f32v n = subtract_f32(z, shifter);
   const f32v r_hi = detail::fmadd_f32(n, splat_f32(-0x1.62ep-1f), xc);
@@ -560,9 +562,9 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   // erfc = e^q = 2^n e^u, n = max(round(q / ln2), -24), u = q - n ln2 (one
   // rounding; n times ln2's own error in f32, weighted by erfc < 2^(n+1),
   // is under 0.03 ulp of the result).
-  const f32v shifter = splat_f32(0x1.8p+23f);
-  const f32v z =
-      detail::max_or_b_f32(splat_f32(0x1.8p+23f - 24.0f), detail::fmadd_f32(q, splat_f32(0x1.715476p+0f), shifter));
+  const f32v shifter = splat_f32(detail::kShifter);
+  const f32v z = detail::max_or_b_f32(splat_f32(detail::kShifter - 24.0f),
+                                      detail::fmadd_f32(q, splat_f32(0x1.715476p+0f), shifter));
   const f32v n = subtract_f32(z, shifter);
   const f32v u = detail::fmadd_f32(n, splat_f32(-0x1.62e43p-1f), q);
   const f32v one = splat_f32(1.0f);
