@@ -1022,6 +1022,15 @@ BCASTGEN_SIMD_AVX512 __m512 times_power_of_two(__m512 y, __m512 z) {
   const __m512 n = _mm512_sub_ps(z, _mm512_set1_ps(0x1.8p+23f));
   return _mm512_maskz_scalef_ps(0xFFFF, y, _mm512_mul_ps(n, _mm512_set1_ps(1.0f / (1 << S))));
 }
+// ln x's special values over y (math_f32.inl's log_specials) in one
+// vfixupimmps: per class of x, one 4-bit token. QNaN, SNaN and +inf give x
+// itself (1), +-0 -inf (4), -inf and x < 0 the default NaN 0xffc00000 (3),
+// +1 and x > 0 keep y (0). Subnormals are values here (MXCSR.DAZ is clear).
+#define BCASTGEN_SIMD_LOG_SPECIALS
+BCASTGEN_SIMD_AVX512 __m512 log_specials(__m512 x, __m512 y) {
+  // Classes, lowest nibble first: QNaN, SNaN, 0, +1, -inf, +inf, x < 0, x > 0.
+  return _mm512_maskz_fixupimm_ps(0xFFFF, y, x, _mm512_set1_epi32(0x03130411), 0);
+}
 }  // namespace detail
 using f32v = __m512;
 using i32v = __m512i;
@@ -1029,6 +1038,7 @@ using i32v = __m512i;
 #include "bcastgen/simd/math_f32.inl"
 #undef BCASTGEN_SIMD_FN
 #undef BCASTGEN_SIMD_SCALEF
+#undef BCASTGEN_SIMD_LOG_SPECIALS
 
 // --- f16, bf16: __m512 of their f32 values, 16 lanes from 32 bytes ---
 // vcvtph2ps is exact; vcvtps2ph rounds to nearest even (NaN to a quiet NaN

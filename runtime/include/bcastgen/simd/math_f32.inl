@@ -12,7 +12,8 @@
 // bitwise_xor_i32, cast_i32_f32, and in namespace detail fmadd_f32, max_or_b_f32,
 // min_or_b_f32, bits_f32, from_bits_f32, shift_left_i32<N>,
 // shift_right_i32<N> (arithmetic) and lookup8_f32 (table[j & 7]); and,
-// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S> (below).
+// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S>, and where it
+// defines BCASTGEN_SIMD_LOG_SPECIALS, log_specials (both below).
 // Each wrapper is one IEEE operation (fmadd rounds once) or exact (selects,
 // bits, lookups), so
 // every instantiation computes the same bits: a kernel's vector lanes, its
@@ -351,15 +352,16 @@ BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
                                        0.0f,            0x1.95e042p-4f,  0x1.a693a8p-3f,  0x1.36766ep-2f};
   static constexpr float kLogCLo[8] = {-0x1.1af1aep-27f, -0x1.edcae6p-28f, -0x1.ed63d8p-31f, -0x1.919fdp-30f,
                                        0.0f,             -0x1.ea0be6p-34f, 0x1.ecbc58p-30f,  0x1.2cecd8p-27f};
-  // Subnormals: scaled by 2^23 first, and k lowered by 23.
-  const auto subnormal = less_f32(x, splat_f32(0x1p-126f));
-  const f32v xn = select_f32(subnormal, multiply_f32(x, splat_f32(0x1p+23f)), x);
-  const i32v ix = bits_f32(xn);
+  // Subnormals: scaled by 2^23, then their exponent field lowered by 23.
+  // That ix is no float's bits, but k below comes out 23 lower and z the
+  // same, with no correction of k afterwards.
+  const f32v scaled = from_bits_f32(subtract_i32(bits_f32(multiply_f32(x, splat_f32(0x1p+23f))), splat_i32(23 << 23)));
+  const i32v ix = bits_f32(select_f32(less_f32(x, splat_f32(0x1p-126f)), scaled, x));
   const i32v t = subtract_i32(ix, splat_i32(0x3f355555));
   const i32v i = shift_right_i32<20>(t);  // lookup8 reads its low 3 bits
   const i32v ki = shift_right_i32<23>(t);
   const f32v z = from_bits_f32(subtract_i32(ix, shift_left_i32<23>(ki)));
-  const f32v k = subtract_f32(cast_i32_f32(ki), select_f32(subnormal, splat_f32(23.0f), splat_f32(0.0f)));
+  const f32v k = cast_i32_f32(ki);
   const f32v inv_c = lookup8_f32(kInvC, i);
   const f32v p_hi = multiply_f32(z, inv_c);
   const f32v p_lo = fmadd_f32(z, inv_c, neg_f32(p_hi));
@@ -377,12 +379,16 @@ BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
 }
 
 // ln x's special values, over a result y computed for x > 0 finite: inf
-// and NaN give x, +-0 gives -inf, x < 0 NaN.
+// and NaN give x, +-0 gives -inf, x < 0 the NaN 0xffc00000 (x86's default
+// NaN). An ISA with one instruction for this (AVX-512's vfixupimmps, which
+// gives those same bits) defines BCASTGEN_SIMD_LOG_SPECIALS and its own.
+#ifndef BCASTGEN_SIMD_LOG_SPECIALS
 BCASTGEN_SIMD_FN f32v log_specials(f32v x, f32v y) {
   y = select_f32(less_f32(x, splat_f32(INFINITY)), y, x);
   y = select_f32(less_f32(abs_f32(x), splat_f32(0x1p-149f)), splat_f32(-INFINITY), y);
-  return select_f32(less_f32(x, splat_f32(0.0f)), splat_f32(NAN), y);
+  return select_f32(less_f32(x, splat_f32(0.0f)), splat_f32(-NAN), y);
 }
+#endif
 
 // (hi + lo) (c_hi + c_lo), rounded once: ln x in another base. The last fma
 // rounds hi c_hi + (hi c_lo + lo c_hi) once, and the small sum carries
