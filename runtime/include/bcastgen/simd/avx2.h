@@ -918,6 +918,13 @@ BCASTGEN_SIMD_AVX2 __m256i shift_right_i32(__m256i x) { return _mm256_srai_epi32
 BCASTGEN_SIMD_AVX2 __m256 lookup8_f32(const float* table, __m256i j) {
   return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), j);
 }
+// table[j & 15]: a permute of each half of the table, and bit 3 of j
+// (shifted to the sign, which vblendvps reads) picks between them.
+BCASTGEN_SIMD_AVX2 __m256 lookup16_f32(const float* table, __m256i j) {
+  return _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(table), j),
+                          _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + 8), j),
+                          _mm256_castsi256_ps(_mm256_slli_epi32(j, 28)));
+}
 }  // namespace detail
 using f32v = __m256;
 using i32v = __m256i;

@@ -1013,6 +1013,10 @@ BCASTGEN_SIMD_AVX512 __m512i shift_right_i32(__m512i x) { return _mm512_maskz_sr
 BCASTGEN_SIMD_AVX512 __m512 lookup8_f32(const float* table, __m512i j) {
   return _mm512_maskz_permutexvar_ps(0xFFFF, j, _mm512_maskz_broadcast_f32x8(0xFFFF, _mm256_loadu_ps(table)));
 }
+// table[j & 15]: the table is one register.
+BCASTGEN_SIMD_AVX512 __m512 lookup16_f32(const float* table, __m512i j) {
+  return _mm512_maskz_permutexvar_ps(0xFFFF, j, _mm512_loadu_ps(table));
+}
 // y 2^(n >> S) for the integer n that z holds (z = n + kShifter,
 // math_f32.inl, which is included below: its literal here): vscalefps
 // takes the floor of its float exponent, n / 2^S, and rounds once.

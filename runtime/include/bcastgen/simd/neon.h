@@ -693,6 +693,14 @@ BCASTGEN_SIMD_NEON float32x4_t lookup8_f32(const float* table, int32x4_t j) {
   const uint32x4_t at = vmlaq_n_u32(vdupq_n_u32(0x03020100u), low, 0x04040404u);
   return vreinterpretq_f32_u8(vqtbl2q_u8(bytes, vreinterpretq_u8_u32(at)));
 }
+// table[j & 15], as lookup8 with the 64-byte table in four registers.
+BCASTGEN_SIMD_NEON float32x4_t lookup16_f32(const float* table, int32x4_t j) {
+  const std::uint8_t* b = reinterpret_cast<const std::uint8_t*>(table);
+  const uint8x16x4_t bytes = {{vld1q_u8(b), vld1q_u8(b + 16), vld1q_u8(b + 32), vld1q_u8(b + 48)}};
+  const uint32x4_t low = vandq_u32(vreinterpretq_u32_s32(j), vdupq_n_u32(15));
+  const uint32x4_t at = vmlaq_n_u32(vdupq_n_u32(0x03020100u), low, 0x04040404u);
+  return vreinterpretq_f32_u8(vqtbl4q_u8(bytes, vreinterpretq_u8_u32(at)));
+}
 }  // namespace detail
 using f32v = float32x4_t;
 using i32v = int32x4_t;
