@@ -147,6 +147,39 @@ TEST_P(SimdMath, EveryLaneGivesTheScalarBits) {
   EXPECT_GT(compared, (std::uint64_t{1} << 32) / stride);
 }
 
+// The comparison above takes any NaN for any NaN; the log family's NaNs are
+// the same bits too (README: "The same bits on every ISA"): x < 0 gives
+// 0xffc00000, x86's default NaN, in every variant (AVX-512's vfixupimmps,
+// the compares and selects elsewhere), and a NaN comes back as it came, a
+// signaling one too (log1p's comes back quieted by its 1 + x).
+TEST(SimdMathNaNs, LogFamilyGivesTheSameNaNBitsInEveryVariant) {
+  const std::vector<std::uint32_t> negatives = {0xc0000000u /* -2 */, 0xff800000u /* -inf */, 0xff7fffffu};
+  const std::vector<std::uint32_t> nans = {0x7fc00001u, 0x7f800001u /* signaling */, 0xffc12345u};
+  std::size_t checked = 0;
+  for (const VectorFunction& f : kFunctions) {
+    const std::string name = f.name;
+    if (name.rfind("log", 0) != 0 || !bg::cpu_supports(f.isa)) continue;
+    std::vector<float> in(16, 1.0f), out(16);
+    std::vector<std::uint32_t> want(16, bits(0.0f));
+    std::size_t n = 0;
+    for (std::uint32_t b : negatives) {
+      in[n] = from_bits(b);
+      want[n++] = 0xffc00000u;
+    }
+    for (std::uint32_t b : nans) {
+      in[n] = from_bits(b);
+      want[n++] = name == "log1p" ? (b | 0x00400000u) : b;
+    }
+    f.batch(in.data(), out.data(), in.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      EXPECT_EQ(bits(out[i]), want[i]) << f.name << "_" << bg::isa_name(f.isa) << std::hex << " of 0x" << bits(in[i]);
+      EXPECT_EQ(bits(f.scalar(in[i])), want[i]) << f.name << " (scalar)" << std::hex << " of 0x" << bits(in[i]);
+    }
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "this CPU has no vector ISA with the log family";
+}
+
 INSTANTIATE_TEST_SUITE_P(Functions, SimdMath, ::testing::ValuesIn(kFunctions), [](const auto& p) {
   return std::string(p.param.name) + "_" + bg::isa_name(p.param.isa);
 });
