@@ -490,27 +490,22 @@ BCASTGEN_SIMD_FN f32v gelu_tanh_f32(f32v x) {
 
 namespace detail {
 
-// table[j] for a table of 8 or 16 entries (lookup8/lookup16 read j's low bits).
-BCASTGEN_SIMD_FN f32v lookup(const float (&table)[8], i32v j) { return lookup8_f32(table, j); }
-BCASTGEN_SIMD_FN f32v lookup(const float (&table)[16], i32v j) { return lookup16_f32(table, j); }
-
-// A polynomial per interval, its coefficients from tables (looked up by the
-// interval i): c[0] + c[1] (a double-float constant term), then c[2] .. c[8]
-// for t^1 .. t^7; returned as hi + lo, the last addition exact (Fast2Sum:
-// the constant term is the larger, or 0). The sum over t^1 .. t^7 goes by
-// Estrin's scheme: gelu is bound by its dependency chain, and this is 4
-// steps where Horner's takes 7 (0.80 to 0.74 ns per element on Zen 5).
-template <int N, int W>
-BCASTGEN_SIMD_FN LogParts table_polynomial(const float (&c)[N][W], i32v i, f32v t) {
-  static_assert(N == 9, "written for degree 7");
+// A polynomial per interval, its coefficients from 16-entry tables (looked
+// up by the interval i): c[0] + c[1] (a double-float constant term), then
+// c[2] .. c[8] for t^1 .. t^7; returned as hi + lo, the last addition exact
+// (Fast2Sum: the constant term is the larger, or 0). The sum over t^1 ..
+// t^7 goes by Estrin's scheme: gelu is bound by its dependency chain, and
+// this is 4 steps where Horner's takes 7 (0.80 to 0.74 ns per element on
+// Zen 5).
+BCASTGEN_SIMD_FN LogParts table_polynomial(const float (&c)[9][16], i32v i, f32v t) {
   const f32v t2 = multiply_f32(t, t), t4 = multiply_f32(t2, t2);
-  const f32v p23 = fmadd_f32(t, lookup(c[3], i), lookup(c[2], i));
-  const f32v p45 = fmadd_f32(t, lookup(c[5], i), lookup(c[4], i));
-  const f32v p67 = fmadd_f32(t, lookup(c[7], i), lookup(c[6], i));
-  const f32v q = fmadd_f32(t4, fmadd_f32(t2, lookup(c[8], i), p67), fmadd_f32(t2, p45, p23));
+  const f32v p23 = fmadd_f32(t, lookup16_f32(c[3], i), lookup16_f32(c[2], i));
+  const f32v p45 = fmadd_f32(t, lookup16_f32(c[5], i), lookup16_f32(c[4], i));
+  const f32v p67 = fmadd_f32(t, lookup16_f32(c[7], i), lookup16_f32(c[6], i));
+  const f32v q = fmadd_f32(t4, fmadd_f32(t2, lookup16_f32(c[8], i), p67), fmadd_f32(t2, p45, p23));
   const f32v tq = multiply_f32(t, q);
-  const TwoSum hi = fast_two_sum(lookup(c[0], i), tq);
-  return {hi.s, add_f32(hi.err, lookup(c[1], i))};
+  const TwoSum hi = fast_two_sum(lookup16_f32(c[0], i), tq);
+  return {hi.s, add_f32(hi.err, lookup16_f32(c[1], i))};
 }
 
 // e^(-h x^2 + L), h = 1 or 1/2, L = l.hi + l.lo: x^2 exactly as sq + sq_lo
