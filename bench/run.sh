@@ -9,7 +9,8 @@
 # BENCH_MIN_TIME (seconds per repetition, default 0.03), BENCH_FILTER (a Google Benchmark regex; the
 # table then shows only what ran); BENCH_SYSFS_ROOT (default /sys: where the
 # cache sizes are read first; an empty directory tests the fallbacks) and
-# BENCH_SKIP_SYSCONF=1 (skips the sysconf fallback, to test CPUID's).
+# BENCH_SKIP_SYSCONF=1 (skips the sysconf fallback, to test CPUID's);
+# BENCH_TUNE=1 (plans each kernel as `bcastgen tune` measures it here).
 # Results go to BUILD_DIR/bench/results/.
 # Installs its own dependencies first (bench/install-deps.sh: the build's,
 # plus XNNPACK, oneDNN, Eigen, Halide, libtorch, NumPy, Google Benchmark).
@@ -24,10 +25,28 @@ start=$(date +%s)
 
 bash "$root/bench/install-deps.sh"
 
-# Only `bcastgen generate` is needed: no tests, no libTooling-based commands.
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DBCASTGEN_BUILD_BENCH=ON -DBCASTGEN_BUILD_TESTS=OFF -DBCASTGEN_WITH_CLANG=OFF \
-  -DBCASTGEN_BENCH_CPU="${BENCH_CPU:-native}" >/dev/null
+# Only `bcastgen generate` (and `tune`) is needed: no tests, no libTooling-based commands.
+configure() {
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DBCASTGEN_BUILD_BENCH=ON -DBCASTGEN_BUILD_TESTS=OFF -DBCASTGEN_WITH_CLANG=OFF \
+    -DBCASTGEN_BENCH_CPU="${BENCH_CPU:-native}" -DBCASTGEN_BENCH_WISDOM_DIR="$1" >/dev/null
+}
+# BENCH_TUNE=1: each spec's kernels planned per kernel as `bcastgen tune`
+# measures them on this machine (README "Plans per CPU kind"), else as the
+# CPU kind's row says.
+wisdom_dir=""
+if [ "${BENCH_TUNE:-0}" = 1 ]; then
+  configure ""
+  ninja -C "$build" -j2 bcastgen
+  wisdom_dir=$build/bench/wisdom
+  mkdir -p "$wisdom_dir"
+  for spec in cases fused_cases fused_chain; do
+    "$build/generator/bcastgen" tune "$root/bench/$spec.yaml" -o "$wisdom_dir/$spec.json" --cpu "${BENCH_CPU:-native}" \
+      > "$wisdom_dir/$spec.txt"
+  done
+  echo "bench: tuned in $(( $(date +%s) - start )) s (wisdom files in $wisdom_dir)"
+fi
+configure "$wisdom_dir"
 ninja -C "$build" -j2 bcastgen_bench
 echo "bench: built in $(( $(date +%s) - start )) s"
 
@@ -76,6 +95,7 @@ done
        "flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx2|fma|bmi2|avx512f' | sort -u | tr '\n' ' ')"
   echo "cpuid: $(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
   echo "$("$build/generator/bcastgen" explain 1 1 --cpu "${BENCH_CPU:-native}" | grep -m1 '^cpu ' | sed 's/^cpu */planned for cpu kind: /')"
+  [ -z "$wisdom_dir" ] || echo "tuned per kernel: bcastgen tune's wisdom files in $wisdom_dir"
   echo "bcastgen variant: $(grep -m1 -o 'isa [a-z0-9]*' "$results/status.json" || echo '?')"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$results/machine.txt"
@@ -83,6 +103,7 @@ echo
 /usr/bin/python3 "$root/bench/report.py" "$results" || status=1
 # The results, named after the day and the CPU kind they were measured on.
 kind=$("$build/generator/bcastgen" explain 1 1 --cpu native | sed -n 's/^cpu *\([a-z0-9-]*\).*/\1/p')
+[ -z "$wisdom_dir" ] || kind=$kind-tuned
 [ -f "$results/results.csv" ] && cp "$results/results.csv" "$results/$(date -u +%Y-%m-%d)-$kind.csv"
 [ -f "$results/fused.csv" ] && cp "$results/fused.csv" "$results/$(date -u +%Y-%m-%d)-$kind-fused.csv"
 echo "bench: results in $results (results.csv, table.md); total $(( $(date +%s) - start )) s"

@@ -3,6 +3,7 @@
 // change, with the documented exit codes); and the generated code compiles
 // warning-free with GCC and Clang.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "bcastgen/gen/emit.h"
 #include "bcastgen/gen/spec.h"
 #include "bcastgen/gen/version.h"
+#include "bcastgen/gen/wisdom.h"
 
 namespace {
 
@@ -408,6 +410,158 @@ TEST(GenerateCli, CpuKindFromTheCommandLine) {
   EXPECT_FALSE(fs::exists(none));
   expect_failure_leaves_output("cpu: [zen4]\nkernels: [{name: k, inputs: {a: [2]}, expr: a}]\n", 2,
                                "bad.yaml:1:6: unknown cpu a list (valid: generic, intel-xeon, zen3, zen4, zen5)");
+}
+
+// ---------------------------------------------------------------------------
+// Wisdom files (bcastgen tune, generate --wisdom)
+
+// Two kernels with main loops, planned for zen4 (interleaved, unroll 4).
+const char* const kTunedSpec =
+    "cpu: zen4\n"
+    "kernels:\n"
+    "  - {name: row_add, inputs: {a: [8, 768], b: [768]}, expr: a + b}\n"
+    "  - {name: scale, inputs: {x: [4, 1000], s: [4, 1]}, expr: x * s}\n";
+
+// A wisdom file for kTunedSpec as `spec_text` plans it: row_add grouped at
+// unroll 2, scale not tuned.
+std::string wisdom_for(const std::string& spec_text) {
+  namespace gen = bcastgen::gen;
+  const GeneratedFiles plain = gen::generate(gen::parse_spec(spec_text, "tuned.yaml"), GenerateOptions{});
+  gen::Wisdom w;
+  w.cpu = bcastgen::CpuKind::Zen4;
+  w.machine = "AuthenticAMD family 25 model 17";
+  w.spec = "tuned.yaml";
+  gen::WisdomEntry e;
+  e.fingerprint = gen::kernel_fingerprint(plain.plans.at(0));
+  e.tuning.interleave = false;
+  e.tuning.unroll = 2;
+  e.tuning.measured = "grouped x2 1000 ns";
+  w.kernels["row_add"] = e;
+  return gen::wisdom_text(w);
+}
+
+// The vector ISA plans of kernel `name` in a manifest: (interleave, unroll) each.
+std::vector<std::pair<bool, int>> vector_plans(const std::string& manifest, const std::string& name) {
+  std::vector<std::pair<bool, int>> v;
+  const nlohmann::json j = nlohmann::json::parse(manifest);
+  for (const auto& k : j.at("kernels")) {
+    if (k["name"] != name) continue;
+    for (const auto& ip : k["isas"]) {
+      if (ip["vector"] && ip["main_trips"].get<int>() > 0) v.emplace_back(ip["interleave"], ip["unroll"]);
+    }
+  }
+  return v;
+}
+
+// generate --wisdom plans the kernels it has an entry for as measured, the
+// others as the kind says; the banner and the plan lines say so; the same
+// spec and file give the same bytes.
+TEST(GenerateCli, WisdomPlansEachKernelAsMeasured) {
+  TempDir dir;
+  spit(dir / "tuned.yaml", kTunedSpec);
+  spit(dir / "w.json", wisdom_for(kTunedSpec));
+  const CmdResult r = bcastgen({"generate", dir / "tuned.yaml", "-o", dir / "out", "--wisdom", dir / "w.json"});
+  ASSERT_EQ(r.code, 0) << show(r);
+  const std::string manifest = slurp(dir / "out/tuned.manifest.json");
+  const auto row_add = vector_plans(manifest, "row_add"), scale = vector_plans(manifest, "scale");
+  ASSERT_FALSE(row_add.empty());
+  ASSERT_FALSE(scale.empty());
+  for (const auto& [interleave, unroll] : row_add) {
+    EXPECT_FALSE(interleave);
+    EXPECT_EQ(unroll, 2);
+  }
+  for (const auto& [interleave, unroll] : scale) {
+    EXPECT_TRUE(interleave);
+    EXPECT_EQ(unroll, 4);
+  }
+  const std::string cpp = slurp(dir / "out/tuned.cpp");
+  EXPECT_TRUE(contains(cpp, "// Regenerate with: bcastgen generate tuned.yaml -o <dir> --cpu zen4 --wisdom w.json\n"))
+      << cpp.substr(0, 600);
+  EXPECT_TRUE(contains(cpp, "order and unroll from wisdom w.json (grouped x2 1000 ns)")) << cpp.substr(0, 4000);
+  const CmdResult again = bcastgen({"generate", dir / "tuned.yaml", "-o", dir / "again", "--wisdom", dir / "w.json"});
+  ASSERT_EQ(again.code, 0) << show(again);
+  EXPECT_EQ(snapshot(dir / "again"), snapshot(dir / "out"));
+  const CmdResult plain = bcastgen({"generate", dir / "tuned.yaml", "-o", dir / "plain"});
+  ASSERT_EQ(plain.code, 0) << show(plain);
+  EXPECT_NE(slurp(dir / "plain/tuned.cpp"), cpp);
+}
+
+// A bad, foreign or stale wisdom file: exit 2, a message naming the file
+// and the place, and the output directory as it was.
+TEST(GenerateCli, BadOrForeignWisdomExitsTwoAndWritesNothing) {
+  const std::string good = wisdom_for(kTunedSpec);
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    const std::size_t p = s.find(from);
+    EXPECT_NE(p, std::string::npos) << from;
+    return p == std::string::npos ? s : s.replace(p, from.size(), to);
+  };
+  struct Case {
+    std::string wisdom, spec, args, message;
+  };
+  const std::string other_shapes = std::regex_replace(kTunedSpec, std::regex("\\[8, 768\\]"), "[9, 768]");
+  const std::vector<Case> cases = {
+      {"{\"format\": ", kTunedSpec, "", "w.json: not JSON"},
+      {"[1, 2]", kTunedSpec, "", "w.json: not a JSON object"},
+      {replaced("bcastgen wisdom 1", "bcastgen wisdom 9"), kTunedSpec, "",
+       "w.json: format: \"bcastgen wisdom 9\" is not \"bcastgen wisdom 1\""},
+      {replaced("\"zen4\"", "\"zen9\""), kTunedSpec, "", "w.json: cpu: unknown CPU kind 'zen9'"},
+      {replaced("\"unroll\": 2", "\"unroll\": 3"), kTunedSpec, "", "w.json: kernels.row_add.unroll: 3 is not 1, 2 or 4"},
+      {replaced("\"interleave\": false", "\"interleave\": 0"), kTunedSpec, "",
+       "w.json: kernels.row_add.interleave: is number, not boolean"},
+      {replaced("\"row_add\"", "\"row_sub\""), kTunedSpec, "",
+       "w.json: kernels.row_sub: the spec has no such kernel (a wisdom file belongs to the spec it was tuned for)"},
+      {good, other_shapes, "", "w.json: kernels.row_add: the kernel has changed since it was tuned"},
+      {good, kTunedSpec, "generic", "w.json: cpu: tuned for CPU kind zen4, but the spec plans for generic: give --cpu zen4"},
+  };
+  for (const Case& c : cases) {
+    TempDir dir;
+    spit(dir / "tuned.yaml", c.spec);
+    spit(dir / "w.json", c.wisdom);
+    const std::string out = dir / "out";
+    fs::create_directories(out);
+    spit(out + "/tuned.cpp", "// an older tuned.cpp\n");
+    const auto before = snapshot(out);
+    const CmdResult r = c.args.empty()
+                            ? bcastgen({"generate", dir / "tuned.yaml", "-o", out, "--wisdom", dir / "w.json"})
+                            : bcastgen({"generate", dir / "tuned.yaml", "-o", out, "--wisdom", dir / "w.json", "--cpu",
+                                        c.args});
+    EXPECT_EQ(r.code, 2) << c.message << "\n" << show(r);
+    EXPECT_TRUE(contains(r.err, c.message)) << show(r);
+    EXPECT_EQ(snapshot(out), before) << c.message;
+  }
+}
+
+// tune times the candidates with the system compiler and writes a file that
+// generate takes; a bad spec writes no file.
+TEST(TuneCli, WritesWisdomThatGenerateReads) {
+  TempDir dir;
+  spit(dir / "tuned.yaml", kTunedSpec);
+  const CmdResult r = bcastgen({"tune", dir / "tuned.yaml", "-o", dir / "w.json", "--cpu", "zen4"});
+  ASSERT_EQ(r.code, 0) << show(r);
+  namespace gen = bcastgen::gen;
+  const gen::Wisdom w = gen::parse_wisdom(slurp(dir / "w.json"), "w.json");
+  EXPECT_EQ(w.cpu, bcastgen::CpuKind::Zen4);
+  EXPECT_EQ(w.spec, "tuned.yaml");
+  const GeneratedFiles plain = gen::generate(gen::parse_spec(kTunedSpec, "tuned.yaml"), GenerateOptions{});
+  ASSERT_EQ(w.kernels.size(), 2u);
+  for (const auto& p : plain.plans) {
+    ASSERT_TRUE(w.kernels.count(p.spec.name)) << p.spec.name;
+    EXPECT_EQ(w.kernels.at(p.spec.name).fingerprint, gen::kernel_fingerprint(p));
+    // Every candidate was timed: their four figures are in the entry.
+    EXPECT_TRUE(std::regex_search(w.kernels.at(p.spec.name).tuning.measured,
+                                  std::regex("grouped x4 [0-9]+ ns, interleaved x4 [0-9]+ ns, grouped x2 [0-9]+ ns, "
+                                             "interleaved x2 [0-9]+ ns")))
+        << w.kernels.at(p.spec.name).tuning.measured;
+    EXPECT_TRUE(contains(r.out, p.spec.name)) << show(r);
+  }
+  const CmdResult g = bcastgen({"generate", dir / "tuned.yaml", "-o", dir / "out", "--wisdom", dir / "w.json"});
+  EXPECT_EQ(g.code, 0) << show(g);
+
+  spit(dir / "bad.yaml", "kernels: [{name: k, inputs: {a: [2]}, expr: a +}]\n");
+  const CmdResult b = bcastgen({"tune", dir / "bad.yaml", "-o", dir / "bad.json"});
+  EXPECT_EQ(b.code, 2) << show(b);
+  EXPECT_FALSE(fs::exists(dir / "bad.json"));
 }
 
 TEST(GenerateCli, BadInputExitsTwoAndWritesNothing) {

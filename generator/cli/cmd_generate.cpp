@@ -12,6 +12,7 @@
 #include "bcastgen/gen/exit_codes.h"
 #include "bcastgen/gen/output.h"
 #include "bcastgen/gen/spec.h"
+#include "bcastgen/gen/wisdom.h"
 #include "commands.h"
 
 namespace bcastgen::cli {
@@ -50,6 +51,7 @@ Action register_generate(CLI::App& app) {
     std::int64_t stream_threshold = -1;
     bool verify = false, format = false;  // Clang steps (cmd_inspect.cpp)
     std::string isa, ns, cpu;  // overrides of the spec's `isa:`, `namespace:` and `cpu:`; empty: keep the spec's
+    std::string wisdom;        // bcastgen tune's file; empty: none
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("generate", "emit <stem>.h and <stem>.cpp for the kernels of a YAML/JSON spec");
@@ -67,6 +69,8 @@ Action register_generate(CLI::App& app) {
                   "comma-separated ISAs to generate, e.g. avx2,scalar (overrides the spec's isa list)");
   cmd->add_option("--cpu", args->cpu, kCpuOptionHelp);
   cmd->add_option("--namespace", args->ns, "C++ namespace of the generated code, a::b allowed (overrides the spec)");
+  cmd->add_option("--wisdom", args->wisdom,
+                  "plan each kernel's order and unroll as `bcastgen tune` measured them (its output file)");
   return [args] {
     const std::filesystem::path spec_path(args->spec);
     const std::string text = gen::read_file(args->spec);
@@ -83,6 +87,12 @@ Action register_generate(CLI::App& app) {
       }
     }
     gen::GenerateOptions options;
+    if (!args->wisdom.empty()) {
+      // Checked against the spec before anything is written: a bad or foreign file is exit 2.
+      const gen::Wisdom wisdom = gen::parse_wisdom(gen::read_file(args->wisdom), args->wisdom);
+      options.tuning = gen::wisdom_for_spec(wisdom, spec, args->wisdom);
+      options.wisdom_name = std::filesystem::path(args->wisdom).filename().string();
+    }
     options.stem = spec_path.stem().string();
     options.source_name = spec_path.filename().string();  // no absolute paths in the output
     options.emit_runtime = args->emit_runtime;

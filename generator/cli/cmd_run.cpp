@@ -6,11 +6,6 @@
 // The kernel is compiled out of process, exactly as a user would compile
 // generated code, so `run` exercises the real emitted source rather than an
 // in-process stand-in.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -41,8 +36,7 @@
 #include "bcastgen/reference.h"
 #include "render.h"
 #include "commands.h"
-
-extern char** environ;
+#include "process.h"
 
 namespace bcastgen::cli {
 namespace {
@@ -54,16 +48,6 @@ constexpr const char* kNamespace = "bcastgen_run";
 constexpr const char* kStem = "kernel";
 constexpr const char* kDriverSource = "driver_main.cpp";
 constexpr const char* kDriverExe = "driver";
-
-// A compiler or driver that failed: exit 4 with `detail` (its output) shown.
-class ToolFailure : public Error {
- public:
-  ToolFailure(const std::string& message, std::string detail = "") : Error(message), detail_(std::move(detail)) {}
-  const std::string& detail() const { return detail_; }
-
- private:
-  std::string detail_;
-};
 
 struct RunArgs {
   std::string op, expr, rule = "numpy", mode = "numpy", target, axes_mapping, out, isa, compute = "dtype";
@@ -199,34 +183,6 @@ std::optional<Isa> requested_isa(const RunArgs& args) {
 // ---------------------------------------------------------------------------
 // Files and processes
 
-// A fresh directory under $TMPDIR (or /tmp), removed at scope exit unless kept.
-class TempDir {
- public:
-  explicit TempDir(bool keep) : keep_(keep) {
-    const char* env = std::getenv("TMPDIR");
-    const fs::path base = (env != nullptr && *env != '\0') ? fs::path(env) : fs::path("/tmp");
-    std::string tmpl = (base / "bcastgen-run-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) {
-      throw gen::IoError("cannot create a temporary directory " + tmpl + ": " + std::strerror(errno));
-    }
-    path_ = tmpl;
-    if (keep_) std::cerr << "bcastgen: temporary directory kept: " << path_.string() << "\n";
-  }
-  ~TempDir() {
-    std::error_code ec;  // best effort: a leftover directory is not worth failing over
-    if (!keep_) fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-  bool keep_;
-};
-
 void write_bytes(const fs::path& path, const std::vector<unsigned char>& bytes) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -237,50 +193,6 @@ void write_bytes(const fs::path& path, const std::vector<unsigned char>& bytes) 
 std::vector<unsigned char> read_bytes(const fs::path& path) {
   const std::string s = gen::read_file(path.string());
   return std::vector<unsigned char>(s.begin(), s.end());
-}
-
-std::string command_text(const std::vector<std::string>& argv) {
-  std::string s;
-  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
-  return s;
-}
-
-// Runs argv (argv[0] searched in PATH) with stdin from /dev/null, stdout to
-// `out_path` and stderr to `err_path` (may be the same file). Returns "" on
-// exit status 0, else what went wrong.
-std::string run_process(const std::vector<std::string>& argv, const fs::path& out_path, const fs::path& err_path) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (err_path == out_path) {
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  } else {
-    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  }
-  std::vector<char*> cargv;
-  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-  cargv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return "could not be started: " + std::string(std::strerror(rc));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return "could not be waited for: " + std::string(std::strerror(errno));
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status) == 0 ? "" : "exited with status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
-  return "ended abnormally";
-}
-
-// $CXX (split on whitespace, so "ccache g++" works) or c++.
-std::vector<std::string> compiler_command() {
-  const char* env = std::getenv("CXX");
-  std::istringstream words((env != nullptr && *env != '\0') ? env : "c++");
-  std::vector<std::string> argv;
-  for (std::string w; words >> w;) argv.push_back(w);
-  return argv;
 }
 
 // ---------------------------------------------------------------------------
@@ -334,19 +246,8 @@ std::string driver_source(const gen::KernelPlan& plan, std::optional<Isa> isa) {
 }
 
 void compile_driver(const TempDir& dir) {
-  std::vector<std::string> argv = compiler_command();
-  // No -march: each variant carries its own target attribute.
-  for (const std::string& a : {std::string("-std=c++17"), std::string("-O2"), "-I" + dir.path().string(),
-                               (dir / kDriverSource).string(), (dir / (std::string(kStem) + ".cpp")).string(),
-                               std::string("-o"), (dir / kDriverExe).string()}) {
-    argv.push_back(a);
-  }
-  const fs::path log = dir / "compile.log";
-  const std::string failure = run_process(argv, log, log);
-  if (!failure.empty()) {
-    throw ToolFailure("compiling the kernel failed: `" + command_text(argv) + "` " + failure,
-                      gen::read_file(log.string()));
-  }
+  compile_program({dir / kDriverSource, dir / (std::string(kStem) + ".cpp")}, dir.path(), dir / kDriverExe,
+                  "the kernel");
 }
 
 struct DriverResult {
@@ -387,7 +288,7 @@ DriverResult run_generated(const RunArgs& args, const gen::CheckedSpec& spec,
   *plan = files.plans.at(0);
   files.files[kDriverSource] = driver_source(*plan, requested_isa(args));
 
-  const TempDir dir(args.keep_temp);
+  const TempDir dir("bcastgen-run-", args.keep_temp);
   gen::write_files(dir.path().string(), files.files);
   for (std::size_t k = 0; k < inputs.size(); ++k) write_bytes(dir / fmt::format("in{}.bin", k), inputs[k].data);
   compile_driver(dir);
@@ -534,10 +435,7 @@ Action register_run(CLI::App& app) {
     try {
       return run(*args);
     } catch (const ToolFailure& e) {
-      std::cerr << "bcastgen: " << e.what() << "\n" << e.detail();
-      if (!e.detail().empty() && e.detail().back() != '\n') std::cerr << "\n";
-      if (!args->keep_temp) std::cerr << "bcastgen: rerun with --keep-temp to keep the build directory\n";
-      return static_cast<int>(gen::kExitToolFailure);
+      return report_tool_failure(e, args->keep_temp);
     }
   };
 }

@@ -24,6 +24,7 @@ Action register_shape(CLI::App& app);
 Action register_explain(CLI::App& app);
 Action register_generate(CLI::App& app);
 Action register_run(CLI::App& app);
+Action register_tune(CLI::App& app);   // cmd_tune.cpp
 Action register_inspect(CLI::App& app);  // cmd_inspect.cpp
 Action register_onnx(CLI::App& app);     // cmd_onnx.cpp
 

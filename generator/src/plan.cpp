@@ -453,7 +453,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   // Nodes of several registers per vector take that many times the
   // registers: unroll less, so that a step's values still fit.
   const CpuKindInfo& cpu = cpu_kind_info(opt.cpu);
-  const int unroll = opt.unroll > 0 ? opt.unroll : cpu.unroll;
+  const int unroll = opt.tuning ? opt.tuning->unroll : opt.unroll > 0 ? opt.unroll : cpu.unroll;
   ip.unroll = std::max(1, unroll / max_parts(ip));
 
   // A short row whose small inputs repeat: fuse the last two loops and
@@ -533,9 +533,17 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     if (paired_patterns) ip.why += "; two patterns per step, so that the stores go in pairs";
   }
   ip.why += held + parts_note(p, ip) + lane_nodes_note(p, ip) + literal_minmax_note(p, ip);
-  // The order within a step (or a held row's group), a fact of the CPU kind (cpu_kinds.h).
-  ip.interleave = cpu.interleave && (ip.main_trips > 0 || ip.held_vectors > 0) && ip.unroll > 1;
-  if (ip.interleave) ip.why += fmt::format("; each vector's loads, nodes and store together ({})", cpu.name);
+  // The order within a step (or a held row's group), a fact of the CPU kind
+  // (cpu_kinds.h) or, measured for this kernel, of a wisdom file.
+  const bool interleave = opt.tuning ? opt.tuning->interleave : cpu.interleave;
+  ip.interleave = interleave && (ip.main_trips > 0 || ip.held_vectors > 0) && ip.unroll > 1;
+  if (ip.interleave) {
+    ip.why += fmt::format("; each vector's loads, nodes and store together ({})",
+                          opt.tuning ? "tuned" : cpu.name);
+  }
+  if (opt.tuning) {
+    ip.why += fmt::format("; order and unroll from {} ({})", opt.tuning->source, opt.tuning->measured);
+  }
   if (ip.stream) {
     ip.why += fmt::format("; streaming stores (footprint {} bytes >= {}, {})", p.footprint_bytes, *stream.bytes,
                           stream.whose);

@@ -16,6 +16,10 @@ struct GenerateOptions {
   std::string stem = "kernels";       // output names: <stem>.h, <stem>.cpp
   std::string source_name = "<spec>"; // named in the banner (no absolute paths)
   bool emit_runtime = false;          // also return the runtime headers, under bcastgen/
+  // Measured facts per kernel name (wisdom_for_spec, or tune's candidates),
+  // and the wisdom file's name for the banner ("": none).
+  std::map<std::string, KernelTuning> tuning;
+  std::string wisdom_name;
 };
 
 struct GeneratedFiles {

@@ -126,12 +126,24 @@ struct KernelPlan {
   bool root_in_type = false;
 };
 
+// Facts measured for one kernel on one machine (bcastgen tune, wisdom.h),
+// in place of the CPU kind's order and unroll.
+struct KernelTuning {
+  bool interleave = false;  // each vector's loads, nodes and store together
+  int unroll = 4;           // vectors per main-loop step: 1, 2 or 4
+  std::string source;       // where they come from, for the plan's why: "wisdom w.json"
+  std::string measured;     // what was measured, for the plan's why
+};
+
 struct PlanOptions {
   std::vector<Isa> isas;
   // The CPU kind the plan is for: its row's tuning facts (cpu_kinds.h) set
   // the unroll and the order of loads and stores.
   CpuKind cpu = CpuKind::Generic;
   int unroll = 0;  // vectors per main-loop iteration; 0: the CPU kind's
+  // This kernel's measured order and unroll (generate() sets it per kernel
+  // from a wisdom file); unset: the kind's (and `unroll` above).
+  std::optional<KernelTuning> tuning;
   // Streaming stores for kernels whose footprint is at least this; unset:
   // the CPU kind's thresholds (stream_threshold below).
   std::optional<std::int64_t> stream_threshold_bytes;
