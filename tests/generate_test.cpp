@@ -507,6 +507,8 @@ TEST(GenerateCli, BadOrForeignWisdomExitsTwoAndWritesNothing) {
        "w.json: format: \"bcastgen wisdom 9\" is not \"bcastgen wisdom 1\""},
       {replaced("\"zen4\"", "\"zen9\""), kTunedSpec, "", "w.json: cpu: unknown CPU kind 'zen9'"},
       {replaced("\"unroll\": 2", "\"unroll\": 3"), kTunedSpec, "", "w.json: kernels.row_add.unroll: 3 is not 1, 2 or 4"},
+      {replaced("\"unroll\": 2", "\"unroll\": 2.5"), kTunedSpec, "",
+       "w.json: kernels.row_add.unroll: 2.5 is not an integer"},
       {replaced("\"interleave\": false", "\"interleave\": 0"), kTunedSpec, "",
        "w.json: kernels.row_add.interleave: is number, not boolean"},
       {replaced("\"row_add\"", "\"row_sub\""), kTunedSpec, "",

@@ -25,7 +25,11 @@ const json& member(const json& object, const char* key, json::value_t type, cons
   if (it == object.end()) fail(file, where.empty() ? "" : where, fmt::format("no \"{}\"", key));
   // Integers parse as unsigned or signed: either is a number here.
   const bool ok = type == json::value_t::number_integer ? it->is_number_integer() : it->type() == type;
-  if (!ok) fail(file, path, fmt::format("is {}, not {}", it->type_name(), json(type).type_name()));
+  if (!ok) {
+    fail(file, path, type == json::value_t::number_integer
+                         ? fmt::format("{} is not an integer", it->dump())
+                         : fmt::format("is {}, not {}", it->type_name(), json(type).type_name()));
+  }
   return *it;
 }
 
