@@ -501,7 +501,8 @@ TEST(GenerateCli, BadOrForeignWisdomExitsTwoAndWritesNothing) {
   };
   const std::string other_shapes = std::regex_replace(kTunedSpec, std::regex("\\[8, 768\\]"), "[9, 768]");
   const std::vector<Case> cases = {
-      {"{\"format\": ", kTunedSpec, "", "w.json: not JSON"},
+      {"{\"format\": ", kTunedSpec, "",
+       "w.json: not JSON (a wisdom file is what `bcastgen tune` writes): parse error at line 1, column 12"},
       {"[1, 2]", kTunedSpec, "", "w.json: not a JSON object"},
       {replaced("bcastgen wisdom 1", "bcastgen wisdom 9"), kTunedSpec, "",
        "w.json: format: \"bcastgen wisdom 9\" is not \"bcastgen wisdom 1\""},

@@ -55,7 +55,9 @@ int fill_kind(DType t) {
 
 std::string driver_source(const std::vector<gen::KernelPlan>& plans, std::size_t n_candidates) {
   std::vector<gen::Values> headers, kernels;
-  for (std::size_t c = 0; c < n_candidates; ++c) headers.push_back(gen::Values().set("header", fmt::format("c{}.h", c)));
+  for (std::size_t c = 0; c < n_candidates; ++c) {
+    headers.push_back(gen::Values().set("header", fmt::format("c{}.h", c)));
+  }
   for (const gen::KernelPlan& p : plans) {
     const gen::KernelSpec& k = p.spec;
     std::vector<gen::Values> inputs, calls;
@@ -129,7 +131,9 @@ int tune(const TuneArgs& args) {
   {
     // The fingerprints are of the plans without tuning, as generate's check makes them.
     gen::GenerateOptions plain;
-    for (const gen::KernelPlan& p : gen::generate(spec, plain).plans) fingerprints[p.spec.name] = gen::kernel_fingerprint(p);
+    for (const gen::KernelPlan& p : gen::generate(spec, plain).plans) {
+      fingerprints[p.spec.name] = gen::kernel_fingerprint(p);
+    }
   }
   for (std::size_t c = 0; c < candidates().size(); ++c) {
     gen::CheckedSpec cs = spec;
@@ -231,7 +235,8 @@ Action register_tune(CLI::App& app) {
   cmd->add_option("--cpu", args->cpu, "the CPU kind the kernels are planned for (default native: this machine's)")
       ->capture_default_str();
   cmd->add_option("--keep-within", args->keep_within,
-                  "keep the CPU kind's own order and unroll unless another is faster by more than this fraction in every pass")
+                  "keep the CPU kind's own order and unroll unless another is faster by more than this fraction "
+                  "in every pass")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--passes", args->passes,

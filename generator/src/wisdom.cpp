@@ -44,8 +44,16 @@ bool is_hex16(const std::string& s) {
 }  // namespace
 
 Wisdom parse_wisdom(std::string_view text, const std::string& file) {
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) fail(file, "", "not JSON (a wisdom file is what `bcastgen tune` writes)");
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 12: ...": where, without the tag.
+    std::string what = e.what();
+    const std::size_t tag = what.find("] ");
+    if (tag != std::string::npos) what = what.substr(tag + 2);
+    fail(file, "", "not JSON (a wisdom file is what `bcastgen tune` writes): " + what);
+  }
   if (!j.is_object()) fail(file, "", "not a JSON object (a wisdom file is what `bcastgen tune` writes)");
   const json& format = member(j, "format", json::value_t::string, file, "");
   if (format.get<std::string>() != kWisdomFormat) {
@@ -53,7 +61,9 @@ Wisdom parse_wisdom(std::string_view text, const std::string& file) {
   }
   Wisdom w;
   const std::string cpu = member(j, "cpu", json::value_t::string, file, "").get<std::string>();
-  if (!parse_cpu_kind(cpu, &w.cpu)) fail(file, "cpu", fmt::format("unknown CPU kind '{}' (valid: {})", cpu, cpu_kind_names()));
+  if (!parse_cpu_kind(cpu, &w.cpu)) {
+    fail(file, "cpu", fmt::format("unknown CPU kind '{}' (valid: {})", cpu, cpu_kind_names()));
+  }
   if (j.contains("machine")) w.machine = member(j, "machine", json::value_t::string, file, "").get<std::string>();
   if (j.contains("spec")) w.spec = member(j, "spec", json::value_t::string, file, "").get<std::string>();
   const json& kernels = member(j, "kernels", json::value_t::object, file, "");
@@ -65,7 +75,9 @@ Wisdom parse_wisdom(std::string_view text, const std::string& file) {
     if (!is_hex16(entry.fingerprint)) fail(file, where + ".fingerprint", "is not 16 lower-case hex digits");
     entry.tuning.interleave = member(e, "interleave", json::value_t::boolean, file, where).get<bool>();
     const json& unroll = member(e, "unroll", json::value_t::number_integer, file, where);
-    if (unroll != 1 && unroll != 2 && unroll != 4) fail(file, where + ".unroll", fmt::format("{} is not 1, 2 or 4", unroll.dump()));
+    if (unroll != 1 && unroll != 2 && unroll != 4) {
+      fail(file, where + ".unroll", fmt::format("{} is not 1, 2 or 4", unroll.dump()));
+    }
     entry.tuning.unroll = unroll.get<int>();
     if (e.contains("measured")) {
       entry.tuning.measured = member(e, "measured", json::value_t::string, file, where).get<std::string>();
