@@ -127,14 +127,8 @@ int tune(const TuneArgs& args) {
   const TempDir dir("bcastgen-tune-", args.keep_temp);
   std::vector<fs::path> sources;
   std::vector<gen::KernelPlan> plans;
-  std::map<std::string, std::string> fingerprints;
-  {
-    // The fingerprints are of the plans without tuning, as generate's check makes them.
-    gen::GenerateOptions plain;
-    for (const gen::KernelPlan& p : gen::generate(spec, plain).plans) {
-      fingerprints[p.spec.name] = gen::kernel_fingerprint(p);
-    }
-  }
+  // Of the plans without tuning, as generate --wisdom checks them.
+  const std::map<std::string, std::string> fingerprints = gen::kernel_fingerprints(spec);
   for (std::size_t c = 0; c < candidates().size(); ++c) {
     gen::CheckedSpec cs = spec;
     cs.set_namespace(fmt::format("bcastgen_tune_c{}", c));

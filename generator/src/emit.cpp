@@ -61,10 +61,7 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
   const Spec& spec = checked.spec();
   const std::vector<BroadcastInputs>& shapes = checked.shapes();
   const Vocabulary& voc = Vocabulary::builtin();
-  PlanOptions popt;
-  popt.isas = spec.isas.empty() ? default_isas() : spec.isas;
-  popt.stream_threshold_bytes = spec.stream_threshold_bytes;
-  popt.cpu = spec.cpu;
+  PlanOptions popt = plan_options(spec);
 
   const std::string table_fn = table_symbol(c_identifier(options.stem));
   const KernelFileNames names{spec.ns, c_identifier(spec.ns) + "_", table_fn};

@@ -695,6 +695,14 @@ const std::string& pair_store_form(const KernelPlan& p, const TypeVocabulary& t,
   return streaming ? t.stream_pair : t.store_pair;
 }
 
+PlanOptions plan_options(const Spec& spec) {
+  PlanOptions opt;
+  opt.isas = spec.isas.empty() ? default_isas() : spec.isas;
+  opt.stream_threshold_bytes = spec.stream_threshold_bytes;
+  opt.cpu = spec.cpu;
+  return opt;
+}
+
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {
   return plan_kernel(k, broadcast_kernel_inputs(k), opt, voc);
 }

@@ -114,6 +114,16 @@ std::string kernel_fingerprint(const KernelPlan& plan) {
   return fmt::format("{:016x}", h);
 }
 
+std::map<std::string, std::string> kernel_fingerprints(const CheckedSpec& checked) {
+  const Spec& spec = checked.spec();
+  const PlanOptions opt = plan_options(spec);
+  std::map<std::string, std::string> out;
+  for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+    out[spec.kernels[i].name] = kernel_fingerprint(plan_kernel(spec.kernels[i], checked.shapes()[i], opt));
+  }
+  return out;
+}
+
 std::map<std::string, KernelTuning> wisdom_for_spec(const Wisdom& w, const CheckedSpec& checked,
                                                     const std::string& file) {
   const Spec& spec = checked.spec();
@@ -123,18 +133,11 @@ std::map<std::string, KernelTuning> wisdom_for_spec(const Wisdom& w, const Check
                                   cpu_kind_name(w.cpu), cpu_kind_name(spec.cpu), cpu_kind_name(w.cpu),
                                   cpu_kind_name(w.cpu)));
   }
-  PlanOptions opt;
-  opt.isas = spec.isas.empty() ? default_isas() : spec.isas;
-  opt.stream_threshold_bytes = spec.stream_threshold_bytes;
-  opt.cpu = spec.cpu;
+  const std::map<std::string, std::string> fingerprints = kernel_fingerprints(checked);
   std::map<std::string, KernelTuning> out;
-  std::map<std::string, bool> in_spec;
-  for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
-    const std::string& name = spec.kernels[i].name;
-    in_spec[name] = true;
+  for (const auto& [name, now] : fingerprints) {
     const auto it = w.kernels.find(name);
     if (it == w.kernels.end()) continue;
-    const std::string now = kernel_fingerprint(plan_kernel(spec.kernels[i], checked.shapes()[i], opt));
     if (now != it->second.fingerprint) {
       fail(file, "kernels." + name,
            fmt::format("the kernel has changed since it was tuned (fingerprint {}, now {}): run bcastgen tune again",
@@ -145,7 +148,7 @@ std::map<std::string, KernelTuning> wisdom_for_spec(const Wisdom& w, const Check
     out[name] = t;
   }
   for (const auto& [name, e] : w.kernels) {
-    if (!in_spec.count(name)) {
+    if (!fingerprints.count(name)) {
       fail(file, "kernels." + name, "the spec has no such kernel (a wisdom file belongs to the spec it was tuned for)");
     }
   }

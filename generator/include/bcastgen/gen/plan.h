@@ -166,6 +166,10 @@ std::optional<std::int64_t> stream_threshold(const KernelPlan& plan, const PlanO
 // planner pairs patterns by it, the emitter pairs stores.
 const std::string& pair_store_form(const KernelPlan& plan, const TypeVocabulary& out_type, bool streaming);
 
+// The options a spec's kernels are planned with: its ISAs (or the
+// defaults), its streaming threshold and its CPU kind; no tuning.
+PlanOptions plan_options(const Spec& spec);
+
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& options,
                        const Vocabulary& vocabulary = Vocabulary::builtin());
 // Same, with the kernel's shapes as validate_spec() returned them (the rules are not run again).

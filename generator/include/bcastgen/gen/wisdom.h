@@ -53,6 +53,10 @@ std::string wisdom_text(const Wisdom& wisdom);
 // inputs, shapes, dtypes, rule and loops).
 std::string kernel_fingerprint(const KernelPlan& plan);
 
+// kernel_fingerprint of each kernel of the spec (by name), planned as
+// generate() plans it without tuning.
+std::map<std::string, std::string> kernel_fingerprints(const CheckedSpec& spec);
+
 // Checks `wisdom` against the spec (its CPU kind, its kernels, their
 // fingerprints: `file` names it in errors, thrown as InvalidArgument) and
 // returns the tuning of each kernel it has an entry for. "wisdom FILE"
