@@ -3,6 +3,7 @@
 // what a kind changes in plans, specs, explain and the generated files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -20,6 +21,7 @@ namespace {
 namespace bg = bcastgen;
 namespace gen = bcastgen::gen;
 using bg::CpuKind;
+using bg::Isa;
 
 TEST(CpuKinds, EveryRowNamesItselfAndParsesBack) {
   std::set<std::string> names;
@@ -102,30 +104,62 @@ gen::Spec spec_for(CpuKind cpu) {
   return spec;
 }
 
-// zen4's fact: each vector's loads, nodes and store together, where a main
-// loop of several vectors exists; generic keeps the grouped order.
-TEST(CpuKinds, ZenFourPlansInterleaveTheMainLoop) {
+bool has_variant(const gen::KernelPlan& p, Isa isa) {
+  return std::any_of(p.isas.begin(), p.isas.end(), [&](const gen::IsaPlan& ip) { return ip.isa == isa; });
+}
+
+// zen4's fact: a plain stream runs its avx2 variant on AVX-512 CPUs (the
+// avx512 one is left out and the avx2 one says why); what is not a plain
+// stream keeps its avx512 variant; generic keeps every variant, and so does
+// a tuned kernel (its variants are as measured).
+TEST(CpuKinds, ZenFourRunsStreamsInItsAvx2Variant) {
+  const char* const kText =
+      "kernels:\n"
+      "  - {name: stream, inputs: {a: [8, 768], b: [768]}, expr: a * b}\n"
+      "  - {name: relu_u8, inputs: {a: {shape: [8, 768], dtype: u8}}, expr: a + a}\n"
+      "  - {name: compare, inputs: {a: [8, 768], b: [768]}, expr: a > b}\n"
+      "  - {name: function, inputs: {a: [8, 768]}, expr: exp(a)}\n"
+      "  - {name: pattern, inputs: {x: [1, 40, 40, 3], m: [3]}, expr: x - m}\n"
+      "  - {name: half, dtype: bf16, inputs: {a: [8, 768], b: [768]}, expr: a * b}\n";
+  const gen::Spec spec = gen::parse_spec(kText, "w.yaml");
   for (CpuKind cpu : {CpuKind::Generic, CpuKind::Zen4}) {
-    const gen::Spec spec = spec_for(cpu);
-    gen::PlanOptions opt;
-    opt.isas = spec.isas;
+    gen::PlanOptions opt = gen::plan_options(spec);
     opt.cpu = cpu;
-    const gen::KernelPlan p = gen::plan_kernel(spec.kernels[0], opt);
-    EXPECT_EQ(p.cpu, cpu);
-    for (const gen::IsaPlan& ip : p.isas) {
-      EXPECT_EQ(ip.interleave, ip.vector && cpu == CpuKind::Zen4) << bg::isa_name(ip.isa);
-      EXPECT_EQ(ip.unroll, ip.vector ? bg::cpu_kind_info(cpu).unroll : 1);
-      EXPECT_EQ(ip.why.find("together (zen4)") != std::string::npos, ip.interleave) << ip.why;
-    }
-    const std::string text = gen::explain_plan_text(p);
-    EXPECT_NE(text.find(std::string("cpu       ") + bg::cpu_kind_name(cpu) + " ("), std::string::npos) << text;
-    EXPECT_EQ(gen::plan_json(p)["cpu"], bg::cpu_kind_name(cpu));
-    // A row without a main loop has nothing to interleave.
-    for (const gen::IsaPlan& ip : gen::plan_kernel(spec.kernels[1], opt).isas) {
-      if (ip.main_trips == 0) {
-        EXPECT_FALSE(ip.interleave) << bg::isa_name(ip.isa);
+    for (const gen::KernelSpec& k : spec.kernels) {
+      SCOPED_TRACE(k.name + " for " + bg::cpu_kind_name(cpu));
+      const gen::KernelPlan p = gen::plan_kernel(k, opt);
+      EXPECT_EQ(p.cpu, cpu);
+      const bool narrowed = cpu == CpuKind::Zen4 && (k.name == "stream" || k.name == "relu_u8");
+      EXPECT_EQ(has_variant(p, Isa::Avx512), !narrowed);
+      ASSERT_TRUE(has_variant(p, Isa::Avx2));
+      for (const gen::IsaPlan& ip : p.isas) {
+        EXPECT_EQ(ip.why.find("runs on avx512 CPUs too, whose variant is left out: a stream, which zen4 runs as "
+                              "fast or faster in 32-byte vectors") != std::string::npos,
+                  narrowed && ip.isa == Isa::Avx2)
+            << ip.why;
+        EXPECT_FALSE(ip.interleave);
+        if (ip.period == 0) {  // a pattern has its own unroll
+          EXPECT_EQ(ip.unroll, ip.vector ? bg::cpu_kind_info(cpu).unroll : 1);
+        }
+      }
+      gen::PlanOptions tuned = opt;
+      tuned.tuning = gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns"};
+      const gen::KernelPlan t = gen::plan_kernel(k, tuned);
+      EXPECT_TRUE(has_variant(t, Isa::Avx512));
+      // The tuned order: each vector's loads, nodes and store together, where a main loop exists.
+      for (const gen::IsaPlan& ip : t.isas) {
+        EXPECT_EQ(ip.interleave, ip.vector && (ip.main_trips > 0 || ip.held_vectors > 0) && ip.unroll > 1)
+            << bg::isa_name(ip.isa);
+        EXPECT_EQ(ip.why.find("together (tuned)") != std::string::npos, ip.interleave) << ip.why;
       }
     }
+    const gen::KernelPlan p = gen::plan_kernel(spec.kernels[0], opt);
+    const std::string text = gen::explain_plan_text(p);
+    EXPECT_NE(text.find(std::string("cpu       ") + bg::cpu_kind_name(cpu) + " ("), std::string::npos) << text;
+    EXPECT_EQ(text.find("streaming kernels in vectors of at most 32 bytes") != std::string::npos,
+              cpu == CpuKind::Zen4)
+        << text;
+    EXPECT_EQ(gen::plan_json(p)["cpu"], bg::cpu_kind_name(cpu));
   }
 }
 
@@ -140,7 +174,9 @@ TEST(CpuKinds, GeneratedCodeNamesItsKindAndItsOrder) {
   EXPECT_EQ(g.find("--cpu"), std::string::npos) << "generic output keeps its banner";
   EXPECT_NE(z.find("Regenerate with: bcastgen generate cpu.yaml -o <dir> --cpu zen4\n"), std::string::npos);
   EXPECT_NE(z.find("// Planned for CPU kind zen4 ("), std::string::npos);
-  // Interleaved: the second vector's load comes after the first vector's store.
+  EXPECT_NE(g.find("\"bcastgen.kernel:k:avx512\""), std::string::npos);
+  EXPECT_EQ(z.find("\"bcastgen.kernel:k:avx512\""), std::string::npos);
+  // Interleaved, as tuned: the second vector's load comes after the first vector's store.
   auto second_load_after_first_store = [](const std::string& code) {
     const auto loop = code.find("// 12 iterations of 64 elements");
     const auto store = code.find("store_f32(", loop);
@@ -150,8 +186,10 @@ TEST(CpuKinds, GeneratedCodeNamesItsKindAndItsOrder) {
     EXPECT_NE(load, std::string::npos);
     return load > store;
   };
+  gen::GenerateOptions tuned = o;
+  tuned.tuning["k"] = gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns"};
   EXPECT_FALSE(second_load_after_first_store(g));
-  EXPECT_TRUE(second_load_after_first_store(z));
+  EXPECT_TRUE(second_load_after_first_store(gen::generate(spec_for(CpuKind::Generic), tuned).files.at("cpu.cpp")));
   // Deterministic: the same spec and kind give the same bytes.
   EXPECT_EQ(gen::generate(spec_for(CpuKind::Zen4), o).files, zen4.files);
 }

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -415,7 +416,7 @@ TEST(GenerateCli, CpuKindFromTheCommandLine) {
 // ---------------------------------------------------------------------------
 // Wisdom files (bcastgen tune, generate --wisdom)
 
-// Two kernels with main loops, planned for zen4 (interleaved, unroll 4).
+// Two streams with main loops, planned for zen4 (grouped, unroll 4, in the avx2 variant).
 const char* const kTunedSpec =
     "cpu: zen4\n"
     "kernels:\n"
@@ -471,7 +472,7 @@ TEST(GenerateCli, WisdomPlansEachKernelAsMeasured) {
     EXPECT_EQ(unroll, 2);
   }
   for (const auto& [interleave, unroll] : scale) {
-    EXPECT_TRUE(interleave);
+    EXPECT_FALSE(interleave);
     EXPECT_EQ(unroll, 4);
   }
   const std::string cpp = slurp(dir / "out/tuned.cpp");
@@ -484,6 +485,30 @@ TEST(GenerateCli, WisdomPlansEachKernelAsMeasured) {
   const CmdResult plain = bcastgen({"generate", dir / "tuned.yaml", "-o", dir / "plain"});
   ASSERT_EQ(plain.code, 0) << show(plain);
   EXPECT_NE(slurp(dir / "plain/tuned.cpp"), cpp);
+}
+
+// An entry's "isa": the variants of the ISAs that include it are left out,
+// so that the dispatcher runs the tuned one on those CPUs; a tuned kernel's
+// variants are as measured, where the kind's row would leave some out
+// (scale, untuned: zen4 runs a stream's avx2 variant on AVX-512 CPUs).
+TEST(GenerateCli, WisdomIsaLeavesOutTheWiderVariants) {
+  for (const std::string isa : {"avx2", "avx512"}) {
+    SCOPED_TRACE(isa);
+    TempDir dir;
+    spit(dir / "tuned.yaml", kTunedSpec);
+    std::string w = wisdom_for(kTunedSpec);
+    w.replace(w.find("\"interleave\""), 0, "\"isa\": \"" + isa + "\", ");
+    spit(dir / "w.json", w);
+    const CmdResult r = bcastgen({"generate", dir / "tuned.yaml", "-o", dir / "out", "--wisdom", dir / "w.json"});
+    ASSERT_EQ(r.code, 0) << show(r);
+    const std::string cpp = slurp(dir / "out/tuned.cpp");
+    EXPECT_EQ(contains(cpp, "\"bcastgen.kernel:row_add:avx512\""), isa == "avx512") << cpp.substr(0, 4000);
+    EXPECT_TRUE(contains(cpp, "\"bcastgen.kernel:row_add:avx2\"")) << cpp.substr(0, 4000);
+    EXPECT_FALSE(contains(cpp, "\"bcastgen.kernel:scale:avx512\"")) << cpp.substr(0, 4000);
+    EXPECT_EQ(contains(cpp, "order, unroll and variant from wisdom w.json (grouped x2 1000 ns); runs on avx512 CPUs too"),
+              isa == "avx2")
+        << cpp.substr(0, 4000);
+  }
 }
 
 // A bad, foreign or stale wisdom file: exit 2, a message naming the file
@@ -516,6 +541,10 @@ TEST(GenerateCli, BadOrForeignWisdomExitsTwoAndWritesNothing) {
        "w.json: kernels.row_sub: the spec has no such kernel (a wisdom file belongs to the spec it was tuned for)"},
       {good, other_shapes, "", "w.json: kernels.row_add: the kernel has changed since it was tuned"},
       {good, kTunedSpec, "generic", "w.json: cpu: tuned for CPU kind zen4, but the spec plans for generic: give --cpu zen4"},
+      {replaced("\"interleave\"", "\"isa\": \"avx1024\", \"interleave\""), kTunedSpec, "",
+       "w.json: kernels.row_add.isa: unknown ISA 'avx1024'"},
+      {replaced("\"interleave\"", "\"isa\": \"avx2\", \"interleave\""), "isa: [avx512, scalar]\n" + std::string(kTunedSpec),
+       "", "w.json: kernels.row_add.isa: avx2 is not one of the ISAs the spec generates (avx512, scalar)"},
   };
   for (const Case& c : cases) {
     TempDir dir;
@@ -551,11 +580,25 @@ TEST(TuneCli, WritesWisdomThatGenerateReads) {
   for (const auto& p : plain.plans) {
     ASSERT_TRUE(w.kernels.count(p.spec.name)) << p.spec.name;
     EXPECT_EQ(w.kernels.at(p.spec.name).fingerprint, gen::kernel_fingerprint(p));
-    // Every candidate was timed: their four figures are in the entry.
-    EXPECT_TRUE(std::regex_search(w.kernels.at(p.spec.name).tuning.measured,
-                                  std::regex("grouped x4 [0-9]+ ns, interleaved x4 [0-9]+ ns, grouped x2 [0-9]+ ns, "
-                                             "interleaved x2 [0-9]+ ns")))
-        << w.kernels.at(p.spec.name).tuning.measured;
+    // Every candidate was timed: their four figures are in the entry, in
+    // the dispatched variant and, on an AVX-512 CPU, in the avx2 one.
+    const std::string& measured = w.kernels.at(p.spec.name).tuning.measured;
+    EXPECT_TRUE(std::regex_search(measured, std::regex("grouped x4 [a-z0-9]+ [0-9]+ ns, interleaved x4 [a-z0-9]+ [0-9]+ "
+                                                       "ns, grouped x2 [a-z0-9]+ [0-9]+ ns, interleaved x2 [a-z0-9]+ "
+                                                       "[0-9]+ ns")))
+        << measured;
+    if (bcastgen::cpu_supports(bcastgen::Isa::Avx512)) {
+      EXPECT_TRUE(contains(measured, "interleaved x2 avx512 ")) << measured;
+      EXPECT_TRUE(contains(measured, "interleaved x2 avx2 ")) << measured;
+    }
+    // A variant is named in the entry only when it won, and it is a narrower one than the dispatched.
+    const auto& isa = w.kernels.at(p.spec.name).tuning.isa;
+    if (isa) {
+      EXPECT_TRUE(std::regex_search(measured, std::regex(std::string("^[a-z]+ x[124] ") + bcastgen::isa_name(*isa) +
+                                                         " on ")))
+          << measured;
+      EXPECT_NE(*isa, bcastgen::active_isa());
+    }
     EXPECT_TRUE(contains(r.out, p.spec.name)) << show(r);
   }
   const CmdResult g = bcastgen({"generate", dir / "tuned.yaml", "-o", dir / "out", "--wisdom", dir / "w.json"});

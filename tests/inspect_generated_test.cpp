@@ -89,7 +89,9 @@ TEST_P(InspectTestSpec, EveryKernelPasses) {
   input.path = base + ".cpp";
   input.code = slurp(input.path);
   input.args = {"-I" + std::string(BCASTGEN_TEST_KERNELS_DIR)};
-  expect_all_clean(bcastgen::clangtool::inspect(input), declared_kernels(slurp(base + ".h")));
+  // cpu_zen4.yaml's streams have no avx512 variant (cpu_kinds.h: zen4 runs them in avx2).
+  expect_all_clean(bcastgen::clangtool::inspect(input), declared_kernels(slurp(base + ".h")),
+                   GetParam() == "cpu_zen4" ? 2 : 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, InspectTestSpec, ::testing::ValuesIn(test_spec_outputs()),

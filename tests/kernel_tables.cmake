@@ -1,7 +1,8 @@
 # bcastgen_kernel_tables(<target> GENERATOR <exe or target> DIR <dir> SPECS <spec.yaml...>)
 #
 # Runs `bcastgen generate` on each spec at build time into <dir>, in
-# namespace kt_<stem> (whatever the spec's), and makes <target>, an OBJECT
+# namespace kt_<stem> (whatever the spec's), with --wisdom <stem>.wisdom.json
+# where the spec has one beside it, and makes <target>, an OBJECT
 # library of the generated sources, with <dir> on its include path. Its
 # <dir>/tables/kernel_table_list.cpp (a directory of its own, so that <dir>
 # holds only the specs' sources, which tests list) defines all_kernel_tables()
@@ -17,10 +18,18 @@ function(bcastgen_kernel_tables target)
   set(entries "")
   foreach(spec IN LISTS arg_SPECS)
     get_filename_component(stem ${spec} NAME_WE)
+    get_filename_component(spec_dir ${spec} DIRECTORY)
+    # A <stem>.wisdom.json beside the spec pins its kernels' plans (interleaved.yaml).
+    set(wisdom "")
+    set(wisdom_args "")
+    if(EXISTS ${spec_dir}/${stem}.wisdom.json)
+      set(wisdom ${spec_dir}/${stem}.wisdom.json)
+      set(wisdom_args --wisdom ${wisdom})
+    endif()
     add_custom_command(
       OUTPUT ${arg_DIR}/${stem}.cpp ${arg_DIR}/${stem}.h
-      COMMAND ${arg_GENERATOR} generate ${spec} -o ${arg_DIR} --namespace kt_${stem}
-      DEPENDS ${arg_GENERATOR} ${spec}
+      COMMAND ${arg_GENERATOR} generate ${spec} -o ${arg_DIR} --namespace kt_${stem} ${wisdom_args}
+      DEPENDS ${arg_GENERATOR} ${spec} ${wisdom}
       COMMENT "bcastgen generate ${stem}.yaml")
     list(APPEND sources ${arg_DIR}/${stem}.cpp)
     string(APPEND includes "#include \"${stem}.h\"\n")

@@ -1,7 +1,8 @@
 // `bcastgen tune SPEC -o WISDOM`: each kernel of a spec planned as every
 // candidate (the order of a main-loop step's loads and stores, and the
 // unroll), built by the system compiler into one driver with the candidates
-// side by side, timed on this machine, and what won written to a wisdom file
+// side by side, timed on this machine in each vector variant it runs, and
+// what won written to a wisdom file
 // (wisdom.h) that `bcastgen generate --wisdom` plans with. As FFTW's wisdom:
 // the timing is done once, on the machine the kernels are for, and the
 // generation that reads the file stays deterministic.
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -45,6 +47,43 @@ const std::vector<Candidate>& candidates() {
   return kAll;
 }
 
+// The placements of the buffers each trial is timed at (the driver's kStaggers).
+constexpr int kPlacements = 4;
+
+// One timed call: a candidate plan run in one of its variants.
+struct Trial {
+  std::size_t candidate;
+  Isa isa;
+  std::string name() const { return candidates()[candidate].name() + " " + isa_name(isa); }
+};
+
+// The variants of a kernel this CPU runs that are worth timing against each
+// other: the one the dispatcher picks (first), then every narrower vector
+// variant (on an AVX-512 CPU, the avx2 one: Zen 4 runs its 256-bit code
+// faster on some kernels).
+std::vector<Isa> variants_to_time(const gen::KernelPlan& plan, Isa active) {
+  std::vector<Isa> runnable;
+  for (const gen::IsaPlan& ip : plan.isas) {
+    if (isa_includes(active, ip.isa)) runnable.push_back(ip.isa);
+  }
+  sort_most_specific_first(&runnable);
+  std::vector<Isa> timed;
+  for (std::size_t i = 0; i < runnable.size(); ++i) {
+    const auto ip = std::find_if(plan.isas.begin(), plan.isas.end(),
+                                 [&](const gen::IsaPlan& x) { return x.isa == runnable[i]; });
+    if (i == 0 || ip->vector) timed.push_back(runnable[i]);
+  }
+  return timed;
+}
+
+std::vector<Trial> trials_of(const gen::KernelPlan& plan, Isa active) {
+  std::vector<Trial> trials;
+  for (Isa isa : variants_to_time(plan, active)) {
+    for (std::size_t c = 0; c < candidates().size(); ++c) trials.push_back({c, isa});
+  }
+  return trials;
+}
+
 // How the driver fills an input of this dtype (tune_driver.cpp.mustache's kind).
 int fill_kind(DType t) {
   if (t == DType::F16) return 1;
@@ -53,9 +92,9 @@ int fill_kind(DType t) {
   return dtype_info(t).is_float ? 0 : 4;
 }
 
-std::string driver_source(const std::vector<gen::KernelPlan>& plans, std::size_t n_candidates) {
+std::string driver_source(const std::vector<gen::KernelPlan>& plans, Isa active) {
   std::vector<gen::Values> headers, kernels;
-  for (std::size_t c = 0; c < n_candidates; ++c) {
+  for (std::size_t c = 0; c < candidates().size(); ++c) {
     headers.push_back(gen::Values().set("header", fmt::format("c{}.h", c)));
   }
   for (const gen::KernelPlan& p : plans) {
@@ -70,10 +109,10 @@ std::string driver_source(const std::vector<gen::KernelPlan>& plans, std::size_t
                            .set("fill", static_cast<std::int64_t>(fill_kind(k.inputs[i].dtype))));
       args += fmt::format("in{}, ", i);
     }
-    for (std::size_t c = 0; c < n_candidates; ++c) {
+    for (const Trial& t : trials_of(p, active)) {
       calls.push_back(gen::Values().set(
-          "call", fmt::format("bcastgen_tune_c{}::{}({}static_cast<{}*>(out));", c, k.name, args,
-                              dtype_info(p.out_dtype).cpp_type)));
+          "call", fmt::format("bcastgen_tune_c{}::{}_isa(bcastgen::Isa::{}, {}static_cast<{}*>(out));", t.candidate,
+                              k.name, isa_enumerator(t.isa), args, dtype_info(p.out_dtype).cpp_type)));
     }
     kernels.push_back(gen::Values()
                           .set("name", k.name)
@@ -87,21 +126,29 @@ std::string driver_source(const std::vector<gen::KernelPlan>& plans, std::size_t
   return gen::render("tune_driver.cpp.mustache", v);
 }
 
-// The driver's "time KERNEL CANDIDATE NS" lines: ns[kernel][candidate].
-std::map<std::string, std::vector<double>> parse_times(const std::string& text, std::size_t n_candidates) {
-  std::map<std::string, std::vector<double>> ns;
+// The driver's "time KERNEL TRIAL STAGGER NS" lines: ns[kernel][trial],
+// the mean over the placements (tune_driver.cpp.mustache's kStaggers).
+std::map<std::string, std::vector<double>> parse_times(const std::string& text) {
+  std::map<std::string, std::vector<std::vector<double>>> at;  // [kernel][trial][placement]
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
     std::istringstream words(line);
     std::string tag, name;
-    std::size_t c = 0;
+    std::size_t c = 0, stagger = 0;
     double t = 0;
-    if (!(words >> tag >> name >> c >> t) || tag != "time" || c >= n_candidates) {
+    if (!(words >> tag >> name >> c >> stagger >> t) || tag != "time" || c >= 64) {
       throw ToolFailure("the tune driver printed an unexpected line: " + line, text);
     }
-    auto& v = ns[name];
-    v.resize(n_candidates, -1);
-    v[c] = t;
+    auto& v = at[name];
+    if (v.size() <= c) v.resize(c + 1);
+    v[c].push_back(t);
+  }
+  std::map<std::string, std::vector<double>> ns;
+  for (const auto& [name, trials] : at) {
+    for (const std::vector<double>& t : trials) {
+      // -1: not timed at every placement (checked by the caller).
+      ns[name].push_back(t.size() != kPlacements ? -1.0 : std::accumulate(t.begin(), t.end(), 0.0) / kPlacements);
+    }
   }
   return ns;
 }
@@ -118,9 +165,9 @@ int tune(const TuneArgs& args) {
   gen::CheckedSpec spec = gen::parse_checked_spec(gen::read_file(args.spec), args.spec);
   spec.set_cpu(parse_cpu_option(args.cpu));
   const CpuKind kind = spec.spec().cpu;
-  // The driver calls the dispatching entries: the variant this machine
-  // picks is the one timed, and the facts measured with it are the file's
-  // for every ISA.
+  // Each candidate plan is timed in the variant this machine dispatches to
+  // and in the narrower vector variants it runs (variants_to_time); the
+  // order and unroll measured with the winner are the file's for every ISA.
   const Isa isa = active_isa();
   const CpuKindInfo& row = cpu_kind_info(kind);
 
@@ -129,6 +176,10 @@ int tune(const TuneArgs& args) {
   std::vector<gen::KernelPlan> plans;
   // Of the plans without tuning, as generate --wisdom checks them.
   const std::map<std::string, std::string> fingerprints = gen::kernel_fingerprints(spec);
+  std::vector<gen::KernelPlan> untuned;  // as the kind's row plans them
+  for (std::size_t k = 0; k < spec.spec().kernels.size(); ++k) {
+    untuned.push_back(gen::plan_kernel(spec.spec().kernels[k], spec.shapes()[k], gen::plan_options(spec.spec())));
+  }
   for (std::size_t c = 0; c < candidates().size(); ++c) {
     gen::CheckedSpec cs = spec;
     cs.set_namespace(fmt::format("bcastgen_tune_c{}", c));
@@ -137,18 +188,19 @@ int tune(const TuneArgs& args) {
     o.source_name = spec_path.filename().string();
     o.emit_runtime = c == 0;  // the runtime headers once: the build needs no installed bcastgen
     for (const gen::KernelSpec& k : cs.spec().kernels) {
-      o.tuning[k.name] = gen::KernelTuning{candidates()[c].interleave, candidates()[c].unroll, "tune", "candidate"};
+      o.tuning[k.name] = gen::KernelTuning{candidates()[c].interleave, candidates()[c].unroll, std::nullopt, "tune",
+                                         "candidate"};
     }
     gen::GeneratedFiles files = gen::generate(cs, o);
     if (c == 0) plans = files.plans;
     gen::write_files(dir.path().string(), files.files);
     sources.push_back(dir / (o.stem + ".cpp"));
   }
-  gen::write_files(dir.path().string(), {{"driver.cpp", driver_source(plans, candidates().size())}});
+  gen::write_files(dir.path().string(), {{"driver.cpp", driver_source(plans, isa)}});
   sources.insert(sources.begin(), dir / "driver.cpp");
   std::cerr << "bcastgen: tune: " << plans.size() << " kernel(s) x " << candidates().size()
             << " candidate plans, planned for " << row.name << ", timed in the variant this CPU dispatches to (up to "
-            << isa_name(isa) << "); compiling\n";
+            << isa_name(isa) << ") and in the narrower vector ones it runs; compiling\n";
   compile_program(sources, dir.path(), dir / "driver", "the tune driver");
   // Passes of the whole driver: this VM's L3 and DRAM drift by several per
   // cent within minutes, so a fact must hold in every pass (below).
@@ -161,7 +213,7 @@ int tune(const TuneArgs& args) {
       throw ToolFailure("the tune driver " + failure + " (candidate plans whose outputs differ are a bcastgen bug)",
                         text + gen::read_file(err_log.string()));
     }
-    passes.push_back(parse_times(text, candidates().size()));
+    passes.push_back(parse_times(text));
   }
 
   gen::Wisdom w;
@@ -169,23 +221,30 @@ int tune(const TuneArgs& args) {
   const CpuIdentity& id = host_cpu_identity();
   w.machine = fmt::format("{} family {} model {}", id.vendor.empty() ? "unknown" : id.vendor, id.family, id.model);
   w.spec = spec_path.filename().string();
-  // The kind's own facts win unless another candidate is more than
-  // keep_within faster in every pass: noise must not flip a fact from run
-  // to run. The times reported are the medians of the passes.
-  std::size_t kinds = 0;
-  for (std::size_t c = 0; c < candidates().size(); ++c) {
-    if (candidates()[c].interleave == row.interleave && candidates()[c].unroll == row.unroll) kinds = c;
-  }
-  for (const gen::KernelPlan& p : plans) {
-    std::vector<std::vector<double>> per_pass;  // [pass][candidate]
+  // The kind's own facts in the dispatched variant win unless another trial
+  // is more than keep_within faster in every pass: noise must not flip a
+  // fact from run to run. The times reported are the medians of the passes.
+  for (std::size_t k = 0; k < plans.size(); ++k) {
+    const gen::KernelPlan& p = plans[k];
+    const std::vector<Trial> trials = trials_of(p, isa);
+    // The trial of the plan the kind's row gives (untuned): its order and
+    // unroll, in the variant the dispatcher picks from that plan's.
+    const Isa kinds_variant = variants_to_time(untuned[k], isa).front();
+    std::size_t kinds = 0;
+    for (std::size_t c = 0; c < trials.size(); ++c) {
+      const Candidate& cand = candidates()[trials[c].candidate];
+      if (cand.interleave == row.interleave && cand.unroll == row.unroll && trials[c].isa == kinds_variant) kinds = c;
+    }
+    std::vector<std::vector<double>> per_pass;  // [pass][trial]
     for (const auto& pass : passes) {
       const auto it = pass.find(p.spec.name);
-      if (it == pass.end() || std::count(it->second.begin(), it->second.end(), -1.0) > 0) {
+      if (it == pass.end() || it->second.size() != trials.size() ||
+          std::count(it->second.begin(), it->second.end(), -1.0) > 0) {
         throw ToolFailure("the tune driver did not time every candidate of kernel '" + p.spec.name + "'");
       }
       per_pass.push_back(it->second);
     }
-    std::vector<double> t(candidates().size());
+    std::vector<double> t(trials.size());
     for (std::size_t c = 0; c < t.size(); ++c) {
       std::vector<double> v;
       for (const auto& pp : per_pass) v.push_back(pp[c]);
@@ -199,16 +258,18 @@ int tune(const TuneArgs& args) {
     if (!always_faster) best = kinds;
     std::string measured;
     for (std::size_t c = 0; c < t.size(); ++c) {
-      measured += fmt::format("{}{} {:.0f} ns", measured.empty() ? "" : ", ", candidates()[c].name(), t[c]);
+      measured += fmt::format("{}{} {:.0f} ns", measured.empty() ? "" : ", ", trials[c].name(), t[c]);
     }
     gen::WisdomEntry e;
     e.fingerprint = fingerprints.at(p.spec.name);
-    e.tuning.interleave = candidates()[best].interleave;
-    e.tuning.unroll = candidates()[best].unroll;
-    e.tuning.measured = fmt::format("{} on {}, medians of {} passes: {}", candidates()[best].name(), w.machine,
-                                    args.passes, measured);
+    e.tuning.interleave = candidates()[trials[best].candidate].interleave;
+    e.tuning.unroll = candidates()[trials[best].candidate].unroll;
+    // The variant, always: CPUs with wider vectors run it too, where a narrower one won.
+    e.tuning.isa = trials[best].isa;
+    e.tuning.measured = fmt::format("{} on {}, medians of {} passes of the means of {} placements: {}",
+                                    trials[best].name(), w.machine, args.passes, kPlacements, measured);
     w.kernels[p.spec.name] = e;
-    std::cout << fmt::format("{:<24} {:<16} {}\n", p.spec.name, candidates()[best].name(), measured);
+    std::cout << fmt::format("{:<24} {:<23} {}\n", p.spec.name, trials[best].name(), measured);
   }
   const fs::path out(args.out);
   const std::string out_dir = out.has_parent_path() ? out.parent_path().string() : ".";

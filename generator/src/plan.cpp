@@ -417,6 +417,72 @@ StreamRule stream_rule(const KernelPlan& p, const PlanOptions& opt) {
   return {cpu.stream_bytes, fmt::format("the {} kind's threshold", cpu.name)};
 }
 
+// Whether a variant is a plain stream, which a narrower variant runs as
+// fast or faster on a kind with stream_vector_bytes (cpu_kinds.h): no
+// approximated function, every operand streamed, splatted or held (no
+// period or gather, where wide masks and permutes pay), a main loop, and a
+// store as wide as its lanes (a compare into bool packs its lanes, which
+// AVX-512 does from a mask register in one instruction). Measured on f32,
+// i32 and u8 lanes, so not for 16-bit floats (whose stores round, in one
+// instruction on avx512bf16) nor for nodes of two widths.
+bool streams_at_any_width(const KernelPlan& p, const IsaPlan& ip) {
+  if (!ip.vector || computes_a_function(p) || (ip.main_trips == 0 && ip.held_vectors == 0)) return false;
+  for (Access a : ip.access) {
+    if (a == Access::Pattern || a == Access::Gather) return false;
+  }
+  if (std::any_of(ip.parts.begin(), ip.parts.end(), [](int parts) { return parts != 1; })) return false;
+  if (ip.lane_dtype == DType::F16 || ip.lane_dtype == DType::Bf16) return false;
+  return dtype_size(p.out_dtype) == dtype_size(ip.lane_dtype);
+}
+
+// The kind's stream_vector_bytes: leaves out of a streaming kernel's plan
+// the variants with wider vectors whose CPUs run a narrower vector variant
+// of it, and says so on that variant. Not for a tuned kernel, whose
+// variants are as measured (KernelTuning::isa).
+void narrow_streaming_variants(KernelPlan& p, const PlanOptions& opt) {
+  const CpuKindInfo& cpu = cpu_kind_info(opt.cpu);
+  if (cpu.stream_vector_bytes == 0 || opt.tuning) return;
+  std::vector<std::pair<std::size_t, Isa>> narrowed;  // (the variant that runs instead, the ISA left out)
+  for (const IsaPlan& wide : p.isas) {
+    if (isa_info(wide.isa).vector_bytes <= cpu.stream_vector_bytes || !streams_at_any_width(p, wide)) continue;
+    std::optional<std::size_t> narrow;
+    for (std::size_t i = 0; i < p.isas.size(); ++i) {
+      const IsaPlan& n = p.isas[i];
+      if (n.vector && isa_info(n.isa).vector_bytes <= cpu.stream_vector_bytes && isa_includes(wide.isa, n.isa) &&
+          (!narrow || isa_rank(n.isa) > isa_rank(p.isas[*narrow].isa))) {
+        narrow = i;
+      }
+    }
+    if (narrow) narrowed.emplace_back(*narrow, wide.isa);
+  }
+  if (narrowed.empty()) return;
+  for (std::size_t i = 0; i < p.isas.size(); ++i) {
+    std::string wider;
+    for (const auto& [n, isa] : narrowed) {
+      if (n == i) wider += (wider.empty() ? "" : ", ") + std::string(isa_name(isa));
+    }
+    if (wider.empty()) continue;
+    p.isas[i].why += fmt::format("; runs on {} CPUs too, whose variant{} left out: a stream, which {} runs as fast "
+                                 "or faster in {}-byte vectors",
+                                 wider, wider.find(',') == std::string::npos ? " is" : "s are", cpu.name,
+                                 cpu.stream_vector_bytes);
+  }
+  p.isas.erase(std::remove_if(p.isas.begin(), p.isas.end(),
+                              [&](const IsaPlan& ip) {
+                                return std::any_of(narrowed.begin(), narrowed.end(),
+                                                   [&](const auto& n) { return n.second == ip.isa; });
+                              }),
+               p.isas.end());
+}
+
+bool same_as_base(const ExprDag& d, Isa isa, const PlanOptions& opt, const Vocabulary& voc);
+
+// Whether tuning left out this ISA's variant: it includes the tuned
+// variant's ISA, which CPUs that have it run instead (KernelTuning::isa).
+bool narrowed_by_tuning(Isa isa, const PlanOptions& opt) {
+  return opt.tuning && opt.tuning->isa && isa != *opt.tuning->isa && isa_includes(isa, *opt.tuning->isa);
+}
+
 IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Vocabulary& voc) {
   IsaPlan ip;
   ip.isa = isa;
@@ -542,7 +608,17 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
                           opt.tuning ? "tuned" : cpu.name);
   }
   if (opt.tuning) {
-    ip.why += fmt::format("; order and unroll from {} ({})", opt.tuning->source, opt.tuning->measured);
+    std::string wider;  // the ISAs whose CPUs run this variant instead of their own
+    for (Isa other : opt.isas) {
+      if (other != ip.isa && opt.tuning->isa == ip.isa && narrowed_by_tuning(other, opt) &&
+          !same_as_base(p.spec.expr, other, opt, voc)) {
+        wider += (wider.empty() ? "" : ", ") + std::string(isa_name(other));
+      }
+    }
+    ip.why += fmt::format("; {} from {} ({})", wider.empty() ? "order and unroll" : "order, unroll and variant",
+                          opt.tuning->source, opt.tuning->measured);
+    if (!wider.empty()) ip.why += fmt::format("; runs on {} CPUs too, whose variant{} left out", wider,
+                                              wider.find(',') == std::string::npos ? " is" : "s are");
   }
   if (ip.stream) {
     ip.why += fmt::format("; streaming stores (footprint {} bytes >= {}, {})", p.footprint_bytes, *stream.bytes,
@@ -730,9 +806,10 @@ KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOp
   auto plan_isas = [&] {
     p.isas.clear();
     for (Isa isa : opt.isas) {
-      if (same_as_base(p.spec.expr, isa, opt, voc)) continue;
+      if (same_as_base(p.spec.expr, isa, opt, voc) || narrowed_by_tuning(isa, opt)) continue;
       p.isas.push_back(plan_isa(p, isa, opt, voc));
     }
+    narrow_streaming_variants(p, opt);
     // The split loop is loops[0] if every variant kept it as its outermost
     // loop (fusing a repeating period may have absorbed it).
     p.split = p.loops.size() >= 2;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -71,14 +72,25 @@ Wisdom parse_wisdom(std::string_view text, const std::string& file) {
     const std::string where = "kernels." + name;
     if (!e.is_object()) fail(file, where, fmt::format("is {}, not object", e.type_name()));
     WisdomEntry entry;
-    entry.fingerprint = member(e, "fingerprint", json::value_t::string, file, where).get<std::string>();
-    if (!is_hex16(entry.fingerprint)) fail(file, where + ".fingerprint", "is not 16 lower-case hex digits");
+    // Optional: an entry written by hand (a pinned plan) holds whatever the kernel's shapes.
+    if (e.contains("fingerprint")) {
+      entry.fingerprint = member(e, "fingerprint", json::value_t::string, file, where).get<std::string>();
+      if (!is_hex16(entry.fingerprint)) fail(file, where + ".fingerprint", "is not 16 lower-case hex digits");
+    }
     entry.tuning.interleave = member(e, "interleave", json::value_t::boolean, file, where).get<bool>();
     const json& unroll = member(e, "unroll", json::value_t::number_integer, file, where);
     if (unroll != 1 && unroll != 2 && unroll != 4) {
       fail(file, where + ".unroll", fmt::format("{} is not 1, 2 or 4", unroll.dump()));
     }
     entry.tuning.unroll = unroll.get<int>();
+    if (e.contains("isa")) {
+      const std::string isa = member(e, "isa", json::value_t::string, file, where).get<std::string>();
+      Isa parsed = Isa::Scalar;
+      if (!parse_isa(isa, &parsed)) {
+        fail(file, where + ".isa", fmt::format("unknown ISA '{}' (valid: {})", isa, isa_names()));
+      }
+      entry.tuning.isa = parsed;
+    }
     if (e.contains("measured")) {
       entry.tuning.measured = member(e, "measured", json::value_t::string, file, where).get<std::string>();
     }
@@ -95,10 +107,11 @@ std::string wisdom_text(const Wisdom& w) {
   j["spec"] = w.spec;
   json kernels = json::object();
   for (const auto& [name, e] : w.kernels) {
-    kernels[name] = {{"fingerprint", e.fingerprint},
-                     {"interleave", e.tuning.interleave},
+    kernels[name] = {{"interleave", e.tuning.interleave},
                      {"unroll", e.tuning.unroll},
                      {"measured", e.tuning.measured}};
+    if (e.tuning.isa) kernels[name]["isa"] = isa_name(*e.tuning.isa);
+    if (!e.fingerprint.empty()) kernels[name]["fingerprint"] = e.fingerprint;
   }
   j["kernels"] = kernels;
   return j.dump(2) + "\n";
@@ -138,12 +151,19 @@ std::map<std::string, KernelTuning> wisdom_for_spec(const Wisdom& w, const Check
   for (const auto& [name, now] : fingerprints) {
     const auto it = w.kernels.find(name);
     if (it == w.kernels.end()) continue;
-    if (now != it->second.fingerprint) {
+    if (!it->second.fingerprint.empty() && now != it->second.fingerprint) {
       fail(file, "kernels." + name,
            fmt::format("the kernel has changed since it was tuned (fingerprint {}, now {}): run bcastgen tune again",
                        it->second.fingerprint, now));
     }
     KernelTuning t = it->second.tuning;
+    const std::vector<Isa>& isas = plan_options(spec).isas;
+    if (t.isa && std::find(isas.begin(), isas.end(), *t.isa) == isas.end()) {
+      std::string names;
+      for (Isa isa : isas) names += (names.empty() ? "" : ", ") + std::string(isa_name(isa));
+      fail(file, "kernels." + name + ".isa",
+           fmt::format("{} is not one of the ISAs the spec generates ({})", isa_name(*t.isa), names));
+    }
     t.source = "wisdom " + std::filesystem::path(file).filename().string();  // no paths in the output
     out[name] = t;
   }

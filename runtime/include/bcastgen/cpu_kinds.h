@@ -42,6 +42,12 @@ struct CpuKindInfo {
   // else the loads of all the step's vectors first, then their nodes, then
   // their stores (as XNNPACK's kernels).
   bool interleave;
+  // The widest vectors of a streaming kernel's variant, in bytes (0: every
+  // ISA's own). A streaming kernel (plan.cpp, streams_at_any_width: plain
+  // arithmetic, rows of whole vectors, a store as wide as its lanes) then
+  // runs the widest variant whose vectors are at most this wide on CPUs that
+  // have wider ones: the wider variants are left out of its plan.
+  int stream_vector_bytes;
   // Footprints (bytes of every input and of out, once) from which stores
   // stream: stream_bytes for every kernel, stream_reading_bytes (lower) for
   // kernels that read at least as many bytes as they write. A write-mostly
@@ -66,27 +72,30 @@ inline constexpr std::int64_t kStreamBytes = std::int64_t{40} << 20;
 inline constexpr std::int64_t kStreamReadingBytes = std::int64_t{24} << 20;
 
 inline constexpr CpuKindInfo kCpuKindInfo[] = {
-    {CpuKind::Generic, "generic", "any CPU", "", 0, {kNoModels, kNoModels, kNoModels, kNoModels}, 4, false,
+    {CpuKind::Generic, "generic", "any CPU", "", 0, {kNoModels, kNoModels, kNoModels, kNoModels}, 4, false, 0,
      kStreamBytes, kStreamReadingBytes,
      "the default: the plans as tuned on the project's earlier machines (Intel Xeon, AMD Zen 3)"},
     {CpuKind::IntelXeon, "intel-xeon",
      "Intel Xeon with AVX-512 (Skylake-SP, Cascade Lake, Ice Lake-SP, Sapphire and Emerald Rapids)",
      "GenuineIntel", 6,
-     {CpuModels{0x55, 0x55}, CpuModels{0x6A, 0x6C}, CpuModels{0x8F, 0x8F}, CpuModels{0xCF, 0xCF}}, 4, false,
+     {CpuModels{0x55, 0x55}, CpuModels{0x6A, 0x6C}, CpuModels{0x8F, 0x8F}, CpuModels{0xCF, 0xCF}}, 4, false, 0,
      kStreamBytes, kStreamReadingBytes,
      "the generic plan was tuned here (bench/run.sh, README \"Benchmarks\")"},
     {CpuKind::Zen3, "zen3", "AMD Zen 3 (EPYC Milan): AVX2", "AuthenticAMD", 0x19,
-     {CpuModels{0x00, 0x0F}, CpuModels{0x20, 0x5F}, kNoModels, kNoModels}, 4, false,
+     {CpuModels{0x00, 0x0F}, CpuModels{0x20, 0x5F}, kNoModels, kNoModels}, 4, false, 0,
      kStreamBytes, kStreamReadingBytes,
      "the generic plan, measured there since the fused cases (README \"Benchmarks\", Zen 3 tables)"},
     {CpuKind::Zen4, "zen4", "AMD Zen 4 (EPYC Genoa): AVX-512 as two 256-bit halves", "AuthenticAMD", 0x19,
-     {CpuModels{0x10, 0x1F}, CpuModels{0x60, 0x7F}, CpuModels{0xA0, 0xAF}, kNoModels}, 4, true,
+     {CpuModels{0x10, 0x1F}, CpuModels{0x60, 0x7F}, CpuModels{0xA0, 0xAF}, kNoModels}, 4, false, 32,
      kStreamBytes, kStreamReadingBytes,
-     "on a Genoa (family 25 model 17), bench/plan_ab/run.sh generic zen4: 0.93x to 0.97x the grouped plan's time "
-     "on 9 of the 21 benchmark kernels, 1.03x to 1.08x on 3 (an i32 bias, a compare, max(a + b, 0)); "
-     "bench/run.sh below_peer 4 planned so, 7 grouped"},
+     "on a Genoa (family 25 model 17), bcastgen tune's driver timed the 40 benchmark kernels (bench/cases.yaml, "
+     "fused_cases.yaml, fused_chain.yaml) in 8 plans each (grouped or interleaved, unroll 4 or 2, avx512 or avx2) at "
+     "4 placements of their buffers: on the 37 streaming ones, the avx2 variant grouped x4 took 0.91x to 0.99x the "
+     "time of the best avx512 plan on 34, and 1.01x to 1.03x on 3 (an outer sum, an i32 bias, a broadcast to DRAM); "
+     "interleaved avx512, the row's earlier fact, lost up to 30% where an output sat 64 bytes past its input "
+     "modulo 4 KiB. A compare into bool (avx2 1.08x) and a 1680-element gathered block (2.45x) keep avx512"},
     {CpuKind::Zen5, "zen5", "AMD Zen 5 (EPYC Turin): 512-bit AVX-512 datapaths", "AuthenticAMD", 0x1A,
-     {kAllModels, kNoModels, kNoModels, kNoModels}, 4, false,
+     {kAllModels, kNoModels, kNoModels, kNoModels}, 4, false, 0,
      kStreamBytes, kStreamReadingBytes,
      "the generic plan: interleaved measured slower here (case 10: 166, 160 us grouped, 170, 172 interleaved; "
      "F1: 81, 77 against 84, 83); streaming from 24 MiB for kernels that read as much as they write "
@@ -103,6 +112,7 @@ inline constexpr bool cpu_kind_table_consistent() {
   for (std::size_t i = 0; i < kCpuKindCount; ++i) {
     const CpuKindInfo& r = kCpuKindInfo[i];
     if (static_cast<std::size_t>(r.kind) != i || (r.unroll != 1 && r.unroll != 2 && r.unroll != 4)) return false;
+    if (r.stream_vector_bytes < 0) return false;
     if (r.stream_reading_bytes < 0 || r.stream_reading_bytes > r.stream_bytes) return false;
   }
   return true;

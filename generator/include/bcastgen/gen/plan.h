@@ -131,6 +131,11 @@ struct KernelPlan {
 struct KernelTuning {
   bool interleave = false;  // each vector's loads, nodes and store together
   int unroll = 4;           // vectors per main-loop step: 1, 2 or 4
+  // The variant that CPUs with a wider ISA run too: the variants of the
+  // ISAs that include it (avx512 includes avx2) are left out, so that the
+  // dispatcher runs this one there (on Zen 4, 256-bit AVX2 code measured
+  // faster than AVX-512's on some kernels). Unset: every ISA's variant.
+  std::optional<Isa> isa;
   std::string source;       // where they come from, for the plan's why: "wisdom w.json"
   std::string measured;     // what was measured, for the plan's why
 };

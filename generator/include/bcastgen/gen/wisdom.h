@@ -1,6 +1,6 @@
 // Wisdom files: the plan facts `bcastgen tune` measured per kernel on one
-// machine (the order of a main-loop step's loads and stores, and the
-// unroll), which `bcastgen generate --wisdom FILE` plans with in place of
+// machine (the order of a main-loop step's loads and stores, the unroll,
+// and optionally the variant that CPUs with wider vectors run too), which `bcastgen generate --wisdom FILE` plans with in place of
 // the CPU kind's row. The timing happens once, in `tune`; generation reads
 // the file, so the same spec and file give the same code on every machine.
 //
@@ -8,13 +8,16 @@
 //   {"format": "bcastgen wisdom 1", "cpu": "zen4",
 //    "machine": "AuthenticAMD family 25 model 17", "spec": "model.yaml",
 //    "kernels": {"bias_add": {"fingerprint": "0123456789abcdef",
-//                             "interleave": true, "unroll": 4,
+//                             "interleave": true, "unroll": 4, "isa": "avx2",
 //                             "measured": "interleaved x4 1210 ns; ..."}}}
 // "fingerprint" identifies what the kernel computes and over which shapes
-// (kernel_fingerprint): a kernel changed since it was tuned is an error, as
+// (kernel_fingerprint); an entry without one (written by hand, to pin a
+// kernel's plan) applies whatever they are. A kernel changed since it was
+// tuned is an error, as
 // is an entry for a kernel the spec lacks, or a file tuned for another CPU
-// kind than the one the spec plans for. Kernels without an entry keep the
-// kind's facts.
+// kind than the one the spec plans for, or an "isa" the spec does not
+// generate. Without "isa", every ISA keeps its variant. Kernels without an
+// entry keep the kind's facts.
 #pragma once
 
 #include <map>
@@ -30,7 +33,7 @@ namespace bcastgen::gen {
 inline constexpr const char* kWisdomFormat = "bcastgen wisdom 1";
 
 struct WisdomEntry {
-  std::string fingerprint;
+  std::string fingerprint;  // "" for none (a pinned entry)
   KernelTuning tuning;
 };
 
