@@ -89,11 +89,13 @@ inline constexpr CpuKindInfo kCpuKindInfo[] = {
      {CpuModels{0x10, 0x1F}, CpuModels{0x60, 0x7F}, CpuModels{0xA0, 0xAF}, kNoModels}, 4, false, 32,
      kStreamBytes, kStreamReadingBytes,
      "on a Genoa (family 25 model 17), bcastgen tune's driver timed the 40 benchmark kernels (bench/cases.yaml, "
-     "fused_cases.yaml, fused_chain.yaml) in 8 plans each (grouped or interleaved, unroll 4 or 2, avx512 or avx2) at "
-     "4 placements of their buffers: on the 37 streaming ones, the avx2 variant grouped x4 took 0.91x to 0.99x the "
-     "time of the best avx512 plan on 34, and 1.01x to 1.03x on 3 (an outer sum, an i32 bias, a broadcast to DRAM); "
-     "interleaved avx512, the row's earlier fact, lost up to 30% where an output sat 64 bytes past its input "
-     "modulo 4 KiB. A compare into bool (avx2 1.08x) and a 1680-element gathered block (2.45x) keep avx512"},
+     "fused_cases.yaml, fused_chain.yaml) in 8 plans each (grouped or interleaved, unroll 4 or 2, avx512 or avx2), "
+     "in blocks of back-to-back calls at 4 placements of their buffers: on 34 of the 37 streams, the avx2 variant "
+     "grouped x4 took 0.90x to 0.99x the time of the best avx512 plan, and 1.00x to 1.03x on 3 (an outer sum, a "
+     "broadcast to DRAM, F1's scale, shift and relu); interleaved avx512, the row's earlier fact, lost up to 30% where "
+     "an output sat 64 bytes past its input modulo 4 KiB. bench/run.sh: below_peer 1, fused_below_peer 1, against "
+     "2 and 0 with interleaved avx512. A compare into bool (avx2 1.09x) and a 1680-element gathered block (2.3x) "
+     "keep avx512"},
     {CpuKind::Zen5, "zen5", "AMD Zen 5 (EPYC Turin): 512-bit AVX-512 datapaths", "AuthenticAMD", 0x1A,
      {kAllModels, kNoModels, kNoModels, kNoModels}, 4, false, 0,
      kStreamBytes, kStreamReadingBytes,
