@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <numeric>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -264,8 +264,10 @@ int tune(const TuneArgs& args) {
     e.fingerprint = fingerprints.at(p.spec.name);
     e.tuning.interleave = candidates()[trials[best].candidate].interleave;
     e.tuning.unroll = candidates()[trials[best].candidate].unroll;
-    // The variant, always: CPUs with wider vectors run it too, where a narrower one won.
-    e.tuning.isa = trials[best].isa;
+    // A narrower variant than the widest timed won: CPUs with wider vectors
+    // run it too. Else every variant stays (a wider one this CPU lacks was
+    // not measured, so it is not left out).
+    if (trials[best].isa != trials.front().isa) e.tuning.isa = trials[best].isa;
     e.tuning.measured = fmt::format("{} on {}, medians of {} passes of the means of {} placements: {}",
                                     trials[best].name(), w.machine, args.passes, kPlacements, measured);
     w.kernels[p.spec.name] = e;

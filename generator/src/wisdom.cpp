@@ -147,6 +147,7 @@ std::map<std::string, KernelTuning> wisdom_for_spec(const Wisdom& w, const Check
                                   cpu_kind_name(w.cpu)));
   }
   const std::map<std::string, std::string> fingerprints = kernel_fingerprints(checked);
+  const std::vector<Isa> isas = plan_options(spec).isas;
   std::map<std::string, KernelTuning> out;
   for (const auto& [name, now] : fingerprints) {
     const auto it = w.kernels.find(name);
@@ -157,7 +158,6 @@ std::map<std::string, KernelTuning> wisdom_for_spec(const Wisdom& w, const Check
                        it->second.fingerprint, now));
     }
     KernelTuning t = it->second.tuning;
-    const std::vector<Isa>& isas = plan_options(spec).isas;
     if (t.isa && std::find(isas.begin(), isas.end(), *t.isa) == isas.end()) {
       std::string names;
       for (Isa isa : isas) names += (names.empty() ? "" : ", ") + std::string(isa_name(isa));

@@ -135,6 +135,7 @@ struct KernelTuning {
   // ISAs that include it (avx512 includes avx2) are left out, so that the
   // dispatcher runs this one there (on Zen 4, 256-bit AVX2 code measured
   // faster than AVX-512's on some kernels). Unset: every ISA's variant.
+  // Either way, the kind's width for streams (cpu_kinds.h) does not apply.
   std::optional<Isa> isa;
   std::string source;       // where they come from, for the plan's why: "wisdom w.json"
   std::string measured;     // what was measured, for the plan's why
