@@ -180,6 +180,82 @@ TEST(SimdMathNaNs, LogFamilyGivesTheSameNaNBitsInEveryVariant) {
   if (checked == 0) GTEST_SKIP() << "this CPU has no vector ISA with the log family";
 }
 
+// The table lookups the algorithms' reductions use (lookup8_f32,
+// lookup16_f32, in each header's detail namespace): every lane reads
+// table[j & 7] or table[j & 15], whatever j's higher bits hold (the callers
+// pass integers with them set), as the scalar form does. Each index 0..15
+// four times, under high bits that vary, and the extremes of int32.
+using Lookup = void (*)(const float* table, const std::int32_t* j, float* out, std::size_t n);  // n: a multiple of 16
+
+struct VectorLookup {
+  const char* name;
+  bg::Isa isa;
+  int entries;  // 8 or 16
+  Lookup lookup;
+};
+
+#if defined(__x86_64__)
+#define BCASTGEN_LOOKUP_(ISA, TARGET, LANES, VI, LOADI, STORE, ENTRIES)                                     \
+  __attribute__((target(TARGET))) void lookup##ENTRIES##_##ISA(const float* table, const std::int32_t* j, \
+                                                               float* out, std::size_t n) {               \
+    for (std::size_t i = 0; i < n; i += LANES) {                                                          \
+      const VI at = LOADI(reinterpret_cast<const VI*>(j + i));                                            \
+      STORE(out + i, bg::simd::ISA::detail::lookup##ENTRIES##_f32(table, at));                            \
+    }                                                                                                     \
+  }
+BCASTGEN_LOOKUP_(avx2, BCASTGEN_TARGET_AVX2, 8, __m256i, _mm256_loadu_si256, _mm256_storeu_ps, 8)
+BCASTGEN_LOOKUP_(avx2, BCASTGEN_TARGET_AVX2, 8, __m256i, _mm256_loadu_si256, _mm256_storeu_ps, 16)
+BCASTGEN_LOOKUP_(avx512, BCASTGEN_TARGET_AVX512, 16, __m512i, _mm512_loadu_si512, _mm512_storeu_ps, 8)
+BCASTGEN_LOOKUP_(avx512, BCASTGEN_TARGET_AVX512, 16, __m512i, _mm512_loadu_si512, _mm512_storeu_ps, 16)
+#undef BCASTGEN_LOOKUP_
+const std::vector<VectorLookup> kLookups = {{"lookup8", bg::Isa::Avx2, 8, lookup8_avx2},
+                                            {"lookup16", bg::Isa::Avx2, 16, lookup16_avx2},
+                                            {"lookup8", bg::Isa::Avx512, 8, lookup8_avx512},
+                                            {"lookup16", bg::Isa::Avx512, 16, lookup16_avx512}};
+#elif defined(__aarch64__)
+#define BCASTGEN_LOOKUP_(ENTRIES)                                                                     \
+  void lookup##ENTRIES##_neon(const float* table, const std::int32_t* j, float* out, std::size_t n) { \
+    for (std::size_t i = 0; i < n; i += 4) {                                                          \
+      vst1q_f32(out + i, bg::simd::neon::detail::lookup##ENTRIES##_f32(table, vld1q_s32(j + i)));      \
+    }                                                                                                 \
+  }
+BCASTGEN_LOOKUP_(8)
+BCASTGEN_LOOKUP_(16)
+#undef BCASTGEN_LOOKUP_
+const std::vector<VectorLookup> kLookups = {{"lookup8", bg::Isa::Neon, 8, lookup8_neon},
+                                            {"lookup16", bg::Isa::Neon, 16, lookup16_neon}};
+#else
+const std::vector<VectorLookup> kLookups;
+#endif
+
+TEST(SimdLookup, EveryLaneReadsTheTableAtTheLowBits) {
+  std::vector<float> table(16);
+  for (int k = 0; k < 16; ++k) table[static_cast<std::size_t>(k)] = 1.5f + static_cast<float>(k * k) * 0.25f;
+  std::vector<std::int32_t> j;
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    j.push_back(static_cast<std::int32_t>(((k * 0x9E3779B1u) & ~15u) | (k & 15)));  // high bits that vary
+  }
+  for (std::int32_t e : {0, 7, 8, 15, -1, -8, -16, 0x7fffffff, static_cast<std::int32_t>(0x80000000u), 0x40000009}) {
+    j.push_back(e);
+  }
+  while (j.size() % 16 != 0) j.push_back(3);
+  std::size_t checked = 0;
+  for (const VectorLookup& f : kLookups) {
+    if (!bg::cpu_supports(f.isa)) continue;
+    std::vector<float> out(j.size());
+    f.lookup(table.data(), j.data(), out.data(), j.size());
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      const float want = table[static_cast<std::size_t>(j[i] & (f.entries - 1))];
+      const float scalar = f.entries == 16 ? bg::simd::scalar::detail::lookup16_f32(table.data(), j[i])
+                                           : bg::simd::scalar::detail::lookup8_f32(table.data(), j[i]);
+      EXPECT_EQ(out[i], want) << f.name << "_" << bg::isa_name(f.isa) << " j=" << j[i];
+      EXPECT_EQ(scalar, want) << f.name << " (scalar) j=" << j[i];
+    }
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "this CPU has no vector ISA with the lookups";
+}
+
 INSTANTIATE_TEST_SUITE_P(Functions, SimdMath, ::testing::ValuesIn(kFunctions), [](const auto& p) {
   return std::string(p.param.name) + "_" + bg::isa_name(p.param.isa);
 });
