@@ -1,7 +1,8 @@
 """Writes plan_ab's driver: for each kernel of the specs, the plans of
 kinds A and B (namespaces plan_a_<stem>, plan_b_<stem>, read from the
 manifests) on the same inputs, checked bit for bit, then timed in
-alternating calls (which goes first alternates too); medians of the rounds.
+alternating blocks of back-to-back calls (which goes first alternates too);
+medians of the timed calls.
 
     make_driver.py WORK SPEC...   (WORK/a and WORK/b hold the generated code)
 """
@@ -87,13 +88,18 @@ int main() {
             w(f"    {call_a};\n    {call_b};")
             w(f"    if (std::memcmp(oa.data(), ob.data(), {n} * sizeof({out_t})) != 0) {{")
             w(f'      std::printf("MISMATCH {name}\\n");\n      ++bad;\n    }}')
-            # About 0.2 s per plan: rounds from the first call's time.
+            # About 0.2 s per plan: rounds from the first call's time. Each
+            # round times a block of back-to-back calls of each plan (two
+            # settling, five timed), as bcastgen tune does: a call right
+            # after the other plan's is not in its steady state.
             w(f"    const double first = time_one([&] {{ {call_a}; }});")
-            w("    const int rounds = std::clamp(static_cast<int>(2e8 / std::max(first, 1.0)), 15, 2001);")
+            w("    const int rounds = std::clamp(static_cast<int>(2e8 / (std::max(first, 1.0) * 7)), 3, 301);")
             w("    std::vector<double> ta, tb;")
+            w(f"    auto block_a = [&] {{ for (int k = 0; k < 7; ++k) {{ const double t = time_one([&] {{ {call_a}; }}); if (k >= 2) ta.push_back(t); }} }};")
+            w(f"    auto block_b = [&] {{ for (int k = 0; k < 7; ++k) {{ const double t = time_one([&] {{ {call_b}; }}); if (k >= 2) tb.push_back(t); }} }};")
             w("    for (int r = 0; r < rounds; ++r) {")
-            w(f"      if (r % 2 == 0) {{ ta.push_back(time_one([&] {{ {call_a}; }})); tb.push_back(time_one([&] {{ {call_b}; }})); }}")
-            w(f"      else {{ tb.push_back(time_one([&] {{ {call_b}; }})); ta.push_back(time_one([&] {{ {call_a}; }})); }}")
+            w("      if (r % 2 == 0) { block_a(); block_b(); }")
+            w("      else { block_b(); block_a(); }")
             w("    }")
             w(f'    results.push_back({{"{name}", {str(same).lower()}, median(ta), median(tb)}});')
             w("  }")

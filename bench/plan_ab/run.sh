@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The measurement behind a CPU-kind row's facts (cpu_kinds.h, README "Plans
 # per CPU kind"): every kernel of the benchmark's specs planned for two CPU
-# kinds, both in one binary on this machine, timed in alternating calls.
+# kinds, both in one binary on this machine, timed in alternating blocks of
+# back-to-back calls.
 #
 #   bash bench/plan_ab/run.sh [BCASTGEN] [KIND_A] [KIND_B] [SPEC...]
 #   (defaults: build/generator/bcastgen, generic, native,
