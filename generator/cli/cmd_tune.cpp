@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bcastgen/cpu.h"
 #include "bcastgen/gen/emit.h"
@@ -47,8 +49,14 @@ const std::vector<Candidate>& candidates() {
   return kAll;
 }
 
-// The placements of the buffers each trial is timed at (the driver's kStaggers).
-constexpr int kPlacements = 4;
+// The placements of a kernel's buffers each trial is timed at, as the bytes
+// between the starts of successive large ones modulo 2 MiB: all at the same
+// address bits (as separately mmap'd arrays come), or staggered. A loop whose
+// loads run into the addresses of stores still in flight modulo 4 KiB can
+// lose a third of its speed at one placement and nothing at another
+// (AVX-512 on Zen 4 at 64 bytes), so a trial's time is the mean of all.
+constexpr std::size_t kStaggers[] = {0, 64, 320, 2048};
+constexpr std::size_t kPlacements = std::size(kStaggers);
 
 // One timed call: a candidate plan run in one of its variants.
 struct Trial {
@@ -122,7 +130,7 @@ std::string driver_source(const std::vector<gen::KernelPlan>& plans, Isa active)
                           .set("out_bytes", checked_numel(p.shapes.out) * dtype_size(p.out_dtype)));
   }
   gen::Values v;
-  v.list("headers", headers).list("kernels", kernels);
+  v.list("headers", headers).list("kernels", kernels).set("staggers", fmt::format("{}", fmt::join(kStaggers, ", ")));
   return gen::render("tune_driver.cpp.mustache", v);
 }
 
@@ -147,7 +155,9 @@ std::map<std::string, std::vector<double>> parse_times(const std::string& text) 
   for (const auto& [name, trials] : at) {
     for (const std::vector<double>& t : trials) {
       // -1: not timed at every placement (checked by the caller).
-      ns[name].push_back(t.size() != kPlacements ? -1.0 : std::accumulate(t.begin(), t.end(), 0.0) / kPlacements);
+      ns[name].push_back(t.size() != kPlacements ? -1.0
+                                                 : std::accumulate(t.begin(), t.end(), 0.0) /
+                                                       static_cast<double>(kPlacements));
     }
   }
   return ns;
@@ -174,11 +184,12 @@ int tune(const TuneArgs& args) {
   const TempDir dir("bcastgen-tune-", args.keep_temp);
   std::vector<fs::path> sources;
   std::vector<gen::KernelPlan> plans;
-  // Of the plans without tuning, as generate --wisdom checks them.
-  const std::map<std::string, std::string> fingerprints = gen::kernel_fingerprints(spec);
-  std::vector<gen::KernelPlan> untuned;  // as the kind's row plans them
+  // As the kind's row plans them, without tuning: the plans generate
+  // --wisdom fingerprints, and whose dispatched variant is the kind's trial.
+  std::vector<gen::KernelPlan> untuned;
+  const gen::PlanOptions untuned_options = gen::plan_options(spec.spec());
   for (std::size_t k = 0; k < spec.spec().kernels.size(); ++k) {
-    untuned.push_back(gen::plan_kernel(spec.spec().kernels[k], spec.shapes()[k], gen::plan_options(spec.spec())));
+    untuned.push_back(gen::plan_kernel(spec.spec().kernels[k], spec.shapes()[k], untuned_options));
   }
   for (std::size_t c = 0; c < candidates().size(); ++c) {
     gen::CheckedSpec cs = spec;
@@ -261,7 +272,7 @@ int tune(const TuneArgs& args) {
       measured += fmt::format("{}{} {:.0f} ns", measured.empty() ? "" : ", ", trials[c].name(), t[c]);
     }
     gen::WisdomEntry e;
-    e.fingerprint = fingerprints.at(p.spec.name);
+    e.fingerprint = gen::kernel_fingerprint(untuned[k]);
     e.tuning.interleave = candidates()[trials[best].candidate].interleave;
     e.tuning.unroll = candidates()[trials[best].candidate].unroll;
     // A narrower variant than the widest timed won: CPUs with wider vectors

@@ -1,6 +1,7 @@
 #include "bcastgen/gen/plan.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -435,6 +436,14 @@ bool streams_at_any_width(const KernelPlan& p, const IsaPlan& ip) {
   return dtype_size(p.out_dtype) == dtype_size(ip.lane_dtype);
 }
 
+// The plan line of a variant that CPUs with wider ISAs run in place of
+// their own variants, left out: "runs on avx512 CPUs too, whose variant is
+// left out".
+std::string runs_in_place_of(const std::vector<const char*>& wider) {
+  return fmt::format("runs on {} CPUs too, whose variant{} left out", fmt::join(wider, ", "),
+                     wider.size() == 1 ? " is" : "s are");
+}
+
 // The kind's stream_vector_bytes: leaves out of a streaming kernel's plan
 // the variants with wider vectors whose CPUs run a narrower vector variant
 // of it, and says so on that variant. Not for a tuned kernel, whose
@@ -457,15 +466,13 @@ void narrow_streaming_variants(KernelPlan& p, const PlanOptions& opt) {
   }
   if (narrowed.empty()) return;
   for (std::size_t i = 0; i < p.isas.size(); ++i) {
-    std::string wider;
+    std::vector<const char*> wider;
     for (const auto& [n, isa] : narrowed) {
-      if (n == i) wider += (wider.empty() ? "" : ", ") + std::string(isa_name(isa));
+      if (n == i) wider.push_back(isa_name(isa));
     }
     if (wider.empty()) continue;
-    p.isas[i].why += fmt::format("; runs on {} CPUs too, whose variant{} left out: a stream, which {} runs as fast "
-                                 "or faster in {}-byte vectors",
-                                 wider, wider.find(',') == std::string::npos ? " is" : "s are", cpu.name,
-                                 cpu.stream_vector_bytes);
+    p.isas[i].why += fmt::format("; {}: a stream, which {} runs as fast or faster in {}-byte vectors",
+                                 runs_in_place_of(wider), cpu.name, cpu.stream_vector_bytes);
   }
   p.isas.erase(std::remove_if(p.isas.begin(), p.isas.end(),
                               [&](const IsaPlan& ip) {
@@ -608,17 +615,17 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
                           opt.tuning ? "tuned" : cpu.name);
   }
   if (opt.tuning) {
-    std::string wider;  // the ISAs whose CPUs run this variant instead of their own
-    for (Isa other : opt.isas) {
-      if (other != ip.isa && opt.tuning->isa == ip.isa && narrowed_by_tuning(other, opt) &&
-          !same_as_base(p.spec.expr, other, opt, voc)) {
-        wider += (wider.empty() ? "" : ", ") + std::string(isa_name(other));
+    std::vector<const char*> wider;  // the ISAs whose CPUs run this variant instead of their own
+    if (opt.tuning->isa == ip.isa) {
+      for (Isa other : opt.isas) {
+        if (narrowed_by_tuning(other, opt) && !same_as_base(p.spec.expr, other, opt, voc)) {
+          wider.push_back(isa_name(other));
+        }
       }
     }
     ip.why += fmt::format("; {} from {} ({})", wider.empty() ? "order and unroll" : "order, unroll and variant",
                           opt.tuning->source, opt.tuning->measured);
-    if (!wider.empty()) ip.why += fmt::format("; runs on {} CPUs too, whose variant{} left out", wider,
-                                              wider.find(',') == std::string::npos ? " is" : "s are");
+    if (!wider.empty()) ip.why += "; " + runs_in_place_of(wider);
   }
   if (ip.stream) {
     ip.why += fmt::format("; streaming stores (footprint {} bytes >= {}, {})", p.footprint_bytes, *stream.bytes,

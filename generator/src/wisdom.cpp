@@ -1,6 +1,7 @@
 #include "bcastgen/gen/wisdom.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -159,10 +160,10 @@ std::map<std::string, KernelTuning> wisdom_for_spec(const Wisdom& w, const Check
     }
     KernelTuning t = it->second.tuning;
     if (t.isa && std::find(isas.begin(), isas.end(), *t.isa) == isas.end()) {
-      std::string names;
-      for (Isa isa : isas) names += (names.empty() ? "" : ", ") + std::string(isa_name(isa));
+      std::vector<const char*> names;
+      for (Isa isa : isas) names.push_back(isa_name(isa));
       fail(file, "kernels." + name + ".isa",
-           fmt::format("{} is not one of the ISAs the spec generates ({})", isa_name(*t.isa), names));
+           fmt::format("{} is not one of the ISAs the spec generates ({})", isa_name(*t.isa), fmt::join(names, ", ")));
     }
     t.source = "wisdom " + std::filesystem::path(file).filename().string();  // no paths in the output
     out[name] = t;
