@@ -102,6 +102,13 @@ def main():
     print("kGeluTanh2C = %s + %s" % tuple(spell(v) for v in split(2 * (2 / PI).sqrt())))
     print("kGeluTanhK = %s + %s" % tuple(spell(v) for v in split(Decimal("0.044715"))))
 
+    print("// the fast tier's exp (fast_sigmoid, fast_silu): n = round(x * 16 / ln 2), held as n / 16")
+    print("// (x * kInvLn2 + 1.5 * 2^19), x = n / 16 * ln2 + r with ln 2 as exp2's kLn2Hi + kLn2Lo,")
+    print("// e^x = 2^(n >> 4) * 2^((n & 15) / 16) * e^r, the table's hi only")
+    print("kFastExp2jd16 = {" + ", ".join(spell(to_f32((LN2 * j / 16).exp())) for j in range(16)) + "}")
+    print("// e^r = 1 + r (1 + r (1/2 + r / 6)): Taylor; |r| <= ln 2 / 32 keeps its truncation")
+    print("// error below (ln 2 / 32)^4 / 24 = %.2g, 0.15 ulp of the result." % (float(LN2 / 32) ** 4 / 24))
+
 
 if __name__ == "__main__":
     main()

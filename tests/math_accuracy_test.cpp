@@ -175,4 +175,28 @@ TEST(MathSpecialValues, AsDocumented) {
   EXPECT_GT(ops::exp(-90.0f), 0.0f);
 }
 
+// The fast tier keeps the special values of the functions it approximates,
+// and their subnormal results.
+TEST(MathSpecialValues, FastTierAsDocumented) {
+  namespace ops = bg::ops;
+  const float inf = std::numeric_limits<float>::infinity(), fmin = std::numeric_limits<float>::min();
+  EXPECT_EQ(ops::fast_sigmoid(-inf), 0.0f);
+  EXPECT_EQ(ops::fast_sigmoid(inf), 1.0f);
+  EXPECT_EQ(ops::fast_sigmoid(-0.0f), 0.5f);
+  EXPECT_EQ(ops::fast_sigmoid(-104.0f), 0.0f);  // e^-104 < 2^-150
+  EXPECT_GT(ops::fast_sigmoid(-100.0f), 0.0f);  // subnormal, kept
+  EXPECT_LT(ops::fast_sigmoid(-100.0f), fmin);
+  EXPECT_EQ(ops::fast_silu(-inf), 0.0f);
+  EXPECT_TRUE(std::signbit(ops::fast_silu(-inf)));
+  EXPECT_EQ(ops::fast_silu(inf), inf);
+  EXPECT_TRUE(std::signbit(ops::fast_silu(-0.0f)));
+  EXPECT_LT(ops::fast_silu(-95.0f), 0.0f);  // subnormal, kept
+  EXPECT_GT(ops::fast_silu(-95.0f), -fmin);
+  EXPECT_EQ(ops::fast_tanh(inf), 1.0f);
+  EXPECT_EQ(ops::fast_tanh(-inf), -1.0f);
+  EXPECT_TRUE(std::signbit(ops::fast_tanh(-0.0f)));
+  EXPECT_EQ(ops::fast_tanh(0x1p-149f), 0x1p-149f);
+  EXPECT_EQ(ops::fast_tanh(-10.0f), -1.0f);
+}
+
 }  // namespace

@@ -336,6 +336,43 @@ TEST(OnnxImport, ExportedTanhGeluIsOneGeluTanhCall) {
   }
 }
 
+// --accuracy fast: each function with a fast form takes it, and the spec
+// the import writes says `accuracy: fast`, so that it reads back the same.
+TEST(OnnxImport, AccuracyFastTakesTheFastFormsAndWritesThemIntoTheSpec) {
+  ModelBuilder mb;
+  mb.input("x", {2, 64});
+  mb.node("Sigmoid", {"x"}, "s");
+  mb.node("Mul", {"x", "s"}, "m");
+  mb.node("Tanh", {"x"}, "t");
+  mb.node("Exp", {"x"}, "e");
+  mb.node("Add", {"m", "t"}, "mt");
+  mb.node("Add", {"mt", "e"}, "y");
+  mb.output("y");
+  bcastgen::onnx_import::ImportOptions fast;
+  fast.fast = true;
+  const auto exact_model = import_model(mb.bytes(), "act.onnx", {});
+  const auto fast_model = import_model(mb.bytes(), "act.onnx", fast);
+  ASSERT_EQ(exact_model.spec.kernels.size(), 1u);
+  ASSERT_EQ(fast_model.spec.kernels.size(), 1u);
+  auto functions = [](const bcastgen::gen::KernelSpec& k) {
+    std::vector<std::string> names;
+    for (const auto& node : k.expr.nodes) {
+      if (node.kind == bcastgen::ExprKind::Unary) names.push_back(bcastgen::unary_name(node.unary));
+    }
+    return names;
+  };
+  const std::vector<std::string> exact_names = functions(exact_model.spec.kernels[0]);
+  const std::vector<std::string> fast_names = functions(fast_model.spec.kernels[0]);
+  ASSERT_EQ(exact_names.size(), fast_names.size());
+  for (std::size_t i = 0; i < exact_names.size(); ++i) {
+    EXPECT_EQ(fast_names[i], exact_names[i] == "exp" ? "exp" : "fast_" + exact_names[i]) << exact_names[i];
+  }
+  EXPECT_EQ(exact_model.spec_yaml.find("accuracy:"), std::string::npos);
+  EXPECT_NE(fast_model.spec_yaml.find("\naccuracy: fast\n"), std::string::npos);
+  const bcastgen::gen::CheckedSpec parsed = bcastgen::gen::parse_checked_spec(fast_model.spec_yaml, "act.yaml");
+  EXPECT_EQ(functions(parsed.spec().kernels[0]), fast_names);
+}
+
 TEST(OnnxImport, NodesItCannotMapSayWhy) {
   ModelBuilder mb;
   mb.input("a", {4}, onnx::TensorProto::INT32);

@@ -353,6 +353,27 @@ TEST_F(RunTest, F16ChainMatchesNumpyPerNodeAndComputeF32RoundsOnce) {
   }
 }
 
+// --accuracy fast: sigmoid and tanh in their fast forms, within 4 ulp of
+// NumPy's float64 (the exact run within 1), and not the exact run's bits.
+TEST_F(RunTest, AccuracyFastIsWithinFourUlpOfNumpysFloat64) {
+  python("np.save('x.npy', np.concatenate([rng.standard_normal(3000) * 6, np.linspace(-110, 30, 1000)]).astype(np.float32))\n");
+  expect_ok(bcastgen({"--expr", "sigmoid(x) + tanh(x) * 3", "x=x.npy", "-o", "exact.npy", "--check"}));
+  expect_ok(bcastgen({"--expr", "sigmoid(x) + tanh(x) * 3", "x=x.npy", "-o", "fast.npy", "--accuracy", "fast", "--check"}));
+  expect_ok(bcastgen({"--expr", "sigmoid(x)", "x=x.npy", "-o", "s.npy", "--accuracy", "fast"}));
+  expect_ok(bcastgen({"--expr", "tanh(x)", "x=x.npy", "-o", "t.npy", "--accuracy", "fast"}));
+  python(
+      "x = np.load('x.npy').astype(np.float64)\n"
+      "e = np.exp(-np.abs(x))\n"
+      "sig = np.where(x >= 0, 1 / (1 + e), e / (1 + e))\n"
+      "def ulps(got, want):\n"
+      "    return np.abs(got.astype(np.float64) - want) / np.spacing(np.abs(want).astype(np.float32)).astype(np.float64)\n"
+      "assert ulps(np.load('s.npy'), sig).max() <= 4, ulps(np.load('s.npy'), sig).max()\n"
+      "assert ulps(np.load('t.npy'), np.tanh(x)).max() <= 4, ulps(np.load('t.npy'), np.tanh(x)).max()\n"
+      "assert not np.array_equal(np.load('exact.npy'), np.load('fast.npy'))\n");
+  expect_refused(bcastgen({"--expr", "sigmoid(x)", "x=x.npy", "-o", "o.npy", "--accuracy", "quick"}), 2,
+                 {"--accuracy"});
+}
+
 // bf16 through run: read from NumPy's '|V2' (a uint16 array viewed as V2),
 // written as '<V2' (ml_dtypes' descriptor); the bits are the f32 result's
 // nearest bf16, ties to even (computed here from NumPy's float32).

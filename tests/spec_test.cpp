@@ -213,7 +213,45 @@ TEST(SpecErrors, UnknownField) {
   ASSERT_EQ(top.size(), 1u) << all_text(top);
   EXPECT_EQ(top[0].text(),
             "model.yaml:1:1: unknown field 'namspace' (valid: namespace, isa, cpu, kernels, stream_threshold_bytes, "
-            "max_elements)");
+            "max_elements, accuracy)");
+}
+
+// `accuracy: fast` maps sigmoid, silu and tanh to their fast forms, for
+// every kernel from the spec's top level or for one kernel; `exact` keeps a
+// kernel exact under a fast spec. Other functions have no fast form.
+TEST(SpecParse, AccuracyPicksTheFastTier) {
+  auto unary_ops = [](const bcastgen::gen::KernelSpec& k) {
+    std::vector<bcastgen::UnaryOp> ops;
+    for (const auto& node : k.expr.nodes) {
+      if (node.kind == bcastgen::ExprKind::Unary) ops.push_back(node.unary);
+    }
+    return ops;
+  };
+  using U = bcastgen::UnaryOp;
+  const std::string kernels =
+      "kernels:\n"
+      "  - {name: a, inputs: {x: [4]}, expr: 'sigmoid(x) + silu(x) * tanh(x) + exp(x)'}\n"
+      "  - {name: b, inputs: {x: [4]}, expr: 'sigmoid(x)', accuracy: exact}\n"
+      "  - {name: c, inputs: {x: [4]}, expr: 'tanh(x)', accuracy: fast}\n";
+  const Spec exact = parse_spec(kernels, "s.yaml");
+  EXPECT_EQ(unary_ops(exact.kernels[0]), (std::vector<U>{U::Sigmoid, U::Silu, U::Tanh, U::Exp}));
+  EXPECT_EQ(unary_ops(exact.kernels[1]), (std::vector<U>{U::Sigmoid}));
+  EXPECT_EQ(unary_ops(exact.kernels[2]), (std::vector<U>{U::FastTanh}));
+  const Spec fast = parse_spec("accuracy: fast\n" + kernels, "s.yaml");
+  EXPECT_EQ(unary_ops(fast.kernels[0]), (std::vector<U>{U::FastSigmoid, U::FastSilu, U::FastTanh, U::Exp}));
+  EXPECT_EQ(unary_ops(fast.kernels[1]), (std::vector<U>{U::Sigmoid}));
+  EXPECT_EQ(unary_ops(fast.kernels[2]), (std::vector<U>{U::FastTanh}));
+
+  const auto top = errors_of("accuracy: quick\n" + kernels);
+  ASSERT_EQ(top.size(), 1u) << all_text(top);
+  EXPECT_EQ(top[0].text(), "model.yaml:1:11: unknown accuracy 'quick' (valid: exact, fast)");
+  const auto one = errors_of("kernels:\n  - {name: k, inputs: {x: [4]}, expr: 'tanh(x)', accuracy: 1ulp}\n");
+  ASSERT_EQ(one.size(), 1u) << all_text(one);
+  EXPECT_EQ(one[0].text(), "model.yaml:2:60: kernel 'k': unknown accuracy '1ulp' (valid: exact, fast)");
+  // An op kernel has no functions to pick a tier for.
+  const auto op = errors_of(kernel("add", "f32", "numpy", "[2]", "[2]", "    accuracy: fast\n"));
+  ASSERT_EQ(op.size(), 1u) << all_text(op);
+  EXPECT_TRUE(contains(op[0].message, "unknown field 'accuracy' for a binary kernel")) << op[0].text();
 }
 
 TEST(SpecErrors, FieldNamesAreStringsGivenOnce) {

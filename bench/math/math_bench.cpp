@@ -2,7 +2,8 @@
 // against SLEEF's u10 vector functions (1.0 ulp, what PyTorch's CPU kernels
 // call; the composites built from them as PyTorch does, sleef_loops.cpp),
 // PyTorch itself, oneDNN eltwise, Eigen, XNNPACK and Halide where they have
-// the function (math_peers.h). In cache (4096 elements) and DRAM-sized
+// the function (math_peers.h), and bcastgen's fast tier (`accuracy: fast`,
+// "BcastgenFast") where the function has one. In cache (4096 elements) and DRAM-sized
 // ([8,128,3072], 25 MB of traffic), one thread. With --accuracy it instead
 // measures every loop's max error in ulp over every 1367th f32 bit pattern
 // (3.1 million inputs) against the long double reference
@@ -69,6 +70,24 @@ struct Function {
 const Function kFunctions[] = {BCASTGEN_MATH_BENCH_FUNCTIONS_(BCASTGEN_FUNCTION_)};
 #undef BCASTGEN_FUNCTION_
 
+// The fast tier (`accuracy: fast`, run.sh's fast_<fn> kernels), timed and
+// graded as the loop "BcastgenFast" of its function.
+struct FastKernels {
+  Fn fn;
+  void (*small)(const float*, float*);
+  void (*large)(const float*, float*);
+};
+const FastKernels kFast[] = {{Fn::sigmoid, &mk::fast_sigmoid_small, &mk::fast_sigmoid_large},
+                             {Fn::silu, &mk::fast_silu_small, &mk::fast_silu_large},
+                             {Fn::tanh, &mk::fast_tanh_small, &mk::fast_tanh_large}};
+
+const FastKernels* fast_kernels(Fn fn) {
+  for (const FastKernels& k : kFast) {
+    if (k.fn == fn) return &k;
+  }
+  return nullptr;
+}
+
 // |y - exact| in units of the exact result's f32 ulp (subnormal ulp at the
 // bottom); an infinite or NaN mismatch counts as infinite.
 double ulp_error(float y, long double exact) {
@@ -101,8 +120,11 @@ std::vector<Loop> all_loops() {
       const std::string size = n == kSmall ? "4096" : "8x128x3072";
       auto kernel = n == kSmall ? f.small : f.large;
       const Fn fn = f.fn;
+      PeerLoop fast;
+      if (const FastKernels* k = fast_kernels(fn)) fast = [x, y, fk = n == kSmall ? k->small : k->large] { fk(x, y); };
       const std::pair<std::string, PeerLoop> peers[] = {
           {"Bcastgen", [=] { kernel(x, y); }},
+          {"BcastgenFast", fast},
           {"Sleef", [=] { (avx512 ? sleef_avx512 : sleef_avx2)(fn, x, y, n); }},
           {"Torch", torch_math(fn, x, y, n)},
           {"Onednn", onednn_math(fn, x, y, n)},
@@ -190,11 +212,12 @@ void register_fused() {
     Fused fused;
     std::int64_t n, b_n;
     void (*kernel)(const float*, const float*, float*);
+    void (*fast)(const float*, const float*, float*);  // accuracy: fast, where it changes the kernel
   };
   static const Case kCases[] = {
-      {"bias_gelu_8x128x3072", Fused::BiasGelu, kLarge, 3072, &mk::bias_gelu},
-      {"bias_silu_1x64x112x112", Fused::BiasSilu, 64 * 112 * 112, 64, &mk::bias_silu},
-      {"gate_8x128x3072", Fused::Gate, kLarge, kLarge, &mk::gate},
+      {"bias_gelu_8x128x3072", Fused::BiasGelu, kLarge, 3072, &mk::bias_gelu, nullptr},
+      {"bias_silu_1x64x112x112", Fused::BiasSilu, 64 * 112 * 112, 64, &mk::bias_silu, &mk::bias_silu_fast},
+      {"gate_8x128x3072", Fused::Gate, kLarge, kLarge, &mk::gate, &mk::gate_fast},
   };
   static std::deque<bench::AlignedArray<float>> buffers;
   for (const Case& c : kCases) {
@@ -207,9 +230,10 @@ void register_fused() {
     const float *xp = x.data(), *bp = b.data();
     float* yp = y.data();
     const std::int64_t n = c.n;
-    auto kernel = c.kernel;
+    auto kernel = c.kernel, fast_kernel = c.fast;
     const std::pair<std::string, PeerLoop> loops[] = {
         {"Bcastgen", [=] { kernel(xp, bp, yp); }},
+        {"BcastgenFast", fast_kernel ? PeerLoop([=] { fast_kernel(xp, bp, yp); }) : PeerLoop()},
         {"Torch", torch_fused(c.fused, xp, bp, yp)},
         {"Onednn", onednn_fused(c.fused, xp, bp, yp)},
         {"Halide", halide_fused(c.fused, xp, bp, yp)},

@@ -8,7 +8,9 @@
 prints the peers' accuracy (max ulp over every 1367th bit pattern), the
 speed per function (ns per element, medians) with bcastgen's ratio to the
 fastest peer within bcastgen's bound and to the fastest of any accuracy,
-and the fused cases against the memory roof."""
+and the fused cases against the memory roof. "bcastgen fast" is the fast
+tier (`accuracy: fast`, within 4 ulp) where a function has one, with its
+own ratio to the fastest peer of any accuracy."""
 import os
 import re
 import sys
@@ -67,19 +69,20 @@ def main(speed_path, accuracy_path):
     bound = bounds()
     # The functions bench/math times, in its order (bcastgen's accuracy rows).
     functions = [f for p, f in acc if p == "Bcastgen"]
-    peers = ["Bcastgen"] + [p for p, _ in PEERS]
-    print("| function (bound) | bcastgen | " + " | ".join(n for _, n in PEERS) + " |")
+    peers = ["Bcastgen", "BcastgenFast"] + [p for p, _ in PEERS]
+    print("| function (bound) | bcastgen | bcastgen fast (4) | " + " | ".join(n for _, n in PEERS) + " |")
     print("|---" * (len(peers) + 1) + "|")
     for f in functions:
         print(f"| {f} ({bound[f]}) | " + " | ".join(fmt(acc.get((p, f))) for p in peers) + " |")
     print()
-    print("| function [size] | bcastgen | " + " | ".join(n for _, n in PEERS) +
-          " | vs fastest within bound | vs fastest |")
-    print("|---" * (len(peers) + 3) + "|")
+    print("| function [size] | bcastgen | bcastgen fast | " + " | ".join(n for _, n in PEERS) +
+          " | vs fastest within bound | vs fastest | fast vs fastest |")
+    print("|---" * (len(peers) + 4) + "|")
     for f in functions:
         for size in SIZES:
             case = f"{f}_{size}"
             ours = per_elt.get(("Bcastgen", case))
+            fast = per_elt.get(("BcastgenFast", case))
             times = {}
             for p, _ in PEERS:
                 # ONNX Runtime's profiler counts whole microseconds: 4096 elements are 2 to 20 of them.
@@ -90,14 +93,17 @@ def main(speed_path, accuracy_path):
             within = [t for p, t in times.items() if acc.get((p, f), float("inf")) <= bound[f]]
             best_within = f"{min(within) / ours:.2f}x" if within else "none"
             best = f"{min(times.values()) / ours:.2f}x" if times else "-"
+            best_fast = f"{min(times.values()) / fast:.2f}x" if times and fast else "-"
             cells = [fmt(times.get(p)) for p, _ in PEERS]
-            print(f"| {f} [{size}] | {fmt(ours)} | " + " | ".join(cells) + f" | {best_within} | {best} |")
+            print(f"| {f} [{size}] | {fmt(ours)} | {fmt(fast)} | " + " | ".join(cells) +
+                  f" | {best_within} | {best} | {best_fast} |")
     print()
-    print("| case | bcastgen | PyTorch | oneDNN | Halide | ONNX Runtime | copy roof | bcastgen's share of the roof |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| case | bcastgen | bcastgen fast | PyTorch | oneDNN | Halide | ONNX Runtime | copy roof "
+          "| bcastgen's share of the roof |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for case, label, scale in FUSED:
         roof = total[("Copy", case)] * scale
-        cells = [fmt(total.get((p, case))) for p in ("Bcastgen", "Torch", "Onednn", "Halide", "Ort")]
+        cells = [fmt(total.get((p, case))) for p in ("Bcastgen", "BcastgenFast", "Torch", "Onednn", "Halide", "Ort")]
         share = roof / total[("Bcastgen", case)]
         print(f"| {label} | " + " | ".join(c + " ms" if c != "-" else c for c in cells) +
               f" | {roof:.3g} ms | {share:.0%} |")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Throughput of the vectorized math functions against SLEEF u10, PyTorch,
+# Throughput of the vectorized math functions (and of the fast tier,
+# `accuracy: fast`, where a function has one) against SLEEF u10, PyTorch,
 # oneDNN, Eigen, XNNPACK and Halide (math_bench.cpp), then ONNX Runtime
 # (ort/ort_bench.js) and NumPy (numpy_math.py): generates the kernels (y =
 # f(x) over [4096] and [8,128,3072], and the fused cases), builds the Halide
@@ -27,6 +28,13 @@ mkdir -p "$work"
   echo "  - {name: bias_gelu, inputs: {x: [8, 128, 3072], b: [3072]}, expr: 'gelu(x + b)'}"
   echo "  - {name: bias_silu, inputs: {x: [1, 64, 112, 112], b: [1, 64, 1, 1]}, expr: 'silu(x + b)'}"
   echo "  - {name: gate, inputs: {x: [8, 128, 3072], z: [8, 128, 3072]}, expr: 'sigmoid(x) * z'}"
+  # The fast tier (accuracy: fast) of the functions that have one.
+  for f in sigmoid silu tanh; do
+    echo "  - {name: fast_${f}_small, inputs: {x: [4096]}, expr: '$f(x)', accuracy: fast}"
+    echo "  - {name: fast_${f}_large, inputs: {x: [8, 128, 3072]}, expr: '$f(x)', accuracy: fast}"
+  done
+  echo "  - {name: bias_silu_fast, inputs: {x: [1, 64, 112, 112], b: [1, 64, 1, 1]}, expr: 'silu(x + b)', accuracy: fast}"
+  echo "  - {name: gate_fast, inputs: {x: [8, 128, 3072], z: [8, 128, 3072]}, expr: 'sigmoid(x) * z', accuracy: fast}"
 } >"$work/math_kernels.yaml"
 "$build/generator/bcastgen" generate "$work/math_kernels.yaml" -o "$work"
 g++ -std=c++17 -O2 -I"$root/runtime/include" -c "$work/math_kernels.cpp" -o "$work/math_kernels.o"

@@ -24,6 +24,7 @@ Action register_onnx(CLI::App& app) {
     std::string model, out_dir, ns;
     std::vector<std::string> input_shapes;
     bool report = false;
+    std::string accuracy = "exact";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("onnx", "fuse an ONNX model's elementwise nodes into kernels: <stem>.yaml, the "
@@ -34,9 +35,15 @@ Action register_onnx(CLI::App& app) {
   cmd->add_option("--input-shape", args->input_shapes,
                   "NAME=d0,d1,...: a static shape for a graph input (repeatable; needed for dynamic dimensions)");
   cmd->add_flag("--report", args->report, "print, per op type, the nodes fused and what was not covered and why");
+  cmd->add_option("--accuracy", args->accuracy,
+                  "fast computes Sigmoid, Tanh and SiLU in their fast forms (within 4 ulp; the spec says "
+                  "'accuracy: fast'); exact keeps every function within its own bound")
+      ->check(CLI::IsMember({"exact", "fast"}))
+      ->capture_default_str();
   return [args]() -> int {
 #if BCASTGEN_WITH_ONNX
     onnx_import::ImportOptions options;
+    options.fast = args->accuracy == "fast";
     for (const std::string& s : args->input_shapes) {
       const std::size_t eq = s.find('=');
       if (eq == std::string::npos || eq == 0) {

@@ -51,6 +51,7 @@ constexpr const char* kDriverExe = "driver";
 
 struct RunArgs {
   std::string op, expr, rule = "numpy", mode = "numpy", target, axes_mapping, out, isa, compute = "dtype";
+  std::string accuracy = "exact";
   std::string cpu = "generic";
   std::int64_t axis = -1;
   std::vector<std::string> inputs;
@@ -153,6 +154,7 @@ gen::KernelSpec make_kernel(const RunArgs& args, std::optional<Op> op, const std
   }
   k.expr = gen::parse_expr(args.expr, decl);  // ExprError: the column and a caret
   k.compute_f32 = args.compute == "f32";
+  if (args.accuracy == "fast") gen::use_fast_tier(k.expr);
   return k;
 }
 
@@ -417,6 +419,11 @@ Action register_run(CLI::App& app) {
                   "--expr: f32 keeps f16/bf16 intermediates in f32 and rounds once at the output; dtype rounds "
                   "every node to its dtype")
       ->check(CLI::IsMember({"dtype", "f32"}))
+      ->capture_default_str();
+  cmd->add_option("--accuracy", args->accuracy,
+                  "--expr: fast computes sigmoid, silu and tanh in their fast forms (within 4 ulp); exact keeps "
+                  "every function within its own bound")
+      ->check(CLI::IsMember({"exact", "fast"}))
       ->capture_default_str();
   args->target_opt = cmd->add_option("--target", args->target, "--op broadcast: the target shape, e.g. 2,1,6");
   args->axes_opt = cmd->add_option("--axes-mapping", args->axes_mapping,

@@ -94,11 +94,13 @@ class SpecReader {
       std::string key;
       if (!field_key(kv.first, "", &keys, &key)) continue;
       if (key != "namespace" && key != "isa" && key != "cpu" && key != "kernels" && key != "stream_threshold_bytes" &&
-          key != "max_elements") {
-        add(kv.first, "", "unknown field '" + key +
-                              "' (valid: namespace, isa, cpu, kernels, stream_threshold_bytes, max_elements)");
+          key != "max_elements" && key != "accuracy") {
+        add(kv.first, "",
+            "unknown field '" + key +
+                "' (valid: namespace, isa, cpu, kernels, stream_threshold_bytes, max_elements, accuracy)");
       }
     }
+    if (auto a = root["accuracy"]) accuracy_field(a, "", &fast_);
     if (auto ns = root["namespace"]) {
       if (string_field(ns, "", "namespace", &spec.ns)) check_namespace(ns, spec.ns);
     }
@@ -270,7 +272,18 @@ class SpecReader {
     if (!n["op"] && (n["expr"] || n["inputs"])) read_expr_kernel(n, k);
     else read_op_kernel(n, k);
     compute_field(n, k);
+    bool fast = fast_;
+    if (auto a = n["accuracy"]) accuracy_field(a, k.name, &fast);
+    if (fast) use_fast_tier(k.expr);
     return k;
+  }
+
+  // `accuracy: exact | fast`, the spec's default or a kernel's own.
+  void accuracy_field(const YAML::Node& a, const std::string& kn, bool* fast) {
+    std::string s;
+    if (string_field(a, kn, "accuracy", &s) && !parse_accuracy(s, fast)) {
+      add(a, kn, "unknown accuracy '" + s + "' (valid: " + kAccuracyChoices + ")");
+    }
   }
 
   // `compute: dtype | f32`, for any kernel.
@@ -417,7 +430,8 @@ class SpecReader {
   // and optional `dtype` (the inputs' default, f32) and `rule` (numpy).
   void read_expr_kernel(const YAML::Node& n, KernelSpec& k) {
     const std::string& kn = k.name;
-    check_fields(n, kn, {"name", "dtype", "rule", "axis", "inputs", "expr", "compute"}, "an expression kernel");
+    check_fields(n, kn, {"name", "dtype", "rule", "axis", "inputs", "expr", "compute", "accuracy"},
+                 "an expression kernel");
     DType dtype = DType::F32;
     bool ok = true;
     if (auto dt = n["dtype"]) ok = dtype_field(dt, kn, "dtype", &dtype);
@@ -529,6 +543,7 @@ class SpecReader {
   std::vector<Diagnostic> diags_;
   std::set<std::size_t> reported_;
   std::optional<BroadcastInputs> last_shapes_;  // of the kernel being read
+  bool fast_ = false;                            // the spec's `accuracy`, each kernel's default
   KnownShapes shapes_;
 };
 
@@ -579,6 +594,18 @@ bool parse_compute(std::string_view s, bool* compute_f32) {
   if (s != "dtype" && s != "f32") return false;
   *compute_f32 = s == "f32";
   return true;
+}
+
+bool parse_accuracy(std::string_view s, bool* fast) {
+  if (s != "exact" && s != "fast") return false;
+  *fast = s == "fast";
+  return true;
+}
+
+void use_fast_tier(ExprDag& dag) {
+  for (ExprNode& node : dag.nodes) {
+    if (node.kind == ExprKind::Unary) node.unary = fast_function(node.unary);
+  }
 }
 
 KernelSpec binary_kernel(std::string name, Op op, DType dtype, Rule rule, Shape a, Shape b, std::int64_t axis) {

@@ -224,10 +224,11 @@ def unary(rng, dt, x):
     forms = [f"neg({x})", f"-({x})", f"abs({x})", f"square({x})"]
     if dt in FLOATS:
         forms += [f"sqrt({x})", f"reciprocal({x})"]
-        # exact, then math: exp has a vector form (f32), the others run lane by lane
+        # exact, then math (the fast tier's forms among them)
         forms += [rng.choice([f"floor({x})", f"round({x})", f"sign({x})", f"trunc({x})"]),
                   rng.choice([f"exp({x})", f"tanh({x})", f"sigmoid({x})", f"gelu({x})", f"log1p({x})",
-                              f"silu({x})", f"erf({x})", f"softplus({x})", f"sin({x})"])]
+                              f"silu({x})", f"erf({x})", f"softplus({x})", f"sin({x})", f"fast_sigmoid({x})",
+                              f"fast_silu({x})", f"fast_tanh({x})"])]
     if dt in INTS:
         forms += [f"~({x})", f"bitwise_not({x})"]
     return rng.choice(forms)

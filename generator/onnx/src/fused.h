@@ -32,7 +32,7 @@ struct Fused {
   std::vector<std::size_t> kernel_of;     // per group
 };
 
-std::string spec_yaml(const Fused& f, const std::string& model_name, const std::string& ns);
+std::string spec_yaml(const Fused& f, const std::string& model_name, const std::string& ns, bool fast);
 std::string map_json(const Model& model, const Fused& f, const std::string& model_name);
 std::string report(const Model& model, const Fused& f, const std::string& model_name);
 

@@ -212,11 +212,12 @@ ImportedModel import_model(std::string_view bytes, const std::string& model_name
     ks.name = k.name;
     for (const Param& p : k.k.params) ks.inputs.push_back({p.name, p.shape, p.dtype, {}});
     ks.expr = k.k.expr;
+    if (options.fast) gen::use_fast_tier(ks.expr);
     ks.expr_text = k.k.text;
     out.spec.kernels.push_back(std::move(ks));
   }
 
-  out.spec_yaml = spec_yaml(f, model_name, out.spec.ns);
+  out.spec_yaml = spec_yaml(f, model_name, out.spec.ns, options.fast);
   out.map_json = map_json(model, f, model_name);
   out.report = report(model, f, model_name);
   return out;

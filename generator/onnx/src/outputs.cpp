@@ -25,12 +25,13 @@ std::string yaml_quote(const std::string& s) {
 
 }  // namespace
 
-std::string spec_yaml(const Fused& f, const std::string& model_name, const std::string& ns) {
+std::string spec_yaml(const Fused& f, const std::string& model_name, const std::string& ns, bool fast) {
   const std::string stem = std::filesystem::path(model_name).stem().string();
   std::ostringstream yaml;
   yaml << "# bcastgen onnx: the fused elementwise kernels of " << model_name << "\n"
        << "# (which nodes each computes: " << stem << ".onnx-map.json)\n"
-       << "namespace: " << ns << "\nkernels:\n";
+       << "namespace: " << ns << "\n"
+       << (fast ? "accuracy: fast\n" : "") << "kernels:\n";
   for (const Kernel& kernel : f.kernels) {
     const GroupKernel& k = kernel.k;
     std::vector<std::string> ins;

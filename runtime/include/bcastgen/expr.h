@@ -28,6 +28,7 @@ enum class UnaryOp {
   // math and activation functions (floats; math.h has their algorithms and bounds)
   Exp, Expm1, Exp2, Log, Log1p, Log2, Log10, Tanh, Sigmoid, Erf, Gelu, GeluTanh, Silu, Softplus,
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
+  FastSigmoid, FastSilu, FastTanh,
 };
 
 struct UnaryInfo {
@@ -39,6 +40,9 @@ struct UnaryInfo {
   // and of f64) its result may be from the exact value (math.h).
   int max_ulp = 0;
   bool gives_bool = false;  // the result is bool (isnan, ...), not the operand's dtype
+  // The fast tier (accuracy: fast): this row is a faster form of `approximates`.
+  bool fast = false;
+  UnaryOp approximates = UnaryOp::Neg;
 };
 
 // One row per UnaryOp, in enum order.
@@ -84,6 +88,11 @@ inline constexpr UnaryInfo kUnaryInfo[] = {
     {UnaryOp::Asinh, "asinh", Accepts::Floats, 1},
     {UnaryOp::Acosh, "acosh", Accepts::Floats, 1},
     {UnaryOp::Atanh, "atanh", Accepts::Floats, 1},
+    // The fast tier (README, "Math functions"): what `accuracy: fast` maps
+    // sigmoid, silu and tanh to.
+    {UnaryOp::FastSigmoid, "fast_sigmoid", Accepts::Floats, 4, false, true, UnaryOp::Sigmoid},
+    {UnaryOp::FastSilu, "fast_silu", Accepts::Floats, 4, false, true, UnaryOp::Silu},
+    {UnaryOp::FastTanh, "fast_tanh", Accepts::Floats, 4, false, true, UnaryOp::Tanh},
 };
 
 namespace detail {
@@ -99,6 +108,17 @@ static_assert(detail::unary_rows_in_enum_order(), "kUnaryInfo must list the Unar
 inline constexpr const UnaryInfo& unary_info(UnaryOp u) {
   const auto i = static_cast<std::size_t>(u);
   return kUnaryInfo[i < std::size(kUnaryInfo) ? i : 0];
+}
+
+// The function a fast-tier row approximates (u itself for any other row).
+inline constexpr UnaryOp exact_function(UnaryOp u) { return unary_info(u).fast ? unary_info(u).approximates : u; }
+
+// The fast-tier form of u (`accuracy: fast`), or u itself where it has none.
+inline constexpr UnaryOp fast_function(UnaryOp u) {
+  for (const UnaryInfo& info : kUnaryInfo) {
+    if (info.fast && info.approximates == u) return info.op;
+  }
+  return u;
 }
 
 // The function name of a unary op: "neg", ..., "logical_not", "bitwise_not".

@@ -9,6 +9,8 @@
 // - f32 with a vector form (exp exp2 expm1 log log2 log10 log1p erf gelu
 //   sigmoid silu tanh softplus gelu_tanh): the scalar instantiation of its
 //   one algorithm (bcastgen/simd/math_f32.inl).
+// - the fast tier (fast_sigmoid fast_silu fast_tanh): f32 as above, within
+//   4 ulp; f64 is the exact function's.
 // - f32 without one (sin cos tan asin acos atan sinh cosh asinh acosh
 //   atanh): the double function of the C library, rounded once to float.
 //   glibc's double functions are within a few double ulps, 2^-50 of an f32
@@ -138,6 +140,11 @@ BCASTGEN_MATH_VECTOR_FUNCTION_(silu, detail::silu_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(tanh, std::tanh(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(softplus, detail::softplus_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(gelu_tanh, detail::gelu_tanh_in(w))
+// The fast tier (README, "Math functions"): f32 within 4 ulp in fewer
+// operations; f64 is the function above (its bound is within the tier's).
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_sigmoid, detail::sigmoid_in(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_silu, detail::silu_in(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_tanh, std::tanh(w))
 #undef BCASTGEN_MATH_VECTOR_FUNCTION_
 #undef BCASTGEN_MATH_FUNCTION_
 

@@ -9,12 +9,13 @@
 // and the wrappers used below: splat_f32, add_f32, subtract_f32,
 // multiply_f32, divide_f32, neg_f32, abs_f32, less_f32 (a compare result),
 // select_f32, splat_i32, add_i32, subtract_i32, bitwise_and_i32,
-// bitwise_xor_i32, cast_i32_f32, and in namespace detail fmadd_f32, max_or_b_f32,
+// bitwise_or_i32, bitwise_xor_i32, cast_i32_f32, and in namespace detail fmadd_f32, max_or_b_f32,
 // min_or_b_f32, bits_f32, from_bits_f32, shift_left_i32<N>,
 // shift_right_i32<N> (arithmetic), lookup8_f32 (table[j & 7]) and
 // lookup16_f32 (table[j & 15]); and,
-// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S>, and where it
-// defines BCASTGEN_SIMD_LOG_SPECIALS, log_specials (both below).
+// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S> and
+// times_power_of_two_fraction<S>, and where it defines
+// BCASTGEN_SIMD_LOG_SPECIALS, log_specials (all below).
 // Each wrapper is one IEEE operation (fmadd rounds once) or exact (selects,
 // bits, lookups), so
 // every instantiation computes the same bits: a kernel's vector lanes, its
@@ -628,4 +629,116 @@ BCASTGEN_SIMD_FN f32v gelu_f32(f32v x) {
   const f32v positive = detail::fmadd_f32(x, w_hi, multiply_f32(detail::min_or_b_f32(splat_f32(16.0f), x), w_lo));
   // +-0 and NaN take the negative side, which keeps the sign of zero.
   return select_f32(less_f32(splat_f32(0.0f), x), positive, negative);
+}
+
+// --- The fast tier (accuracy: fast; README "Math functions") ---------------
+//
+// Within 4 ulp over the whole range, tails and subnormal results included,
+// for about half the operations: no error-free transformations, one IEEE
+// division where the 1-ulp forms carry 1/(1 + E) as a double-float. The same
+// wrappers, so the same bits on every ISA, as above.
+
+namespace detail {
+
+// Adding 1.5 * 2^(23 - S) rounds to a multiple of 2^-S: z = v + it holds
+// n / 2^S, n = round(v 2^S), which vscalefps takes as it is (no product).
+template <int S>
+constexpr float kFractionShifter = kShifter / (1 << S);
+
+// y 2^(n >> S) for the n / 2^S that z holds over kFractionShifter<S>,
+// rounded once, as times_power_of_two. An ISA with BCASTGEN_SIMD_SCALEF
+// defines its own.
+#ifndef BCASTGEN_SIMD_SCALEF
+template <int S>
+BCASTGEN_SIMD_FN f32v times_power_of_two_fraction(f32v y, f32v z) {
+  const i32v e = shift_right_i32<S>(subtract_i32(bits_f32(z), bits_f32(splat_f32(kFractionShifter<S>))));
+  const i32v a = shift_right_i32<1>(e);
+  return multiply_f32(multiply_f32(y, power_of_two(a)), power_of_two(subtract_i32(e, a)));
+}
+#endif
+
+// -min(|x|, c) = max(-|x|, -c), NaN staying NaN: x with its sign bit set,
+// then clamped. (AVX-512's vrangeps would do it in one, but it returns c
+// for a quiet NaN x.)
+BCASTGEN_SIMD_FN f32v minus_abs_clamped(f32v x, float c) {
+  return max_or_b_f32(splat_f32(-c), from_bits_f32(bitwise_or_i32(bits_f32(x), splat_i32(INT32_MIN))));
+}
+
+// e^t for -120 <= t <= 0 (or NaN) before its scaling: y 2^(n >> 4), n / 16
+// held in z, within 1.2 ulp. n = round(t 16/ln2), t = n ln2/16 + r (|r| <=
+// ln2/32), e^t = 2^(n >> 4) 2^((n & 15)/16) e^r with 2^(j/16) rounded to
+// float (0.5 ulp: the table's hi alone), e^r = 1 + r (1 + r (1/2 + r/6))
+// (Taylor, truncation 9.2e-9), y = hi + hi r (...) rounded once. (-120 is
+// past -103.97, where e^t rounds to 0.) Constants:
+// scripts/derive-math-constants.py.
+struct FastExp {
+  f32v y, z;
+};
+
+BCASTGEN_SIMD_FN FastExp fast_exp_nonpositive(f32v t) {
+  static constexpr float kHi[16] = {0x1p+0f,        0x1.0b5586p+0f, 0x1.172b84p+0f, 0x1.2387a6p+0f,
+                                    0x1.306fep+0f,  0x1.3dea64p+0f, 0x1.4bfdaep+0f, 0x1.5ab07ep+0f,
+                                    0x1.6a09e6p+0f, 0x1.7a1148p+0f, 0x1.8ace54p+0f, 0x1.9c4918p+0f,
+                                    0x1.ae89fap+0f, 0x1.c199bep+0f, 0x1.d5818ep+0f, 0x1.ea4afap+0f};
+  const f32v shifter = splat_f32(kFractionShifter<4>);
+  const f32v z = fmadd_f32(t, splat_f32(0x1.715476p+0f), shifter);
+  const f32v n = subtract_f32(z, shifter);  // n / 16
+  const f32v r = fmadd_f32(n, splat_f32(0x1.05c61p-29f), fmadd_f32(n, splat_f32(-0x1.62e43p-1f), t));
+  const f32v hi = lookup16_f32(kHi, bits_f32(z));  // n & 15 (the shifter's low bits are 0)
+  const f32v p = fmadd_f32(fmadd_f32(r, splat_f32(0x1.555556p-3f), splat_f32(0.5f)), r, splat_f32(1.0f));
+  return {fmadd_f32(multiply_f32(hi, r), p, hi), z};
+}
+
+}  // namespace detail
+
+// 1 / (1 + e^-x), <= 4 ulp: E = e^-|x| (fast_exp_nonpositive), then one
+// division, 1/(1 + E) for x >= 0 and E/(1 + E) below (neither cancels).
+// sigmoid(-inf) = 0, sigmoid(inf) = 1, NaN gives NaN.
+BCASTGEN_SIMD_FN f32v fast_sigmoid_f32(f32v x) {
+  const detail::FastExp e = detail::fast_exp_nonpositive(detail::minus_abs_clamped(x, 120.0f));
+  const f32v big_e = detail::times_power_of_two_fraction<4>(e.y, e.z);
+  const f32v one = splat_f32(1.0f);
+  return divide_f32(select_f32(less_f32(x, splat_f32(0.0f)), big_e, one), add_f32(one, big_e));
+}
+
+// x sigmoid(x), <= 4 ulp: for x < 0, x y / (1 + E) scaled by E's power of
+// two last, so that a subnormal result rounds once more at most (x times a
+// subnormal sigmoid would carry its rounding 100 times over). x is clamped
+// to -120 as a factor (the result rounds to -0 below about -109, and -inf
+// gives -0, not NaN).
+BCASTGEN_SIMD_FN f32v fast_silu_f32(f32v x) {
+  const detail::FastExp e = detail::fast_exp_nonpositive(detail::minus_abs_clamped(x, 120.0f));
+  const f32v big_e = detail::times_power_of_two_fraction<4>(e.y, e.z);
+  const f32v one = splat_f32(1.0f);
+  const auto negative = less_f32(x, splat_f32(0.0f));
+  const f32v q = divide_f32(select_f32(negative, e.y, one), add_f32(one, big_e));
+  const f32v y = multiply_f32(detail::max_or_b_f32(splat_f32(-120.0f), x), q);
+  return detail::times_power_of_two_fraction<4>(y, select_f32(negative, e.z, splat_f32(detail::kFractionShifter<4>)));
+}
+
+// tanh(x), <= 4 ulp, odd: -em / (2 + em) for a = |x|, em = e^-2a - 1,
+// given x's sign. em = 2^n (e^r - 1) + (2^n - 1) with n = round(-2a/ln2),
+// r = -2a - n ln2 (ln 2 as a 13-bit hi, so n hi is exact, + lo), e^r - 1 =
+// r + r^2 (1/2 + r Q(r)) (Q: minimax of degree 3, relative error 2^-24.2,
+// scripts/derive-math-polynomials.sollya), one fma, rounded once: 2^n - 1 is
+// exact for n >= -24 (below, em is -1 within 2^-24; a is clamped to 10,
+// past 9.02 where tanh rounds to 1), and at n = 0 em is e^r - 1 itself, so
+// small |x| does not cancel. Zero keeps its sign, tanh(+-inf) = +-1, NaN
+// gives NaN.
+BCASTGEN_SIMD_FN f32v fast_tanh_f32(f32v x) {
+  const f32v t = multiply_f32(detail::minus_abs_clamped(x, 10.0f), splat_f32(2.0f));
+  const f32v shifter = splat_f32(detail::kShifter);
+  const f32v z = detail::fmadd_f32(t, splat_f32(0x1.715476p+0f), shifter);
+  const f32v n = subtract_f32(z, shifter);
+  const f32v r = detail::fmadd_f32(n, splat_f32(-0x1.0bfbe8p-15f), detail::fmadd_f32(n, splat_f32(-0x1.62ep-1f), t));
+  f32v q = detail::fmadd_f32(r, splat_f32(0x1.6d447ap-10f), splat_f32(0x1.11d8c4p-7f));
+  q = detail::fmadd_f32(r, q, splat_f32(0x1.5554f4p-5f));
+  q = detail::fmadd_f32(r, q, splat_f32(0x1.555526p-3f));
+  const f32v pm1 = detail::fmadd_f32(multiply_f32(r, r), detail::fmadd_f32(r, q, splat_f32(0.5f)), r);
+  const f32v s = detail::power_of_two(detail::held_integer(z));
+  const f32v em = detail::fmadd_f32(s, pm1, subtract_f32(s, splat_f32(1.0f)));
+  // -em / (2 + em) as em / (-2 - em): at most 1; |.| and x's sign after.
+  const f32v y = abs_f32(divide_f32(em, subtract_f32(splat_f32(-2.0f), em)));
+  const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
+  return detail::from_bits_f32(bitwise_or_i32(detail::bits_f32(y), sign));
 }

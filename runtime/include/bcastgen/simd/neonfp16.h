@@ -184,6 +184,15 @@ BCASTGEN_SIMD_NEONFP16 float16x8_t softplus_ph(float16x8_t x) {
 BCASTGEN_SIMD_NEONFP16 float16x8_t gelu_tanh_ph(float16x8_t x) {
   return detail::rounded(gelu_tanh_f32(detail::low_f32(x)), gelu_tanh_f32(detail::high_f32(x)));
 }
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_sigmoid_ph(float16x8_t x) {
+  return detail::rounded(fast_sigmoid_f32(detail::low_f32(x)), fast_sigmoid_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_silu_ph(float16x8_t x) {
+  return detail::rounded(fast_silu_f32(detail::low_f32(x)), fast_silu_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_tanh_ph(float16x8_t x) {
+  return detail::rounded(fast_tanh_f32(detail::low_f32(x)), fast_tanh_f32(detail::high_f32(x)));
+}
 
 // --- casts ---
 // f16 -> f32 widens: part S of the result from lanes 4S to 4S+3.

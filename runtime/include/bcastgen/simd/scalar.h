@@ -52,6 +52,7 @@ BCASTGEN_SIMD_FN std::int32_t subtract_i32(std::int32_t a, std::int32_t b) {
 }
 BCASTGEN_SIMD_FN float cast_i32_f32(std::int32_t x) { return static_cast<float>(x); }
 BCASTGEN_SIMD_FN std::int32_t bitwise_and_i32(std::int32_t a, std::int32_t b) { return a & b; }
+BCASTGEN_SIMD_FN std::int32_t bitwise_or_i32(std::int32_t a, std::int32_t b) { return a | b; }
 BCASTGEN_SIMD_FN std::int32_t bitwise_xor_i32(std::int32_t a, std::int32_t b) { return a ^ b; }
 
 namespace detail {

@@ -33,6 +33,7 @@ class ImportError : public InvalidArgument {
 struct ImportOptions {
   std::string ns;                             // the generated namespace; empty: from the model's name
   std::map<std::string, Shape> input_shapes;  // graph input -> its static shape
+  bool fast = false;                          // accuracy: fast (gen::use_fast_tier), written into the spec
 };
 
 struct ImportedModel {
