@@ -119,6 +119,7 @@ TEST(CpuKinds, ZenFourRunsStreamsInItsAvx2Variant) {
       "  - {name: relu_u8, inputs: {a: {shape: [8, 768], dtype: u8}}, expr: a + a}\n"
       "  - {name: compare, inputs: {a: [8, 768], b: [768]}, expr: a > b}\n"
       "  - {name: function, inputs: {a: [8, 768]}, expr: exp(a)}\n"
+      "  - {name: fast_function, inputs: {a: [8, 768]}, expr: fast_sigmoid(a)}\n"
       "  - {name: pattern, inputs: {x: [1, 40, 40, 3], m: [3]}, expr: x - m}\n"
       "  - {name: half, dtype: bf16, inputs: {a: [8, 768], b: [768]}, expr: a * b}\n";
   const gen::Spec spec = gen::parse_spec(kText, "w.yaml");
