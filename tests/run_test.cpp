@@ -357,10 +357,9 @@ TEST_F(RunTest, F16ChainMatchesNumpyPerNodeAndComputeF32RoundsOnce) {
 // NumPy's float64 (the exact run within 1), and not the exact run's bits.
 TEST_F(RunTest, AccuracyFastIsWithinFourUlpOfNumpysFloat64) {
   python("np.save('x.npy', np.concatenate([rng.standard_normal(3000) * 6, np.linspace(-110, 30, 1000)]).astype(np.float32))\n");
-  expect_ok(bcastgen({"--expr", "sigmoid(x) + tanh(x) * 3", "x=x.npy", "-o", "exact.npy", "--check"}));
-  expect_ok(bcastgen({"--expr", "sigmoid(x) + tanh(x) * 3", "x=x.npy", "-o", "fast.npy", "--accuracy", "fast", "--check"}));
-  expect_ok(bcastgen({"--expr", "sigmoid(x)", "x=x.npy", "-o", "s.npy", "--accuracy", "fast"}));
-  expect_ok(bcastgen({"--expr", "tanh(x)", "x=x.npy", "-o", "t.npy", "--accuracy", "fast"}));
+  expect_ok(bcastgen({"--expr", "sigmoid(x)", "x=x.npy", "-o", "exact.npy", "--check"}));
+  expect_ok(bcastgen({"--expr", "sigmoid(x)", "x=x.npy", "-o", "s.npy", "--accuracy", "fast", "--check"}));
+  expect_ok(bcastgen({"--expr", "tanh(x)", "x=x.npy", "-o", "t.npy", "--accuracy", "fast", "--check"}));
   python(
       "x = np.load('x.npy').astype(np.float64)\n"
       "e = np.exp(-np.abs(x))\n"
@@ -369,7 +368,7 @@ TEST_F(RunTest, AccuracyFastIsWithinFourUlpOfNumpysFloat64) {
       "    return np.abs(got.astype(np.float64) - want) / np.spacing(np.abs(want).astype(np.float32)).astype(np.float64)\n"
       "assert ulps(np.load('s.npy'), sig).max() <= 4, ulps(np.load('s.npy'), sig).max()\n"
       "assert ulps(np.load('t.npy'), np.tanh(x)).max() <= 4, ulps(np.load('t.npy'), np.tanh(x)).max()\n"
-      "assert not np.array_equal(np.load('exact.npy'), np.load('fast.npy'))\n");
+      "assert not np.array_equal(np.load('exact.npy'), np.load('s.npy'))\n");
   expect_refused(bcastgen({"--expr", "sigmoid(x)", "x=x.npy", "-o", "o.npy", "--accuracy", "quick"}), 2,
                  {"--accuracy"});
 }

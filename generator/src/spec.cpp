@@ -272,13 +272,10 @@ class SpecReader {
     if (!n["op"] && (n["expr"] || n["inputs"])) read_expr_kernel(n, k);
     else read_op_kernel(n, k);
     compute_field(n, k);
-    bool fast = fast_;
-    if (auto a = n["accuracy"]) accuracy_field(a, k.name, &fast);
-    if (fast) use_fast_tier(k.expr);
     return k;
   }
 
-  // `accuracy: exact | fast`, the spec's default or a kernel's own.
+  // `accuracy: exact | fast`, the spec's default or an expression kernel's own.
   void accuracy_field(const YAML::Node& a, const std::string& kn, bool* fast) {
     std::string s;
     if (string_field(a, kn, "accuracy", &s) && !parse_accuracy(s, fast)) {
@@ -435,6 +432,8 @@ class SpecReader {
     DType dtype = DType::F32;
     bool ok = true;
     if (auto dt = n["dtype"]) ok = dtype_field(dt, kn, "dtype", &dtype);
+    bool fast = fast_;
+    if (auto a = n["accuracy"]) accuracy_field(a, kn, &fast);
     const bool has_rule = rule_fields(n, k, false);
     const YAML::Node inputs = n["inputs"];
     if (!inputs) {
@@ -476,6 +475,7 @@ class SpecReader {
     for (const InputSpec& in : k.inputs) decl.push_back({in.name, in.dtype});
     try {
       k.expr = parse_expr(k.expr_text, decl);
+      if (fast) use_fast_tier(k.expr);
     } catch (const ExprError& e) {
       Diagnostic d;
       d.file = file_;

@@ -68,11 +68,14 @@ BCASTGEN_SIMD_FN i32v held_integer(f32v z) { return subtract_i32(bits_f32(z), bi
 // 2^a 2^b with a = (n >> S) >> 1: the first product is exact where y 2^a is
 // normal, so overflow and subnormal results round once, as vscalefps does.
 #ifndef BCASTGEN_SIMD_SCALEF
-template <int S>
-BCASTGEN_SIMD_FN f32v times_power_of_two(f32v y, f32v z) {
-  const i32v e = shift_right_i32<S>(held_integer(z));
+BCASTGEN_SIMD_FN f32v times_two_to(f32v y, i32v e) {
   const i32v a = shift_right_i32<1>(e);
   return multiply_f32(multiply_f32(y, power_of_two(a)), power_of_two(subtract_i32(e, a)));
+}
+
+template <int S>
+BCASTGEN_SIMD_FN f32v times_power_of_two(f32v y, f32v z) {
+  return times_two_to(y, shift_right_i32<S>(held_integer(z)));
 }
 #endif
 
@@ -646,14 +649,12 @@ template <int S>
 constexpr float kFractionShifter = kShifter / (1 << S);
 
 // y 2^(n >> S) for the n / 2^S that z holds over kFractionShifter<S>,
-// rounded once, as times_power_of_two. An ISA with BCASTGEN_SIMD_SCALEF
-// defines its own.
+// rounded once, as times_power_of_two (z's bits less the shifter's are n
+// here too). An ISA with BCASTGEN_SIMD_SCALEF defines its own.
 #ifndef BCASTGEN_SIMD_SCALEF
 template <int S>
 BCASTGEN_SIMD_FN f32v times_power_of_two_fraction(f32v y, f32v z) {
-  const i32v e = shift_right_i32<S>(subtract_i32(bits_f32(z), bits_f32(splat_f32(kFractionShifter<S>))));
-  const i32v a = shift_right_i32<1>(e);
-  return multiply_f32(multiply_f32(y, power_of_two(a)), power_of_two(subtract_i32(e, a)));
+  return times_two_to(y, shift_right_i32<S>(subtract_i32(bits_f32(z), bits_f32(splat_f32(kFractionShifter<S>)))));
 }
 #endif
 
