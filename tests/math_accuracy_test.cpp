@@ -197,6 +197,17 @@ TEST(MathSpecialValues, FastTierAsDocumented) {
   EXPECT_TRUE(std::signbit(ops::fast_tanh(-0.0f)));
   EXPECT_EQ(ops::fast_tanh(0x1p-149f), 0x1p-149f);
   EXPECT_EQ(ops::fast_tanh(-10.0f), -1.0f);
+  EXPECT_EQ(ops::fast_gelu(-inf), 0.0f);
+  EXPECT_TRUE(std::signbit(ops::fast_gelu(-inf)));
+  EXPECT_EQ(ops::fast_gelu(inf), inf);
+  EXPECT_TRUE(std::isnan(ops::fast_gelu(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_TRUE(std::signbit(ops::fast_gelu(-0.0f)));
+  EXPECT_FALSE(std::signbit(ops::fast_gelu(0.0f)));
+  EXPECT_EQ(ops::fast_gelu(10.0f), 10.0f);
+  EXPECT_TRUE(std::signbit(ops::fast_gelu(-14.4f)));  // below 2^-151: rounds to -0
+  EXPECT_EQ(ops::fast_gelu(-14.4f), 0.0f);
+  EXPECT_LT(ops::fast_gelu(-14.0f), 0.0f);  // subnormal, kept
+  EXPECT_GT(ops::fast_gelu(-14.0f), -fmin);
 }
 
 }  // namespace

@@ -216,7 +216,7 @@ TEST(SpecErrors, UnknownField) {
             "max_elements, accuracy)");
 }
 
-// `accuracy: fast` maps sigmoid, silu and tanh to their fast forms, for
+// `accuracy: fast` maps sigmoid, silu, tanh and gelu to their fast forms, for
 // every kernel from the spec's top level or for one kernel; `exact` keeps a
 // kernel exact under a fast spec. Other functions have no fast form.
 TEST(SpecParse, AccuracyPicksTheFastTier) {
@@ -230,15 +230,15 @@ TEST(SpecParse, AccuracyPicksTheFastTier) {
   using U = bcastgen::UnaryOp;
   const std::string kernels =
       "kernels:\n"
-      "  - {name: a, inputs: {x: [4]}, expr: 'sigmoid(x) + silu(x) * tanh(x) + exp(x)'}\n"
+      "  - {name: a, inputs: {x: [4]}, expr: 'sigmoid(x) + silu(x) * tanh(x) + exp(x) + gelu(x)'}\n"
       "  - {name: b, inputs: {x: [4]}, expr: 'sigmoid(x)', accuracy: exact}\n"
       "  - {name: c, inputs: {x: [4]}, expr: 'tanh(x)', accuracy: fast}\n";
   const Spec exact = parse_spec(kernels, "s.yaml");
-  EXPECT_EQ(unary_ops(exact.kernels[0]), (std::vector<U>{U::Sigmoid, U::Silu, U::Tanh, U::Exp}));
+  EXPECT_EQ(unary_ops(exact.kernels[0]), (std::vector<U>{U::Sigmoid, U::Silu, U::Tanh, U::Exp, U::Gelu}));
   EXPECT_EQ(unary_ops(exact.kernels[1]), (std::vector<U>{U::Sigmoid}));
   EXPECT_EQ(unary_ops(exact.kernels[2]), (std::vector<U>{U::FastTanh}));
   const Spec fast = parse_spec("accuracy: fast\n" + kernels, "s.yaml");
-  EXPECT_EQ(unary_ops(fast.kernels[0]), (std::vector<U>{U::FastSigmoid, U::FastSilu, U::FastTanh, U::Exp}));
+  EXPECT_EQ(unary_ops(fast.kernels[0]), (std::vector<U>{U::FastSigmoid, U::FastSilu, U::FastTanh, U::Exp, U::FastGelu}));
   EXPECT_EQ(unary_ops(fast.kernels[1]), (std::vector<U>{U::Sigmoid}));
   EXPECT_EQ(unary_ops(fast.kernels[2]), (std::vector<U>{U::FastTanh}));
 

@@ -28,7 +28,7 @@ enum class UnaryOp {
   // math and activation functions (floats; math.h has their algorithms and bounds)
   Exp, Expm1, Exp2, Log, Log1p, Log2, Log10, Tanh, Sigmoid, Erf, Gelu, GeluTanh, Silu, Softplus,
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
-  FastSigmoid, FastSilu, FastTanh,
+  FastSigmoid, FastSilu, FastTanh, FastGelu,
 };
 
 struct UnaryInfo {
@@ -89,10 +89,11 @@ inline constexpr UnaryInfo kUnaryInfo[] = {
     {UnaryOp::Acosh, "acosh", Accepts::Floats, 1},
     {UnaryOp::Atanh, "atanh", Accepts::Floats, 1},
     // The fast tier (README, "Math functions"): what `accuracy: fast` maps
-    // sigmoid, silu and tanh to.
+    // sigmoid, silu, tanh and gelu to.
     {UnaryOp::FastSigmoid, "fast_sigmoid", Accepts::Floats, 4, false, true, UnaryOp::Sigmoid},
     {UnaryOp::FastSilu, "fast_silu", Accepts::Floats, 4, false, true, UnaryOp::Silu},
     {UnaryOp::FastTanh, "fast_tanh", Accepts::Floats, 4, false, true, UnaryOp::Tanh},
+    {UnaryOp::FastGelu, "fast_gelu", Accepts::Floats, 4, false, true, UnaryOp::Gelu},
 };
 
 namespace detail {

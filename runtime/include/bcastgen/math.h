@@ -9,7 +9,7 @@
 // - f32 with a vector form (exp exp2 expm1 log log2 log10 log1p erf gelu
 //   sigmoid silu tanh softplus gelu_tanh): the scalar instantiation of its
 //   one algorithm (bcastgen/simd/math_f32.inl).
-// - the fast tier (fast_sigmoid fast_silu fast_tanh): f32 as above, within
+// - the fast tier (fast_sigmoid fast_silu fast_tanh fast_gelu): f32 as above, within
 //   4 ulp; f64 is the exact function's.
 // - f32 without one (sin cos tan asin acos atan sinh cosh asinh acosh
 //   atanh): the double function of the C library, rounded once to float.
@@ -145,6 +145,7 @@ BCASTGEN_MATH_VECTOR_FUNCTION_(gelu_tanh, detail::gelu_tanh_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_sigmoid, detail::sigmoid_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_silu, detail::silu_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_tanh, std::tanh(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_gelu, detail::gelu_in(w))
 #undef BCASTGEN_MATH_VECTOR_FUNCTION_
 #undef BCASTGEN_MATH_FUNCTION_
 

@@ -276,11 +276,12 @@ inline decltype(auto) visit_unary_op(UnaryOp u, F&& f) {
     BCASTGEN_VISIT_UNARY_(FastSigmoid)
     BCASTGEN_VISIT_UNARY_(FastSilu)
     BCASTGEN_VISIT_UNARY_(FastTanh)
+    BCASTGEN_VISIT_UNARY_(FastGelu)
   }
 #undef BCASTGEN_VISIT_UNARY_
   // The list above has a line per row of kUnaryInfo (-Wswitch names one
   // missing; this catches a row added past the last enumerator).
-  static_assert(std::size(kUnaryInfo) == static_cast<std::size_t>(UnaryOp::FastTanh) + 1);
+  static_assert(std::size(kUnaryInfo) == static_cast<std::size_t>(UnaryOp::FastGelu) + 1);
   throw InvalidArgument("unknown unary op " + std::to_string(static_cast<int>(u)));
 }
 
@@ -932,6 +933,7 @@ BCASTGEN_HALF_UNARY_(atanh)
 BCASTGEN_HALF_UNARY_(fast_sigmoid)
 BCASTGEN_HALF_UNARY_(fast_silu)
 BCASTGEN_HALF_UNARY_(fast_tanh)
+BCASTGEN_HALF_UNARY_(fast_gelu)
 #undef BCASTGEN_HALF_PREDICATE_
 #undef BCASTGEN_HALF_UNARY_
 
@@ -1085,6 +1087,7 @@ inline auto call_unary(T x) {
   else if constexpr (kU == UnaryOp::FastSigmoid) return fast_sigmoid(x);
   else if constexpr (kU == UnaryOp::FastSilu) return fast_silu(x);
   else if constexpr (kU == UnaryOp::FastTanh) return fast_tanh(x);
+  else if constexpr (kU == UnaryOp::FastGelu) return fast_gelu(x);
   else static_assert(detail::always_false_unary<kU>, "bcastgen::ops::call_unary: a function without a scalar body here");
 }
 

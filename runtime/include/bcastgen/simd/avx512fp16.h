@@ -214,6 +214,9 @@ BCASTGEN_SIMD_AVX512FP16 __m512h fast_silu_ph(__m512h x) {
 BCASTGEN_SIMD_AVX512FP16 __m512h fast_tanh_ph(__m512h x) {
   return detail::rounded(fast_tanh_f32(detail::low_f32(x)), fast_tanh_f32(detail::high_f32(x)));
 }
+BCASTGEN_SIMD_AVX512FP16 __m512h fast_gelu_ph(__m512h x) {
+  return detail::rounded(fast_gelu_f32(detail::low_f32(x)), fast_gelu_f32(detail::high_f32(x)));
+}
 
 // --- casts ---
 // f16 -> f32 widens: part S of the result from lanes 16S to 16S+15.

@@ -83,6 +83,7 @@ BCASTGEN_SIMD_FN f32v silu_f16(f32v x) { return detail::nearest_f16(silu_f32(x))
 BCASTGEN_SIMD_FN f32v fast_sigmoid_f16(f32v x) { return detail::nearest_f16(fast_sigmoid_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_silu_f16(f32v x) { return detail::nearest_f16(fast_silu_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_tanh_f16(f32v x) { return detail::nearest_f16(fast_tanh_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_gelu_f16(f32v x) { return detail::nearest_f16(fast_gelu_f32(x)); }
 BCASTGEN_SIMD_FN f32v tanh_f16(f32v x) { return detail::nearest_f16(tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v softplus_f16(f32v x) { return detail::nearest_f16(softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v gelu_tanh_f16(f32v x) { return detail::nearest_f16(gelu_tanh_f32(x)); }
@@ -164,6 +165,7 @@ BCASTGEN_SIMD_FN f32v silu_bf16(f32v x) { return detail::nearest_bf16(silu_f32(x
 BCASTGEN_SIMD_FN f32v fast_sigmoid_bf16(f32v x) { return detail::nearest_bf16(fast_sigmoid_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_silu_bf16(f32v x) { return detail::nearest_bf16(fast_silu_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_tanh_bf16(f32v x) { return detail::nearest_bf16(fast_tanh_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_gelu_bf16(f32v x) { return detail::nearest_bf16(fast_gelu_f32(x)); }
 BCASTGEN_SIMD_FN f32v tanh_bf16(f32v x) { return detail::nearest_bf16(tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v softplus_bf16(f32v x) { return detail::nearest_bf16(softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v gelu_tanh_bf16(f32v x) { return detail::nearest_bf16(gelu_tanh_f32(x)); }

@@ -193,6 +193,9 @@ BCASTGEN_SIMD_NEONFP16 float16x8_t fast_silu_ph(float16x8_t x) {
 BCASTGEN_SIMD_NEONFP16 float16x8_t fast_tanh_ph(float16x8_t x) {
   return detail::rounded(fast_tanh_f32(detail::low_f32(x)), fast_tanh_f32(detail::high_f32(x)));
 }
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_gelu_ph(float16x8_t x) {
+  return detail::rounded(fast_gelu_f32(detail::low_f32(x)), fast_gelu_f32(detail::high_f32(x)));
+}
 
 // --- casts ---
 // f16 -> f32 widens: part S of the result from lanes 4S to 4S+3.
