@@ -39,8 +39,9 @@ fast_functions=(sigmoid silu tanh gelu)
   echo "  - {name: bias_gelu_fast, inputs: {x: [8, 128, 3072], b: [3072]}, expr: 'gelu(x + b)', accuracy: fast}"
   echo "  - {name: gate_fast, inputs: {x: [8, 128, 3072], z: [8, 128, 3072]}, expr: 'sigmoid(x) * z', accuracy: fast}"
 } >"$work/math_kernels.yaml"
-printf '{Fn::%s, &mk::fast_%s_small, &mk::fast_%s_large},\n' $(for f in "${fast_functions[@]}"; do echo "$f $f $f"; done) \
-  >"$work/fast_kernels.inc"
+for f in "${fast_functions[@]}"; do
+  echo "{Fn::$f, &mk::fast_${f}_small, &mk::fast_${f}_large},"
+done >"$work/fast_kernels.inc"
 "$build/generator/bcastgen" generate "$work/math_kernels.yaml" -o "$work"
 g++ -std=c++17 -O2 -I"$root/runtime/include" -c "$work/math_kernels.cpp" -o "$work/math_kernels.o"
 sleef_include=/usr/include/$(gcc -dumpmachine)

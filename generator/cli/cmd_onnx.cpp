@@ -36,8 +36,9 @@ Action register_onnx(CLI::App& app) {
                   "NAME=d0,d1,...: a static shape for a graph input (repeatable; needed for dynamic dimensions)");
   cmd->add_flag("--report", args->report, "print, per op type, the nodes fused and what was not covered and why");
   cmd->add_option("--accuracy", args->accuracy,
-                  "fast computes Sigmoid, Tanh and SiLU in their fast forms (within 4 ulp; the spec says "
-                  "'accuracy: fast'); exact keeps every function within its own bound")
+                  "fast computes the functions that have a fast form (" + gen::fast_tier_functions() +
+                      ") in it (within 4 ulp; the spec says 'accuracy: fast'); exact keeps every function within "
+                      "its own bound")
       ->check(CLI::IsMember({"exact", "fast"}))
       ->capture_default_str();
   return [args]() -> int {

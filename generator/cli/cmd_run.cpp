@@ -421,8 +421,8 @@ Action register_run(CLI::App& app) {
       ->check(CLI::IsMember({"dtype", "f32"}))
       ->capture_default_str();
   cmd->add_option("--accuracy", args->accuracy,
-                  "--expr: fast computes sigmoid, silu and tanh in their fast forms (within 4 ulp); exact keeps "
-                  "every function within its own bound")
+                  "--expr: fast computes the functions that have a fast form (" + gen::fast_tier_functions() +
+                      ") in it (within 4 ulp); exact keeps every function within its own bound")
       ->check(CLI::IsMember({"exact", "fast"}))
       ->capture_default_str();
   args->target_opt = cmd->add_option("--target", args->target, "--op broadcast: the target shape, e.g. 2,1,6");

@@ -392,21 +392,26 @@ void settle_tail(IsaPlan& ip) {
 // footprint holds out once and every input once).
 bool reads_as_much_as_it_writes(const KernelPlan& p) { return p.footprint_bytes - p.out_bytes >= p.out_bytes; }
 
+// Whether a unary node's row (kUnaryInfo) satisfies `pred`.
+template <class Pred>
+bool has_unary_where(const KernelPlan& p, Pred pred) {
+  return std::any_of(p.spec.expr.nodes.begin(), p.spec.expr.nodes.end(),
+                     [&](const ExprNode& n) { return n.kind == ExprKind::Unary && pred(unary_info(n.unary)); });
+}
+
 // Whether a node computes an approximated math function (exp, tanh, gelu,
-// fast_sigmoid, ...: max_ulp > 0), or one of the exact tier's only.
-bool computes_a_function(const KernelPlan& p, bool exact_tier_only = false) {
-  return std::any_of(p.spec.expr.nodes.begin(), p.spec.expr.nodes.end(), [&](const ExprNode& n) {
-    if (n.kind != ExprKind::Unary) return false;
-    const UnaryInfo& info = unary_info(n.unary);
-    return info.max_ulp > 0 && !(exact_tier_only && info.fast);
-  });
+// fast_sigmoid, ...: max_ulp > 0).
+bool computes_a_function(const KernelPlan& p) {
+  return has_unary_where(p, [](const UnaryInfo& info) { return info.max_ulp > 0; });
 }
 
 // Whether the kernel's arithmetic, not memory, bounds it: the exact tier's
 // 40 to 70 operations per vector for a function do. The fast tier's (about
 // 20) do not: a DRAM-sized gate fast_sigmoid(x) * z took 0.29 ns per element
 // with normal stores and 0.24 streaming (Zen 4, README "Math functions").
-bool bound_by_its_functions(const KernelPlan& p) { return computes_a_function(p, true); }
+bool bound_by_its_functions(const KernelPlan& p) {
+  return has_unary_where(p, [](const UnaryInfo& info) { return info.max_ulp > 0 && !info.fast; });
+}
 
 // The footprint from which a kernel's stores stream (stream_threshold), and
 // which rule gave it, for the plan's why.

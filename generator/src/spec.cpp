@@ -608,6 +608,14 @@ void use_fast_tier(ExprDag& dag) {
   }
 }
 
+std::string fast_tier_functions() {
+  std::string names;
+  for (const UnaryInfo& info : kUnaryInfo) {
+    if (info.fast) names += (names.empty() ? "" : ", ") + std::string(unary_name(info.approximates));
+  }
+  return names;
+}
+
 KernelSpec binary_kernel(std::string name, Op op, DType dtype, Rule rule, Shape a, Shape b, std::int64_t axis) {
   KernelSpec k;
   k.name = std::move(name);

@@ -62,12 +62,14 @@ inline constexpr const char* kComputeChoices = "dtype, f32";
 
 // The accuracy tier of a kernel's math functions (spec `accuracy:`,
 // `--accuracy`): "exact", each function within its own bound (the default),
-// or "fast", each function with a fast-tier form (fast_function, expr.h:
-// sigmoid, silu, tanh) computed by it, within 4 ulp. False for another word.
+// or "fast", each function with a fast-tier form (fast_function, expr.h)
+// computed by it, within 4 ulp. False for another word.
 bool parse_accuracy(std::string_view s, bool* fast);
 inline constexpr const char* kAccuracyChoices = "exact, fast";
 // Maps every function node with a fast-tier form to that form.
 void use_fast_tier(ExprDag& dag);
+// The functions with a fast-tier form, from kUnaryInfo: "sigmoid, silu, ...".
+std::string fast_tier_functions();
 
 // The kernel of one binary op on inputs `a` and `b` (an `op:` kernel).
 KernelSpec binary_kernel(std::string name, Op op, DType dtype, Rule rule, Shape a, Shape b, std::int64_t axis = -1);

@@ -51,6 +51,12 @@ BCASTGEN_SIMD_FN TwoSum fast_two_sum(f32v a, f32v b) {
   return {s, add_f32(subtract_f32(a, s), b)};
 }
 
+// y copysign(1, x), exactly: the sign bits xor'ed (the odd functions, which
+// compute for |x|: x's sign where y >= 0).
+BCASTGEN_SIMD_FN f32v times_sign_of(f32v y, f32v x) {
+  return from_bits_f32(bitwise_xor_i32(bits_f32(y), bitwise_and_i32(bits_f32(x), splat_i32(INT32_MIN))));
+}
+
 // 2^e for a normal exponent e (-126 <= e <= 127), from its bits.
 BCASTGEN_SIMD_FN f32v power_of_two(i32v e) { return from_bits_f32(shift_left_i32<23>(add_i32(e, splat_i32(127)))); }
 
@@ -261,8 +267,7 @@ BCASTGEN_SIMD_FN f32v tanh_f32(f32v x) {
   const f32v p_hi = multiply_f32(n.s, d.q);
   const f32v large = add_f32(p_hi, detail::times_inverse_lo(n.s, n_lo, d, p_hi));
   const f32v y = select_f32(less_f32(a, splat_f32(0.55f)), small, large);
-  const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
-  return detail::from_bits_f32(bitwise_xor_i32(detail::bits_f32(y), sign));
+  return detail::times_sign_of(y, x);
 }
 
 // 2^x, <= 1 ulp: n = round(8 x) leaves t = x - n/8 exact (|t| <= 1/16), and
@@ -494,6 +499,13 @@ BCASTGEN_SIMD_FN f32v gelu_tanh_f32(f32v x) {
 
 namespace detail {
 
+// gelu's interval of a = |x| (gelu_f32, fast_gelu_f32): the exponent and
+// first mantissa bit of a (half binades, 0.25 is interval 1), with
+// everything below 0.25 read as 0.2 (interval 0); 13 intervals to 16.
+BCASTGEN_SIMD_FN i32v gelu_interval(f32v a) {
+  return subtract_i32(shift_right_i32<22>(bits_f32(max_or_b_f32(splat_f32(0.2f), a))), splat_i32(249));
+}
+
 // A polynomial per interval, its coefficients from 16-entry tables (looked
 // up by the interval i): c[0] + c[1] (a double-float constant term), then
 // c[2] .. c[8] for t^1 .. t^7; returned as hi + lo, the last addition exact
@@ -579,8 +591,7 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   const f32v large = detail::fmadd_f32(neg_f32(multiply_f32(scale, u)), pu, subtract_f32(one, scale));
   // NaN compares false: it takes the small branch, which propagates it.
   const f32v y = select_f32(less_f32(splat_f32(0.875f), a), large, small);
-  const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
-  return detail::from_bits_f32(bitwise_xor_i32(detail::bits_f32(y), sign));
+  return detail::times_sign_of(y, x);
 }
 
 // x/2 (1 + erf(x / sqrt 2)), <= 2 ulp, with erfc for the negative side,
@@ -608,10 +619,7 @@ BCASTGEN_SIMD_FN f32v gelu_f32(f32v x) {
   static constexpr float kCenter[16] = {0.0f, 0.3125f, 0.4375f, 0.625f, 0.875f, 1.25f, 1.75f, 2.5f,
                                         3.5f, 5.0f,    7.0f,    10.0f,  14.0f,  0.0f,  0.0f,  0.0f};
   const f32v a = detail::min_or_b_f32(splat_f32(15.99f), abs_f32(x));
-  // The interval: the exponent and first mantissa bit of |x| (half binades,
-  // 0.25 is interval 1), with everything below 0.25 read as 0.2 (interval 0).
-  const i32v i = subtract_i32(detail::shift_right_i32<22>(detail::bits_f32(detail::max_or_b_f32(splat_f32(0.2f), a))),
-                              splat_i32(249));
+  const i32v i = detail::gelu_interval(a);
   const f32v t = subtract_f32(a, detail::lookup16_f32(kCenter, i));
   const detail::SmallExp e = detail::exp_minus_square(a, 0.5f, detail::table_polynomial(kL, i, t));
   const f32v half_x = multiply_f32(detail::max_or_b_f32(splat_f32(-16.0f), x), splat_f32(0.5f));
@@ -768,8 +776,7 @@ BCASTGEN_SIMD_FN f32v fast_tanh_f32(f32v x) {
   const f32v em = detail::fmadd_f32(s, pm1, subtract_f32(s, splat_f32(1.0f)));
   // -em / (2 + em) as em / (-2 - em): at most 1; |.| and x's sign after.
   const f32v y = abs_f32(divide_f32(em, subtract_f32(splat_f32(-2.0f), em)));
-  const i32v sign = bitwise_and_i32(detail::bits_f32(x), splat_i32(INT32_MIN));
-  return detail::from_bits_f32(bitwise_or_i32(detail::bits_f32(y), sign));
+  return detail::times_sign_of(y, x);  // y >= 0: x's sign
 }
 
 // x Phi(x) = x/2 (1 + erf(x / sqrt 2)), <= 4 ulp, without cancelling on
@@ -799,9 +806,7 @@ BCASTGEN_SIMD_FN f32v fast_gelu_f32(f32v x) {
   };
   static constexpr float kCenter[16] = {0.0f, 0x1.41p-2f, 0x1.c55p-2f, 0x1.3cfp-1f, 0x1.c6ep-1f, 0x1.341p+0f, 0x1.c6p+0f, 0x1.495p+1f, 0x1.ca1p+1f, 0x1.459p+2f, 0x1.b3dp+2f, 0x1.36ap+3f, 0x1.b3ep+3f, 0.0f, 0.0f, 0.0f};
   const f32v a = detail::min_or_b_f32(splat_f32(14.5f), abs_f32(x));  // NaN stays
-  // The interval, as gelu_f32 finds it: below 0.25, interval 0.
-  const i32v i = subtract_i32(detail::shift_right_i32<22>(detail::bits_f32(detail::max_or_b_f32(splat_f32(0.2f), a))),
-                              splat_i32(249));
+  const i32v i = detail::gelu_interval(a);
   const f32v t = subtract_f32(a, detail::lookup16_f32(kCenter, i));
   f32v w = detail::fmadd_f32(t, detail::lookup16_f32(kW[6], i), detail::lookup16_f32(kW[5], i));
   w = detail::fmadd_f32(t, w, detail::lookup16_f32(kW[4], i));
