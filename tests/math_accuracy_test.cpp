@@ -208,6 +208,46 @@ TEST(MathSpecialValues, FastTierAsDocumented) {
   EXPECT_EQ(ops::fast_gelu(-14.4f), 0.0f);
   EXPECT_LT(ops::fast_gelu(-14.0f), 0.0f);  // subnormal, kept
   EXPECT_GT(ops::fast_gelu(-14.0f), -fmin);
+  EXPECT_EQ(ops::fast_gelu_tanh(-inf), 0.0f);
+  EXPECT_TRUE(std::signbit(ops::fast_gelu_tanh(-inf)));
+  EXPECT_EQ(ops::fast_gelu_tanh(inf), inf);
+  EXPECT_TRUE(std::isnan(ops::fast_gelu_tanh(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_TRUE(std::signbit(ops::fast_gelu_tanh(-0.0f)));
+  EXPECT_FALSE(std::signbit(ops::fast_gelu_tanh(0.0f)));
+  EXPECT_EQ(ops::fast_gelu_tanh(20.0f), 20.0f);
+  EXPECT_EQ(ops::fast_gelu_tanh(-10.8f), 0.0f);  // -3.2e-46, below 2^-150: rounds to -0
+  EXPECT_TRUE(std::signbit(ops::fast_gelu_tanh(-10.8f)));
+  EXPECT_LT(ops::fast_gelu_tanh(-10.4f), 0.0f);  // -8.9e-42: subnormal, kept
+  EXPECT_GT(ops::fast_gelu_tanh(-10.4f), -fmin);
+  for (float (*f)(float) : {&ops::fast_log<float>, &ops::fast_log2<float>, &ops::fast_log10<float>}) {
+    EXPECT_EQ(f(0.0f), -inf);
+    EXPECT_EQ(f(-0.0f), -inf);
+    EXPECT_EQ(f(inf), inf);
+    EXPECT_EQ(f(1.0f), 0.0f);
+    EXPECT_FALSE(std::signbit(f(1.0f)));
+    EXPECT_TRUE(std::isnan(f(-1.0f)));
+    EXPECT_TRUE(std::isnan(f(-inf)));
+    EXPECT_LT(f(0x1p-149f), -44.0f);  // subnormal inputs: log10(2^-149) = -44.85
+  }
+  EXPECT_EQ(ops::fast_expm1(-inf), -1.0f);
+  EXPECT_EQ(ops::fast_expm1(-17.4f), -1.0f);  // e^-17.4 is below half an ulp of 1
+  EXPECT_GT(ops::fast_expm1(-16.0f), -1.0f);
+  EXPECT_EQ(ops::fast_expm1(inf), inf);
+  EXPECT_EQ(ops::fast_expm1(88.8f), inf);
+  EXPECT_LT(ops::fast_expm1(88.7f), inf);  // 2^128 - 1 does not overflow on the way
+  EXPECT_TRUE(std::signbit(ops::fast_expm1(-0.0f)));
+  EXPECT_EQ(ops::fast_expm1(0x1p-149f), 0x1p-149f);
+  EXPECT_EQ(ops::fast_log1p(-1.0f), -inf);
+  EXPECT_TRUE(std::isnan(ops::fast_log1p(-2.0f)));
+  EXPECT_TRUE(std::signbit(ops::fast_log1p(-0.0f)));
+  EXPECT_EQ(ops::fast_log1p(-0x1p-149f), -0x1p-149f);
+  EXPECT_EQ(ops::fast_log1p(1e-30f), 1e-30f);
+  EXPECT_EQ(ops::fast_log1p(inf), inf);
+  EXPECT_EQ(ops::fast_softplus(-inf), 0.0f);
+  EXPECT_EQ(ops::fast_softplus(inf), inf);
+  EXPECT_EQ(ops::fast_softplus(100.0f), 100.0f);
+  EXPECT_GT(ops::fast_softplus(-100.0f), 0.0f);  // subnormal, kept
+  EXPECT_LT(ops::fast_softplus(-100.0f), fmin);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ enum class UnaryOp {
   // math and activation functions (floats; math.h has their algorithms and bounds)
   Exp, Expm1, Exp2, Log, Log1p, Log2, Log10, Tanh, Sigmoid, Erf, Gelu, GeluTanh, Silu, Softplus,
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
-  FastSigmoid, FastSilu, FastTanh, FastGelu,
+  FastSigmoid, FastSilu, FastTanh, FastGelu, FastGeluTanh, FastLog, FastLog2, FastLog10, FastExpm1, FastLog1p, FastSoftplus,
 };
 
 struct UnaryInfo {
@@ -89,11 +89,18 @@ inline constexpr UnaryInfo kUnaryInfo[] = {
     {UnaryOp::Acosh, "acosh", Accepts::Floats, 1},
     {UnaryOp::Atanh, "atanh", Accepts::Floats, 1},
     // The fast tier (README, "Math functions"): what `accuracy: fast` maps
-    // sigmoid, silu, tanh and gelu to.
+    // the function in each row's last field to.
     {UnaryOp::FastSigmoid, "fast_sigmoid", Accepts::Floats, 4, false, true, UnaryOp::Sigmoid},
     {UnaryOp::FastSilu, "fast_silu", Accepts::Floats, 4, false, true, UnaryOp::Silu},
     {UnaryOp::FastTanh, "fast_tanh", Accepts::Floats, 4, false, true, UnaryOp::Tanh},
     {UnaryOp::FastGelu, "fast_gelu", Accepts::Floats, 4, false, true, UnaryOp::Gelu},
+    {UnaryOp::FastGeluTanh, "fast_gelu_tanh", Accepts::Floats, 4, false, true, UnaryOp::GeluTanh},
+    {UnaryOp::FastLog, "fast_log", Accepts::Floats, 4, false, true, UnaryOp::Log},
+    {UnaryOp::FastLog2, "fast_log2", Accepts::Floats, 4, false, true, UnaryOp::Log2},
+    {UnaryOp::FastLog10, "fast_log10", Accepts::Floats, 4, false, true, UnaryOp::Log10},
+    {UnaryOp::FastExpm1, "fast_expm1", Accepts::Floats, 4, false, true, UnaryOp::Expm1},
+    {UnaryOp::FastLog1p, "fast_log1p", Accepts::Floats, 4, false, true, UnaryOp::Log1p},
+    {UnaryOp::FastSoftplus, "fast_softplus", Accepts::Floats, 4, false, true, UnaryOp::Softplus},
 };
 
 namespace detail {

@@ -9,8 +9,10 @@
 // - f32 with a vector form (exp exp2 expm1 log log2 log10 log1p erf gelu
 //   sigmoid silu tanh softplus gelu_tanh): the scalar instantiation of its
 //   one algorithm (bcastgen/simd/math_f32.inl).
-// - the fast tier (fast_sigmoid fast_silu fast_tanh fast_gelu): f32 as above, within
-//   4 ulp; f64 is the exact function's.
+// - the fast tier (fast_sigmoid fast_silu fast_tanh fast_gelu
+//   fast_gelu_tanh fast_log fast_log2 fast_log10 fast_expm1 fast_log1p
+//   fast_softplus): f32 as above, within 4 ulp; f64 is the exact
+//   function's.
 // - f32 without one (sin cos tan asin acos atan sinh cosh asinh acosh
 //   atanh): the double function of the C library, rounded once to float.
 //   glibc's double functions are within a few double ulps, 2^-50 of an f32
@@ -146,6 +148,13 @@ BCASTGEN_MATH_VECTOR_FUNCTION_(fast_sigmoid, detail::sigmoid_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_silu, detail::silu_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_tanh, std::tanh(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_gelu, detail::gelu_in(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_gelu_tanh, detail::gelu_tanh_in(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log, std::log(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log2, std::log2(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log10, std::log10(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_expm1, std::expm1(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log1p, std::log1p(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_softplus, detail::softplus_in(w))
 #undef BCASTGEN_MATH_VECTOR_FUNCTION_
 #undef BCASTGEN_MATH_FUNCTION_
 

@@ -277,11 +277,18 @@ inline decltype(auto) visit_unary_op(UnaryOp u, F&& f) {
     BCASTGEN_VISIT_UNARY_(FastSilu)
     BCASTGEN_VISIT_UNARY_(FastTanh)
     BCASTGEN_VISIT_UNARY_(FastGelu)
+    BCASTGEN_VISIT_UNARY_(FastGeluTanh)
+    BCASTGEN_VISIT_UNARY_(FastLog)
+    BCASTGEN_VISIT_UNARY_(FastLog2)
+    BCASTGEN_VISIT_UNARY_(FastLog10)
+    BCASTGEN_VISIT_UNARY_(FastExpm1)
+    BCASTGEN_VISIT_UNARY_(FastLog1p)
+    BCASTGEN_VISIT_UNARY_(FastSoftplus)
   }
 #undef BCASTGEN_VISIT_UNARY_
   // The list above has a line per row of kUnaryInfo (-Wswitch names one
   // missing; this catches a row added past the last enumerator).
-  static_assert(std::size(kUnaryInfo) == static_cast<std::size_t>(UnaryOp::FastGelu) + 1);
+  static_assert(std::size(kUnaryInfo) == static_cast<std::size_t>(UnaryOp::FastSoftplus) + 1);
   throw InvalidArgument("unknown unary op " + std::to_string(static_cast<int>(u)));
 }
 
@@ -934,6 +941,13 @@ BCASTGEN_HALF_UNARY_(fast_sigmoid)
 BCASTGEN_HALF_UNARY_(fast_silu)
 BCASTGEN_HALF_UNARY_(fast_tanh)
 BCASTGEN_HALF_UNARY_(fast_gelu)
+BCASTGEN_HALF_UNARY_(fast_gelu_tanh)
+BCASTGEN_HALF_UNARY_(fast_log)
+BCASTGEN_HALF_UNARY_(fast_log2)
+BCASTGEN_HALF_UNARY_(fast_log10)
+BCASTGEN_HALF_UNARY_(fast_expm1)
+BCASTGEN_HALF_UNARY_(fast_log1p)
+BCASTGEN_HALF_UNARY_(fast_softplus)
 #undef BCASTGEN_HALF_PREDICATE_
 #undef BCASTGEN_HALF_UNARY_
 
@@ -1088,6 +1102,13 @@ inline auto call_unary(T x) {
   else if constexpr (kU == UnaryOp::FastSilu) return fast_silu(x);
   else if constexpr (kU == UnaryOp::FastTanh) return fast_tanh(x);
   else if constexpr (kU == UnaryOp::FastGelu) return fast_gelu(x);
+  else if constexpr (kU == UnaryOp::FastGeluTanh) return fast_gelu_tanh(x);
+  else if constexpr (kU == UnaryOp::FastLog) return fast_log(x);
+  else if constexpr (kU == UnaryOp::FastLog2) return fast_log2(x);
+  else if constexpr (kU == UnaryOp::FastLog10) return fast_log10(x);
+  else if constexpr (kU == UnaryOp::FastExpm1) return fast_expm1(x);
+  else if constexpr (kU == UnaryOp::FastLog1p) return fast_log1p(x);
+  else if constexpr (kU == UnaryOp::FastSoftplus) return fast_softplus(x);
   else static_assert(detail::always_false_unary<kU>, "bcastgen::ops::call_unary: a function without a scalar body here");
 }
 

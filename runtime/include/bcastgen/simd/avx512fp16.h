@@ -217,6 +217,27 @@ BCASTGEN_SIMD_AVX512FP16 __m512h fast_tanh_ph(__m512h x) {
 BCASTGEN_SIMD_AVX512FP16 __m512h fast_gelu_ph(__m512h x) {
   return detail::rounded(fast_gelu_f32(detail::low_f32(x)), fast_gelu_f32(detail::high_f32(x)));
 }
+BCASTGEN_SIMD_AVX512FP16 __m512h fast_gelu_tanh_ph(__m512h x) {
+  return detail::rounded(fast_gelu_tanh_f32(detail::low_f32(x)), fast_gelu_tanh_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h fast_log_ph(__m512h x) {
+  return detail::rounded(fast_log_f32(detail::low_f32(x)), fast_log_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h fast_log2_ph(__m512h x) {
+  return detail::rounded(fast_log2_f32(detail::low_f32(x)), fast_log2_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h fast_log10_ph(__m512h x) {
+  return detail::rounded(fast_log10_f32(detail::low_f32(x)), fast_log10_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h fast_expm1_ph(__m512h x) {
+  return detail::rounded(fast_expm1_f32(detail::low_f32(x)), fast_expm1_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h fast_log1p_ph(__m512h x) {
+  return detail::rounded(fast_log1p_f32(detail::low_f32(x)), fast_log1p_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h fast_softplus_ph(__m512h x) {
+  return detail::rounded(fast_softplus_f32(detail::low_f32(x)), fast_softplus_f32(detail::high_f32(x)));
+}
 
 // --- casts ---
 // f16 -> f32 widens: part S of the result from lanes 16S to 16S+15.

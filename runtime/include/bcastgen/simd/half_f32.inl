@@ -84,6 +84,13 @@ BCASTGEN_SIMD_FN f32v fast_sigmoid_f16(f32v x) { return detail::nearest_f16(fast
 BCASTGEN_SIMD_FN f32v fast_silu_f16(f32v x) { return detail::nearest_f16(fast_silu_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_tanh_f16(f32v x) { return detail::nearest_f16(fast_tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_gelu_f16(f32v x) { return detail::nearest_f16(fast_gelu_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_gelu_tanh_f16(f32v x) { return detail::nearest_f16(fast_gelu_tanh_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_log_f16(f32v x) { return detail::nearest_f16(fast_log_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_log2_f16(f32v x) { return detail::nearest_f16(fast_log2_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_log10_f16(f32v x) { return detail::nearest_f16(fast_log10_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_expm1_f16(f32v x) { return detail::nearest_f16(fast_expm1_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_log1p_f16(f32v x) { return detail::nearest_f16(fast_log1p_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_softplus_f16(f32v x) { return detail::nearest_f16(fast_softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v tanh_f16(f32v x) { return detail::nearest_f16(tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v softplus_f16(f32v x) { return detail::nearest_f16(softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v gelu_tanh_f16(f32v x) { return detail::nearest_f16(gelu_tanh_f32(x)); }
@@ -166,6 +173,13 @@ BCASTGEN_SIMD_FN f32v fast_sigmoid_bf16(f32v x) { return detail::nearest_bf16(fa
 BCASTGEN_SIMD_FN f32v fast_silu_bf16(f32v x) { return detail::nearest_bf16(fast_silu_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_tanh_bf16(f32v x) { return detail::nearest_bf16(fast_tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_gelu_bf16(f32v x) { return detail::nearest_bf16(fast_gelu_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_gelu_tanh_bf16(f32v x) { return detail::nearest_bf16(fast_gelu_tanh_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_log_bf16(f32v x) { return detail::nearest_bf16(fast_log_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_log2_bf16(f32v x) { return detail::nearest_bf16(fast_log2_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_log10_bf16(f32v x) { return detail::nearest_bf16(fast_log10_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_expm1_bf16(f32v x) { return detail::nearest_bf16(fast_expm1_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_log1p_bf16(f32v x) { return detail::nearest_bf16(fast_log1p_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_softplus_bf16(f32v x) { return detail::nearest_bf16(fast_softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v tanh_bf16(f32v x) { return detail::nearest_bf16(tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v softplus_bf16(f32v x) { return detail::nearest_bf16(softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v gelu_tanh_bf16(f32v x) { return detail::nearest_bf16(gelu_tanh_f32(x)); }

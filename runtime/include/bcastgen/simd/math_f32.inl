@@ -355,37 +355,65 @@ struct LogParts {
   f32v hi, lo;
 };
 
-BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
-  static constexpr float kInvC[8] = {0x1.5a241p+0f, 0x1.3f2b3ap+0f, 0x1.2818aep+0f, 0x1.142286p+0f,
-                                     0x1p+0f,       0x1.cfb2bap-1f, 0x1.a08adcp-1f, 0x1.7a17a4p-1f};
-  static constexpr float kLogCHi[8] = {-0x1.34e88ep-2f, -0x1.c3abf6p-3f, -0x1.29ffeap-3f, -0x1.361db2p-4f,
-                                       0.0f,            0x1.95e042p-4f,  0x1.a693a8p-3f,  0x1.36766ep-2f};
-  static constexpr float kLogCLo[8] = {-0x1.1af1aep-27f, -0x1.edcae6p-28f, -0x1.ed63d8p-31f, -0x1.919fdp-30f,
-                                       0.0f,             -0x1.ea0be6p-34f, 0x1.ecbc58p-30f,  0x1.2cecd8p-27f};
+constexpr float kLogInvC[8] = {0x1.5a241p+0f, 0x1.3f2b3ap+0f, 0x1.2818aep+0f, 0x1.142286p+0f,
+                               0x1p+0f,       0x1.cfb2bap-1f, 0x1.a08adcp-1f, 0x1.7a17a4p-1f};
+constexpr float kLogCHi[8] = {-0x1.34e88ep-2f, -0x1.c3abf6p-3f, -0x1.29ffeap-3f, -0x1.361db2p-4f,
+                              0.0f,            0x1.95e042p-4f,  0x1.a693a8p-3f,  0x1.36766ep-2f};
+constexpr float kLogCLo[8] = {-0x1.1af1aep-27f, -0x1.edcae6p-28f, -0x1.ed63d8p-31f, -0x1.919fdp-30f,
+                              0.0f,             -0x1.ea0be6p-34f, 0x1.ecbc58p-30f,  0x1.2cecd8p-27f};
+
+// x = 2^k z, and z's interval i (lookup8 reads its low 3 bits).
+struct LogReduced {
+  f32v z, k;
+  i32v i;
+};
+
+BCASTGEN_SIMD_FN LogReduced log_reduce(f32v x) {
   // Subnormals: scaled by 2^23, then their exponent field lowered by 23.
   // That ix is no float's bits, but k below comes out 23 lower and z the
   // same, with no correction of k afterwards.
   const f32v scaled = from_bits_f32(subtract_i32(bits_f32(multiply_f32(x, splat_f32(0x1p+23f))), splat_i32(23 << 23)));
   const i32v ix = bits_f32(select_f32(less_f32(x, splat_f32(0x1p-126f)), scaled, x));
   const i32v t = subtract_i32(ix, splat_i32(0x3f355555));
-  const i32v i = shift_right_i32<20>(t);  // lookup8 reads its low 3 bits
   const i32v ki = shift_right_i32<23>(t);
-  const f32v z = from_bits_f32(subtract_i32(ix, shift_left_i32<23>(ki)));
-  const f32v k = cast_i32_f32(ki);
-  const f32v inv_c = lookup8_f32(kInvC, i);
-  const f32v p_hi = multiply_f32(z, inv_c);
-  const f32v p_lo = fmadd_f32(z, inv_c, neg_f32(p_hi));
-  const f32v r = subtract_f32(p_hi, splat_f32(1.0f));
-  const f32v a = multiply_f32(k, splat_f32(0x1.62e4p-1f));
-  const f32v log_c = lookup8_f32(kLogCHi, i);
-  const TwoSum s1 = fast_two_sum(a, log_c);
-  const TwoSum s2 = fast_two_sum(s1.s, r);
+  return {from_bits_f32(subtract_i32(ix, shift_left_i32<23>(ki))), cast_i32_f32(ki), shift_right_i32<20>(t)};
+}
+
+// ln(1 + r) = r + r^2 P(r): P(r) = -1/2 + r Q(r).
+BCASTGEN_SIMD_FN f32v log_series(f32v r) {
   f32v q = fmadd_f32(r, splat_f32(-0x1.5690bep-3f), splat_f32(0x1.9a8de6p-3f));
   q = fmadd_f32(r, q, splat_f32(-0x1.ffffaap-3f));
   q = fmadd_f32(r, q, splat_f32(0x1.555548p-2f));
-  f32v small = fmadd_f32(k, splat_f32(0x1.7f7d1cp-20f), lookup8_f32(kLogCLo, i));
+  return fmadd_f32(r, q, splat_f32(-0.5f));
+}
+
+BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
+  const LogReduced d = log_reduce(x);
+  const f32v inv_c = lookup8_f32(kLogInvC, d.i);
+  const f32v p_hi = multiply_f32(d.z, inv_c);
+  const f32v p_lo = fmadd_f32(d.z, inv_c, neg_f32(p_hi));
+  const f32v r = subtract_f32(p_hi, splat_f32(1.0f));
+  const f32v a = multiply_f32(d.k, splat_f32(0x1.62e4p-1f));
+  const TwoSum s1 = fast_two_sum(a, lookup8_f32(kLogCHi, d.i));
+  const TwoSum s2 = fast_two_sum(s1.s, r);
+  f32v small = fmadd_f32(d.k, splat_f32(0x1.7f7d1cp-20f), lookup8_f32(kLogCLo, d.i));
   small = add_f32(add_f32(small, add_f32(s1.err, s2.err)), fmadd_f32(neg_f32(p_lo), r, p_lo));
-  return {s2.s, fmadd_f32(multiply_f32(r, r), fmadd_f32(r, q, splat_f32(-0.5f)), small)};
+  return {s2.s, fmadd_f32(multiply_f32(r, r), log_series(r), small)};
+}
+
+// ln x as hi + lo, within about 1.5 ulp (the fast tier's log): log_parts'
+// reduction, tables and series, without its error-free steps. r = z/c - 1
+// is one fma, rounded (exact in interval 4, c = 1, and 0.0566 at most
+// elsewhere, where |ln x| >= 0.041: 0.7 ulp); hi = k ln2_hi + ln c_hi
+// rounds once (not at all for k = 0, where the result can be smaller
+// than ln c); lo = ln(1 + r) + (k ln2_lo + ln c_lo). 23 operations on
+// AVX-512 with the specials, against 38.
+BCASTGEN_SIMD_FN LogParts fast_log_parts(f32v x) {
+  const LogReduced d = log_reduce(x);
+  const f32v r = fmadd_f32(d.z, lookup8_f32(kLogInvC, d.i), splat_f32(-1.0f));
+  const f32v hi = fmadd_f32(d.k, splat_f32(0x1.62e4p-1f), lookup8_f32(kLogCHi, d.i));
+  const f32v small = fmadd_f32(d.k, splat_f32(0x1.7f7d1cp-20f), lookup8_f32(kLogCLo, d.i));
+  return {hi, add_f32(fmadd_f32(multiply_f32(r, r), log_series(r), r), small)};
 }
 
 // ln x's special values, over a result y computed for x > 0 finite: inf
@@ -463,35 +491,52 @@ BCASTGEN_SIMD_FN f32v softplus_f32(f32v x) {
   return select_f32(less_f32(x, splat_f32(INFINITY)), y, x);
 }
 
-// x/2 (1 + tanh(z)) = x sigmoid(2 z), z = sqrt(2/pi) (x + 0.044715 x^3),
-// <= 2 ulp: the sigmoid form does not cancel for negative x, but there the
-// result is about x e^(2z), whose relative error is |2z| times 2z's: so 2z
-// is computed as a double-float (hi + lo, about 2^-44 relatively) and
-// sigmoid takes it whole (exp_parts with a low part). x is clamped to
-// [-12, 12] inside z (beyond, sigmoid(2z) is 0 or 1 exactly, and x^3 stays
-// finite); gelu_tanh(-inf) = -0, gelu_tanh(inf) = inf.
-BCASTGEN_SIMD_FN f32v gelu_tanh_f32(f32v x) {
-  const f32v xz = detail::min_or_b_f32(splat_f32(12.0f), detail::max_or_b_f32(splat_f32(-12.0f), x));
+namespace detail {
+
+// gelu_tanh's sigmoid argument 2z = 2 sqrt(2/pi) (x + 0.044715 x^3) as a
+// double-float t + t_lo (about 2^-44 relatively), for |x| <= 12: x^2, x^3
+// and 0.044715 x^3 as exact products plus their low parts, their sum by
+// Fast2Sum (the larger first), times 2 sqrt(2/pi) the same way. Where the
+// result is about x e^(2z), its relative error is |2z| times 2z's, so a
+// rounded 2z would cost up to 100 ulp.
+struct GeluTanhArgument {
+  f32v t, t_lo;
+};
+
+BCASTGEN_SIMD_FN GeluTanhArgument gelu_tanh_argument(f32v xz) {
   const f32v x2 = multiply_f32(xz, xz);
-  const f32v x2_lo = detail::fmadd_f32(xz, xz, neg_f32(x2));
+  const f32v x2_lo = fmadd_f32(xz, xz, neg_f32(x2));
   const f32v x3 = multiply_f32(x2, xz);
-  const f32v x3_lo = detail::fmadd_f32(x2_lo, xz, detail::fmadd_f32(x2, xz, neg_f32(x3)));
+  const f32v x3_lo = fmadd_f32(x2_lo, xz, fmadd_f32(x2, xz, neg_f32(x3)));
   const f32v k_hi = splat_f32(0x1.6e4e26p-5f), k_lo = splat_f32(0x1.a9003ep-30f);
   const f32v w = multiply_f32(k_hi, x3);
-  const f32v w_lo = detail::fmadd_f32(k_lo, x3, detail::fmadd_f32(k_hi, x3_lo, detail::fmadd_f32(k_hi, x3, neg_f32(w))));
+  const f32v w_lo = fmadd_f32(k_lo, x3, fmadd_f32(k_hi, x3_lo, fmadd_f32(k_hi, x3, neg_f32(w))));
   // v = x + w: same signs, |w| <= 6.5 |x| (Fast2Sum needs the larger first).
   const auto w_larger = less_f32(abs_f32(xz), abs_f32(w));
   const f32v big = select_f32(w_larger, w, xz), little = select_f32(w_larger, xz, w);
-  const detail::TwoSum vs = detail::fast_two_sum(big, little);
+  const TwoSum vs = fast_two_sum(big, little);
   const f32v v = vs.s, v_lo = add_f32(vs.err, w_lo);
   const f32v c_hi = splat_f32(0x1.988454p+0f), c_lo = splat_f32(-0x1.857936p-25f);
   const f32v t = multiply_f32(c_hi, v);
-  const f32v t_lo = detail::fmadd_f32(c_lo, v, detail::fmadd_f32(c_hi, v_lo, detail::fmadd_f32(c_hi, v, neg_f32(t))));
+  return {t, fmadd_f32(c_lo, v, fmadd_f32(c_hi, v_lo, fmadd_f32(c_hi, v, neg_f32(t))))};
+}
+
+}  // namespace detail
+
+// x/2 (1 + tanh(z)) = x sigmoid(2 z), z = sqrt(2/pi) (x + 0.044715 x^3),
+// <= 2 ulp: the sigmoid form does not cancel for negative x; 2z is a
+// double-float (gelu_tanh_argument) and sigmoid takes it whole (exp_parts
+// with a low part). x is clamped to [-12, 12] inside z (beyond, sigmoid(2z)
+// is 0 or 1 exactly, and x^3 stays finite); gelu_tanh(-inf) = -0,
+// gelu_tanh(inf) = inf.
+BCASTGEN_SIMD_FN f32v gelu_tanh_f32(f32v x) {
+  const f32v xz = detail::min_or_b_f32(splat_f32(12.0f), detail::max_or_b_f32(splat_f32(-12.0f), x));
+  const detail::GeluTanhArgument a = detail::gelu_tanh_argument(xz);
   // sigmoid(t + t_lo): E = e^-|t + t_lo|.
-  const auto negative = less_f32(t, splat_f32(0.0f));
-  const f32v e_lo = select_f32(negative, t_lo, neg_f32(t_lo));
+  const auto negative = less_f32(a.t, splat_f32(0.0f));
+  const f32v e_lo = select_f32(negative, a.t_lo, neg_f32(a.t_lo));
   const detail::SigmoidParts p =
-      detail::sigmoid_parts(t, detail::small_exp(detail::exp_parts(neg_f32(abs_f32(t)), e_lo)));
+      detail::sigmoid_parts(a.t, detail::small_exp(detail::exp_parts(neg_f32(abs_f32(a.t)), e_lo)));
   const f32v xm = detail::max_or_b_f32(splat_f32(-12.0f), x);
   const f32v y = detail::fmadd_f32(xm, p.hi, multiply_f32(xz, p.lo));
   return detail::times_power_of_two<3>(y, p.z);
@@ -727,6 +772,26 @@ BCASTGEN_SIMD_FN FastExpMinusAbs fast_exp_minus_abs(f32v x) {
   return {e, times_power_of_two_fraction<4>(e.y, e.z)};
 }
 
+// The same for a double-float x + x_lo: e^-|x + x_lo| (the low part takes
+// x's sign flipped where x >= 0).
+BCASTGEN_SIMD_FN FastExpMinusAbs fast_exp_minus_abs(f32v x, f32v x_lo) {
+  const f32v lo = select_f32(less_f32(x, splat_f32(0.0f)), x_lo, neg_f32(x_lo));
+  const FastExp e = fast_exp_nonpositive(minus_abs_clamped(x, 120.0f), lo);
+  return {e, times_power_of_two_fraction<4>(e.y, e.z)};
+}
+
+// factor sigmoid(t) for E = e^-|t|: factor / (1 + E) for t >= 0 and, below,
+// factor y / (1 + E) scaled by E's power of two last, so that a subnormal
+// result rounds once more at most (a factor times a subnormal sigmoid would
+// carry its rounding 100 times over). fast_silu's and fast_gelu_tanh's end.
+BCASTGEN_SIMD_FN f32v times_fast_sigmoid(f32v factor, f32v t, const FastExpMinusAbs& e) {
+  const f32v one = splat_f32(1.0f);
+  const auto negative = less_f32(t, splat_f32(0.0f));
+  const f32v q = divide_f32(select_f32(negative, e.parts.y, one), add_f32(one, e.big_e));
+  return times_power_of_two_fraction<4>(multiply_f32(factor, q),
+                                        select_f32(negative, e.parts.z, splat_f32(kFractionShifter<4>)));
+}
+
 }  // namespace detail
 
 // 1 / (1 + e^-x), <= 4 ulp: E = e^-|x| (fast_exp_nonpositive), then one
@@ -738,45 +803,125 @@ BCASTGEN_SIMD_FN f32v fast_sigmoid_f32(f32v x) {
   return divide_f32(select_f32(less_f32(x, splat_f32(0.0f)), e.big_e, one), add_f32(one, e.big_e));
 }
 
-// x sigmoid(x), <= 4 ulp: for x < 0, x y / (1 + E) scaled by E's power of
-// two last, so that a subnormal result rounds once more at most (x times a
-// subnormal sigmoid would carry its rounding 100 times over). x is clamped
-// to -120 as a factor (the result rounds to -0 below about -109, and -inf
-// gives -0, not NaN).
+// x sigmoid(x), <= 4 ulp (times_fast_sigmoid). x is clamped to -120 as a
+// factor (the result rounds to -0 below about -109, and -inf gives -0, not
+// NaN).
 BCASTGEN_SIMD_FN f32v fast_silu_f32(f32v x) {
-  const detail::FastExpMinusAbs e = detail::fast_exp_minus_abs(x);
-  const f32v one = splat_f32(1.0f);
-  const auto negative = less_f32(x, splat_f32(0.0f));
-  const f32v q = divide_f32(select_f32(negative, e.parts.y, one), add_f32(one, e.big_e));
-  const f32v y = multiply_f32(detail::max_or_b_f32(splat_f32(-120.0f), x), q);
-  return detail::times_power_of_two_fraction<4>(
-      y, select_f32(negative, e.parts.z, splat_f32(detail::kFractionShifter<4>)));
+  return detail::times_fast_sigmoid(detail::max_or_b_f32(splat_f32(-120.0f), x), x, detail::fast_exp_minus_abs(x));
 }
 
-// tanh(x), <= 4 ulp, odd: -em / (2 + em) for a = |x|, em = e^-2a - 1,
-// given x's sign. em = 2^n (e^r - 1) + (2^n - 1) with n = round(-2a/ln2),
-// r = -2a - n ln2 (ln 2 as a 13-bit hi, so n hi is exact, + lo), e^r - 1 =
-// r + r^2 (1/2 + r Q(r)) (Q: minimax of degree 3, relative error 2^-24.2,
-// scripts/derive-math-polynomials.sollya), one fma, rounded once: 2^n - 1 is
-// exact for n >= -24 (below, em is -1 within 2^-24; a is clamped to 10,
-// past 9.02 where tanh rounds to 1), and at n = 0 em is e^r - 1 itself, so
-// small |x| does not cancel. Zero keeps its sign, tanh(+-inf) = +-1, NaN
-// gives NaN.
-BCASTGEN_SIMD_FN f32v fast_tanh_f32(f32v x) {
-  const f32v t = multiply_f32(detail::minus_abs_clamped(x, 10.0f), splat_f32(2.0f));
-  const f32v shifter = splat_f32(detail::kShifter);
-  const f32v z = detail::fmadd_f32(t, splat_f32(0x1.715476p+0f), shifter);
+// x sigmoid(2z), gelu_tanh, <= 4 ulp: 2z as gelu_tanh_f32 has it (a
+// double-float: a rounded 2z would cost up to 100 ulp in the negative
+// tail), then times_fast_sigmoid with the low part in E's argument. x is
+// clamped to [-11, 11] inside z, so that |2z| <= 112.5 stays in the fast
+// exp's range (gelu_tanh(-11) is below 2^-150, and sigmoid(2z) is 1 beyond
+// 11), and to -11 as a factor: gelu_tanh(-inf) = -0, gelu_tanh(inf) = inf,
+// NaN gives NaN.
+BCASTGEN_SIMD_FN f32v fast_gelu_tanh_f32(f32v x) {
+  const f32v xz = detail::min_or_b_f32(splat_f32(11.0f), detail::max_or_b_f32(splat_f32(-11.0f), x));
+  const detail::GeluTanhArgument a = detail::gelu_tanh_argument(xz);
+  return detail::times_fast_sigmoid(detail::max_or_b_f32(splat_f32(-11.0f), x), a.t,
+                                    detail::fast_exp_minus_abs(a.t, a.t_lo));
+}
+
+// ln x, log2 x and log10 x, <= 4 ulp (within 2.5 by the steps'
+// bounds): fast_log_parts rounded once, or times the base's constant as
+// log2_f32 does; the special values of log_f32.
+BCASTGEN_SIMD_FN f32v fast_log_f32(f32v x) {
+  const detail::LogParts l = detail::fast_log_parts(x);
+  return detail::log_specials(x, add_f32(l.hi, l.lo));
+}
+
+BCASTGEN_SIMD_FN f32v fast_log2_f32(f32v x) {
+  return detail::log_specials(x, detail::times_constant(detail::fast_log_parts(x), 0x1.715476p+0f, 0x1.4ae0cp-26f));
+}
+
+BCASTGEN_SIMD_FN f32v fast_log10_f32(f32v x) {
+  return detail::log_specials(x, detail::times_constant(detail::fast_log_parts(x), 0x1.bcb7b2p-2f, -0x1.5b235ep-27f));
+}
+
+namespace detail {
+
+// e^t = 2^n (1 + pm1) for |t| <= 89, n = round(t/ln2) held in z: r = t -
+// n ln2 (ln 2 as a 13-bit hi, so n hi is exact, + lo), |r| <= ln2/2, and
+// pm1 = e^r - 1 = r + r^2 (1/2 + r Q(r)) (Q: minimax of degree 3, relative
+// error 2^-24.2, scripts/derive-math-polynomials.sollya), rounded once; at
+// n = 0, r is t itself, so small |t| does not cancel. fast_tanh's and
+// fast_expm1's start.
+struct FastExpm1Parts {
+  f32v pm1, z;
+};
+
+BCASTGEN_SIMD_FN FastExpm1Parts fast_expm1_parts(f32v t) {
+  const f32v shifter = splat_f32(kShifter);
+  const f32v z = fmadd_f32(t, splat_f32(0x1.715476p+0f), shifter);
   const f32v n = subtract_f32(z, shifter);
-  const f32v r = detail::fmadd_f32(n, splat_f32(-0x1.0bfbe8p-15f), detail::fmadd_f32(n, splat_f32(-0x1.62ep-1f), t));
-  f32v q = detail::fmadd_f32(r, splat_f32(0x1.6d447ap-10f), splat_f32(0x1.11d8c4p-7f));
-  q = detail::fmadd_f32(r, q, splat_f32(0x1.5554f4p-5f));
-  q = detail::fmadd_f32(r, q, splat_f32(0x1.555526p-3f));
-  const f32v pm1 = detail::fmadd_f32(multiply_f32(r, r), detail::fmadd_f32(r, q, splat_f32(0.5f)), r);
-  const f32v s = detail::power_of_two(detail::held_integer(z));
-  const f32v em = detail::fmadd_f32(s, pm1, subtract_f32(s, splat_f32(1.0f)));
+  const f32v r = fmadd_f32(n, splat_f32(-0x1.0bfbe8p-15f), fmadd_f32(n, splat_f32(-0x1.62ep-1f), t));
+  f32v q = fmadd_f32(r, splat_f32(0x1.6d447ap-10f), splat_f32(0x1.11d8c4p-7f));
+  q = fmadd_f32(r, q, splat_f32(0x1.5554f4p-5f));
+  q = fmadd_f32(r, q, splat_f32(0x1.555526p-3f));
+  return {fmadd_f32(multiply_f32(r, r), fmadd_f32(r, q, splat_f32(0.5f)), r), z};
+}
+
+}  // namespace detail
+
+// tanh(x), <= 4 ulp, odd: -em / (2 + em) for a = |x|, em = e^-2a - 1,
+// given x's sign. em = 2^n pm1 + (2^n - 1) (fast_expm1_parts), one fma,
+// rounded once: 2^n - 1 is exact for n >= -24 (below, em is -1 within
+// 2^-24; a is clamped to 10, past 9.02 where tanh rounds to 1), and at
+// n = 0 em is pm1 itself. Zero keeps its sign, tanh(+-inf) = +-1, NaN gives
+// NaN.
+BCASTGEN_SIMD_FN f32v fast_tanh_f32(f32v x) {
+  const detail::FastExpm1Parts e =
+      detail::fast_expm1_parts(multiply_f32(detail::minus_abs_clamped(x, 10.0f), splat_f32(2.0f)));
+  const f32v s = detail::power_of_two(detail::held_integer(e.z));
+  const f32v em = detail::fmadd_f32(s, e.pm1, subtract_f32(s, splat_f32(1.0f)));
   // -em / (2 + em) as em / (-2 - em): at most 1; |.| and x's sign after.
   const f32v y = abs_f32(divide_f32(em, subtract_f32(splat_f32(-2.0f), em)));
   return detail::times_sign_of(y, x);  // y >= 0: x's sign
+}
+
+// e^x - 1, <= 4 ulp: 2 (h pm1 + (h - 1/2)) with h = 2^(n - 1)
+// (fast_expm1_parts), one fma rounded once, then doubled exactly (halved,
+// 2^n stays finite up to n = 128, where the doubling overflows as e^x
+// does). h - 1/2 is exact for n >= -25; x is clamped to [-18, 89], past
+// -17.33 where the result rounds to -1 (n = -26 there: h - 1/2 rounds to
+// -1/2, which is the result) and 88.73 where it overflows. |x| < 2^-25
+// gives x, so that -0 stays -0. expm1(-inf) = -1, expm1(inf) = inf, NaN
+// gives NaN.
+BCASTGEN_SIMD_FN f32v fast_expm1_f32(f32v x) {
+  const f32v xc = detail::min_or_b_f32(splat_f32(89.0f), detail::max_or_b_f32(splat_f32(-18.0f), x));
+  const detail::FastExpm1Parts e = detail::fast_expm1_parts(xc);
+  const f32v h = detail::power_of_two(subtract_i32(detail::held_integer(e.z), splat_i32(1)));
+  const f32v em_half = detail::fmadd_f32(h, e.pm1, subtract_f32(h, splat_f32(0.5f)));
+  return select_f32(less_f32(abs_f32(x), splat_f32(0x1p-25f)), x, add_f32(em_half, em_half));
+}
+
+// ln(1 + x), <= 4 ulp: u = 1 + x as u + u_lo (2Sum), then
+// ln u + u_lo / u with ln u from fast_log_parts (for tiny x, u = 1 and the
+// result is u_lo = x itself). The division rounds by half an ulp of a term
+// at most as large as the result. Given x's sign (log1p keeps it), so that
+// -0 stays -0; the special values of log1p_f32.
+BCASTGEN_SIMD_FN f32v fast_log1p_f32(f32v x) {
+  const detail::TwoSum u = detail::two_sum(splat_f32(1.0f), x);
+  const detail::LogParts l = detail::fast_log_parts(u.s);
+  const f32v y = add_f32(l.hi, add_f32(l.lo, divide_f32(u.err, u.s)));
+  return detail::log_specials(u.s, detail::times_sign_of(abs_f32(y), x));
+}
+
+// ln(1 + e^x), <= 4 ulp: max(x, 0) + ln(1 + E), E = e^-|x|
+// (fast_exp_minus_abs, |x| clamped to 120), ln(1 + E) as fast_log1p has
+// it (u = 1 + E and its low part by Fast2Sum, 1 >= E). For x below about
+// -17, u = 1 and the result is E itself (subnormal results kept).
+// softplus(-inf) = 0, softplus(inf) = inf, NaN gives NaN.
+BCASTGEN_SIMD_FN f32v fast_softplus_f32(f32v x) {
+  const detail::FastExpMinusAbs e = detail::fast_exp_minus_abs(x);
+  const f32v one = splat_f32(1.0f);
+  const f32v u = add_f32(one, e.big_e);
+  const f32v u_lo = subtract_f32(e.big_e, subtract_f32(u, one));
+  const detail::LogParts l = detail::fast_log_parts(u);
+  const f32v m = detail::max_or_b_f32(splat_f32(0.0f), x);  // NaN: x
+  return add_f32(m, add_f32(l.hi, add_f32(l.lo, divide_f32(u_lo, u))));
 }
 
 // x Phi(x) = x/2 (1 + erf(x / sqrt 2)), <= 4 ulp, without cancelling on

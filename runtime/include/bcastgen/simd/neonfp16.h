@@ -196,6 +196,27 @@ BCASTGEN_SIMD_NEONFP16 float16x8_t fast_tanh_ph(float16x8_t x) {
 BCASTGEN_SIMD_NEONFP16 float16x8_t fast_gelu_ph(float16x8_t x) {
   return detail::rounded(fast_gelu_f32(detail::low_f32(x)), fast_gelu_f32(detail::high_f32(x)));
 }
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_gelu_tanh_ph(float16x8_t x) {
+  return detail::rounded(fast_gelu_tanh_f32(detail::low_f32(x)), fast_gelu_tanh_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_log_ph(float16x8_t x) {
+  return detail::rounded(fast_log_f32(detail::low_f32(x)), fast_log_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_log2_ph(float16x8_t x) {
+  return detail::rounded(fast_log2_f32(detail::low_f32(x)), fast_log2_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_log10_ph(float16x8_t x) {
+  return detail::rounded(fast_log10_f32(detail::low_f32(x)), fast_log10_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_expm1_ph(float16x8_t x) {
+  return detail::rounded(fast_expm1_f32(detail::low_f32(x)), fast_expm1_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_log1p_ph(float16x8_t x) {
+  return detail::rounded(fast_log1p_f32(detail::low_f32(x)), fast_log1p_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_softplus_ph(float16x8_t x) {
+  return detail::rounded(fast_softplus_f32(detail::low_f32(x)), fast_softplus_f32(detail::high_f32(x)));
+}
 
 // --- casts ---
 // f16 -> f32 widens: part S of the result from lanes 4S to 4S+3.
