@@ -98,9 +98,11 @@ def main():
     print("kLog2EHi = %s, kLog2ELo = %s" % tuple(spell(v) for v in split(1 / LN2)))
     print("kLog10EHi = %s, kLog10ELo = %s" % tuple(spell(v) for v in split(1 / Decimal(10).ln())))
 
-    print("// gelu_tanh: 2 z = 2 sqrt(2 / pi) (x + 0.044715 x^3), each factor hi + lo")
-    print("kGeluTanh2C = %s + %s" % tuple(spell(v) for v in split(2 * (2 / PI).sqrt())))
-    print("kGeluTanhK = %s + %s" % tuple(spell(v) for v in split(Decimal("0.044715"))))
+    print("// gelu_tanh: 2 z = x (c1 + c3 x^2), c1 = 2 sqrt(2 / pi) as hi (20 bits, so that c1_hi - u")
+    print("// is exact for u < 16) + lo, c3 = 0.044715 c1 as hi + lo")
+    c1 = 2 * (2 / PI).sqrt()
+    print("kGeluTanhC1 = %s + %s" % tuple(spell(v) for v in split_bits(c1, 20)))
+    print("kGeluTanhC3 = %s + %s" % tuple(spell(v) for v in split(c1 * Decimal("0.044715"))))
 
     print("// the fast tier's exp (fast_sigmoid, fast_silu): n = round(x * 16 / ln 2), held as n / 16")
     print("// (x * kInvLn2 + 1.5 * 2^19), x = n / 16 * ln2 + r with ln 2 as exp2's kLn2Hi + kLn2Lo,")
@@ -113,6 +115,37 @@ def main():
     print("// e^(c^2/2) / 2 is nearest a float (12 significant bits or fewer, so that t = a - c is")
     print("// exact); scripts/derive-math-polynomials.sollya fits W(c + t) with that constant term.")
     print("kFastGeluCenter = {0.0f, " + ", ".join(spell(c) for c in fast_gelu_centers()) + "}")
+
+    inv, logs = fast_log_table(off)
+    print("// fast_log: per interval, the float 1/c near log's (|z / c - 1| <= 0.0567 kept) whose")
+    print("// -ln(1/c) is nearest a float, so that ln c needs no low part; ln 2 rounded to float")
+    print("kFastLogInvC = {" + ", ".join(spell(c) for c in inv) + "}")
+    print("kFastLogC = {" + ", ".join(spell(h) for h in logs) + "}")
+    print(f"kFastLogLn2 = {spell(to_f32(LN2))}")
+
+
+def fast_log_table(off):
+    _, inv, _ = log_table()
+    cs, logs = [], []
+    for i, c0 in enumerate(inv):
+        zl = f32_from_bits(off + (i << 20))
+        zh = f32_from_bits(off + ((i + 1) << 20) - 1)
+        best = (1.0, 0.0, Decimal(0))
+        if i != 4:
+            base = struct.unpack("<I", struct.pack("<f", c0))[0]
+            best = None
+            for j in range(-3000, 3001):
+                c = f32_from_bits(base + j)
+                if max(abs(zl * c - 1), abs(zh * c - 1)) > 0.0567:
+                    continue
+                exact = -Decimal(c).ln()
+                h = to_f32(exact)
+                residual = abs(Decimal(h) - exact) / abs(Decimal(h))
+                if best is None or residual < best[2]:
+                    best = (c, h, residual)
+        cs.append(best[0])
+        logs.append(best[1])
+    return cs, logs
 
 
 def fast_gelu_centers():

@@ -8,10 +8,16 @@
 //
 // The reference: the function in long double (x87, 64-bit significand;
 // ops' f64 path before its rounding), so that the f32 paths that go through
-// double libm are not graded by double libm. It is within 2^-29 ulp of f32,
-// which bounds how wrong the printed maxima can be. Where the result is not
-// the reference rounded to float, MPFR (tests/mpfr_oracle.h) decides:
-// correctly rounded or not, and the error there.
+// double libm are not graded by double libm. It is within 2^-29 ulp of f32.
+// Where the result is not the reference rounded to float, MPFR
+// (tests/mpfr_oracle.h) decides, correctly rounded or not, and measures the
+// error, wherever the reference alone could be wrong or the error counts:
+// near a rounding boundary (within 2^-24 ulp of a midpoint), at an error
+// within 0.01 ulp of the largest so far (so the printed maxima are MPFR's),
+// and where a value is not finite or zero. Elsewhere the reference's
+// rounding is the correctly rounded result, and its error is the error to
+// 2^-29 ulp. (The fast tier's forms are 3% to 10% not correctly rounded:
+// MPFR for each of those took 15 to 30 minutes per function.)
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -61,6 +67,19 @@ double ulp_of(float y, long double r) {
   return static_cast<double>(std::ldexp(std::fabs(yy - r), -ulp_exp));
 }
 
+// Whether r lies within 2^-24 ulp of a midpoint between two floats (or
+// rounds past the largest float), where rounding the reference could differ
+// from rounding the exact value.
+bool near_a_boundary(long double r) {
+  const float f = static_cast<float>(r);
+  if (!std::isfinite(f)) return true;
+  if (static_cast<long double>(f) == r) return false;
+  const float g = std::nextafter(f, r > f ? INFINITY : -INFINITY);
+  if (!std::isfinite(g)) return true;
+  const long double mid = (static_cast<long double>(f) + g) / 2;
+  return std::fabs(r - mid) < std::fabs(static_cast<long double>(g) - f) * 0x1p-24L;
+}
+
 // The bit patterns [begin, end) by `stride`, through the kernel on each ISA
 // of `isas`; the reference is computed once per input for all of them.
 void sweep(const Function& f, const std::vector<bg::Isa>& isas, std::uint64_t begin, std::uint64_t end,
@@ -84,7 +103,10 @@ void sweep(const Function& f, const std::vector<bg::Isa>& isas, std::uint64_t be
         const float y = out[k][i];
         double err = ulp_of(y, r);
         const bool rounded = static_cast<float>(r) == y || (std::isnan(y) && std::isnan(r));
-        if (!rounded) {  // MPFR decides, and measures
+        if (!rounded && std::isfinite(y) && std::isfinite(r) && r != 0 && err < s.max_ulp - 0.01 &&
+            !near_a_boundary(r)) {
+          ++s.not_correctly_rounded;  // the reference decides
+        } else if (!rounded) {  // MPFR decides, and measures
           if (!have_exact) {
             mpfr_set_flt(x.v, in[i], MPFR_RNDN);
             bg::test::exact(f.op, exact.v, x.v);

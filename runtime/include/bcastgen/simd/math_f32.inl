@@ -355,13 +355,6 @@ struct LogParts {
   f32v hi, lo;
 };
 
-constexpr float kLogInvC[8] = {0x1.5a241p+0f, 0x1.3f2b3ap+0f, 0x1.2818aep+0f, 0x1.142286p+0f,
-                               0x1p+0f,       0x1.cfb2bap-1f, 0x1.a08adcp-1f, 0x1.7a17a4p-1f};
-constexpr float kLogCHi[8] = {-0x1.34e88ep-2f, -0x1.c3abf6p-3f, -0x1.29ffeap-3f, -0x1.361db2p-4f,
-                              0.0f,            0x1.95e042p-4f,  0x1.a693a8p-3f,  0x1.36766ep-2f};
-constexpr float kLogCLo[8] = {-0x1.1af1aep-27f, -0x1.edcae6p-28f, -0x1.ed63d8p-31f, -0x1.919fdp-30f,
-                              0.0f,             -0x1.ea0be6p-34f, 0x1.ecbc58p-30f,  0x1.2cecd8p-27f};
-
 // x = 2^k z, and z's interval i (lookup8 reads its low 3 bits).
 struct LogReduced {
   f32v z, k;
@@ -388,8 +381,14 @@ BCASTGEN_SIMD_FN f32v log_series(f32v r) {
 }
 
 BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
+  static constexpr float kInvC[8] = {0x1.5a241p+0f, 0x1.3f2b3ap+0f, 0x1.2818aep+0f, 0x1.142286p+0f,
+                                     0x1p+0f,       0x1.cfb2bap-1f, 0x1.a08adcp-1f, 0x1.7a17a4p-1f};
+  static constexpr float kLogCHi[8] = {-0x1.34e88ep-2f, -0x1.c3abf6p-3f, -0x1.29ffeap-3f, -0x1.361db2p-4f,
+                                       0.0f,            0x1.95e042p-4f,  0x1.a693a8p-3f,  0x1.36766ep-2f};
+  static constexpr float kLogCLo[8] = {-0x1.1af1aep-27f, -0x1.edcae6p-28f, -0x1.ed63d8p-31f, -0x1.919fdp-30f,
+                                       0.0f,             -0x1.ea0be6p-34f, 0x1.ecbc58p-30f,  0x1.2cecd8p-27f};
   const LogReduced d = log_reduce(x);
-  const f32v inv_c = lookup8_f32(kLogInvC, d.i);
+  const f32v inv_c = lookup8_f32(kInvC, d.i);
   const f32v p_hi = multiply_f32(d.z, inv_c);
   const f32v p_lo = fmadd_f32(d.z, inv_c, neg_f32(p_hi));
   const f32v r = subtract_f32(p_hi, splat_f32(1.0f));
@@ -402,18 +401,22 @@ BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
 }
 
 // ln x as hi + lo, within about 1.5 ulp (the fast tier's log): log_parts'
-// reduction, tables and series, without its error-free steps. r = z/c - 1
-// is one fma, rounded (exact in interval 4, c = 1, and 0.0566 at most
-// elsewhere, where |ln x| >= 0.041: 0.7 ulp); hi = k ln2_hi + ln c_hi
-// rounds once (not at all for k = 0, where the result can be smaller
-// than ln c); lo = ln(1 + r) + (k ln2_lo + ln c_lo). 23 operations on
-// AVX-512 with the specials, against 38.
+// reduction and series without its error-free steps. r = z/c - 1 is one
+// fma, rounded (exact in interval 4, c = 1, and 0.0567 at most elsewhere,
+// where |ln x| >= 0.041: 0.7 ulp). Each interval's 1/c here is the float
+// near log_parts' where -ln(1/c) is within 0.0003 ulp of a float, so that
+// ln c needs no low part; and k ln2 + ln c rounds once in an fma (exact
+// for k = 0, where the result can be smaller than ln c; ln 2 rounded to
+// float is within 0.05 ulp of ln 2). Tables: derive-math-constants.py.
 BCASTGEN_SIMD_FN LogParts fast_log_parts(f32v x) {
+  static constexpr float kInvC[8] = {0x1.5a208cp+0f, 0x1.3f404cp+0f, 0x1.282894p+0f, 0x1.14303ep+0f,
+                                     0x1p+0f,        0x1.cfb0f2p-1f, 0x1.a0a11ep-1f, 0x1.7a059ep-1f};
+  static constexpr float kLogC[8] = {-0x1.34de28p-2f, -0x1.c43326p-3f, -0x1.2a6ddep-3f, -0x1.36e92cp-4f,
+                                     0.0f,            0x1.95effep-4f,  0x1.a6263cp-3f,  0x1.36a74p-2f};
   const LogReduced d = log_reduce(x);
-  const f32v r = fmadd_f32(d.z, lookup8_f32(kLogInvC, d.i), splat_f32(-1.0f));
-  const f32v hi = fmadd_f32(d.k, splat_f32(0x1.62e4p-1f), lookup8_f32(kLogCHi, d.i));
-  const f32v small = fmadd_f32(d.k, splat_f32(0x1.7f7d1cp-20f), lookup8_f32(kLogCLo, d.i));
-  return {hi, add_f32(fmadd_f32(multiply_f32(r, r), log_series(r), r), small)};
+  const f32v r = fmadd_f32(d.z, lookup8_f32(kInvC, d.i), splat_f32(-1.0f));
+  const f32v hi = fmadd_f32(d.k, splat_f32(0x1.62e43p-1f), lookup8_f32(kLogC, d.i));
+  return {hi, fmadd_f32(multiply_f32(r, r), log_series(r), r)};
 }
 
 // ln x's special values, over a result y computed for x > 0 finite: inf
@@ -493,32 +496,28 @@ BCASTGEN_SIMD_FN f32v softplus_f32(f32v x) {
 
 namespace detail {
 
-// gelu_tanh's sigmoid argument 2z = 2 sqrt(2/pi) (x + 0.044715 x^3) as a
-// double-float t + t_lo (about 2^-44 relatively), for |x| <= 12: x^2, x^3
-// and 0.044715 x^3 as exact products plus their low parts, their sum by
-// Fast2Sum (the larger first), times 2 sqrt(2/pi) the same way. Where the
-// result is about x e^(2z), its relative error is |2z| times 2z's, so a
-// rounded 2z would cost up to 100 ulp.
+// gelu_tanh's sigmoid argument 2z = x (c1 + c3 x^2), c1 = 2 sqrt(2/pi),
+// c3 = 0.044715 c1, as a double-float t + t_lo (about 2^-44 relatively),
+// for |x| <= 12. Where the result is about x e^(2z), its relative error is
+// |2z| times 2z's, so a rounded 2z would cost up to 100 ulp. x^2 = s + s_lo
+// exactly; u = c1 + c3 s rounds in one fma, and its error is a second fma
+// against c1_hi - u, which is exact (c1_hi keeps 20 bits, so the difference
+// fits a float for u up to 16; u <= 11.9 here), plus the small terms
+// (c3 s_lo, c3_lo s, c1_lo); then t = u x as an exact product plus u_lo x.
+// Constants: scripts/derive-math-constants.py.
 struct GeluTanhArgument {
   f32v t, t_lo;
 };
 
 BCASTGEN_SIMD_FN GeluTanhArgument gelu_tanh_argument(f32v xz) {
-  const f32v x2 = multiply_f32(xz, xz);
-  const f32v x2_lo = fmadd_f32(xz, xz, neg_f32(x2));
-  const f32v x3 = multiply_f32(x2, xz);
-  const f32v x3_lo = fmadd_f32(x2_lo, xz, fmadd_f32(x2, xz, neg_f32(x3)));
-  const f32v k_hi = splat_f32(0x1.6e4e26p-5f), k_lo = splat_f32(0x1.a9003ep-30f);
-  const f32v w = multiply_f32(k_hi, x3);
-  const f32v w_lo = fmadd_f32(k_lo, x3, fmadd_f32(k_hi, x3_lo, fmadd_f32(k_hi, x3, neg_f32(w))));
-  // v = x + w: same signs, |w| <= 6.5 |x| (Fast2Sum needs the larger first).
-  const auto w_larger = less_f32(abs_f32(xz), abs_f32(w));
-  const f32v big = select_f32(w_larger, w, xz), little = select_f32(w_larger, xz, w);
-  const TwoSum vs = fast_two_sum(big, little);
-  const f32v v = vs.s, v_lo = add_f32(vs.err, w_lo);
-  const f32v c_hi = splat_f32(0x1.988454p+0f), c_lo = splat_f32(-0x1.857936p-25f);
-  const f32v t = multiply_f32(c_hi, v);
-  return {t, fmadd_f32(c_lo, v, fmadd_f32(c_hi, v_lo, fmadd_f32(c_hi, v, neg_f32(t))))};
+  const f32v s = multiply_f32(xz, xz);
+  const f32v s_lo = fmadd_f32(xz, xz, neg_f32(s));
+  const f32v c1_hi = splat_f32(0x1.98846p+0f), c3_hi = splat_f32(0x1.2444f2p-4f);
+  const f32v u = fmadd_f32(c3_hi, s, c1_hi);
+  const f32v small = fmadd_f32(c3_hi, s_lo, fmadd_f32(splat_f32(0x1.49b16ap-29f), s, splat_f32(-0x1.985794p-21f)));
+  const f32v u_lo = add_f32(fmadd_f32(c3_hi, s, subtract_f32(c1_hi, u)), small);
+  const f32v t = multiply_f32(u, xz);
+  return {t, fmadd_f32(u_lo, xz, fmadd_f32(u, xz, neg_f32(t)))};
 }
 
 }  // namespace detail
@@ -690,9 +689,11 @@ BCASTGEN_SIMD_FN f32v gelu_f32(f32v x) {
 // --- The fast tier (accuracy: fast; README "Math functions") ---------------
 //
 // Within 4 ulp over the whole range, tails and subnormal results included,
-// for about half the operations: no error-free transformations, one IEEE
-// division where the 1-ulp forms carry 1/(1 + E) as a double-float. The same
-// wrappers, so the same bits on every ISA, as above.
+// for a half to three quarters of the operations: error-free
+// transformations only where an argument's error would be amplified
+// (gelu_tanh's 2z, log1p's 1 + x), one IEEE division where the 1-ulp forms
+// carry 1/(1 + E) as a double-float. The same wrappers, so the same bits on
+// every ISA, as above.
 
 namespace detail {
 
@@ -824,20 +825,29 @@ BCASTGEN_SIMD_FN f32v fast_gelu_tanh_f32(f32v x) {
                                     detail::fast_exp_minus_abs(a.t, a.t_lo));
 }
 
-// ln x, log2 x and log10 x, <= 4 ulp (within 2.5 by the steps'
-// bounds): fast_log_parts rounded once, or times the base's constant as
-// log2_f32 does; the special values of log_f32.
+namespace detail {
+
+// (hi + lo) c rounded once, c rounded to float (0.5 ulp more than
+// times_constant, one operation less): ln x in another base.
+BCASTGEN_SIMD_FN f32v fast_times_constant(const LogParts& l, float c) {
+  return fmadd_f32(l.hi, splat_f32(c), multiply_f32(l.lo, splat_f32(c)));
+}
+
+}  // namespace detail
+
+// ln x, log2 x and log10 x, <= 4 ulp: fast_log_parts rounded once, or
+// times the base's constant; the special values of log_f32.
 BCASTGEN_SIMD_FN f32v fast_log_f32(f32v x) {
   const detail::LogParts l = detail::fast_log_parts(x);
   return detail::log_specials(x, add_f32(l.hi, l.lo));
 }
 
 BCASTGEN_SIMD_FN f32v fast_log2_f32(f32v x) {
-  return detail::log_specials(x, detail::times_constant(detail::fast_log_parts(x), 0x1.715476p+0f, 0x1.4ae0cp-26f));
+  return detail::log_specials(x, detail::fast_times_constant(detail::fast_log_parts(x), 0x1.715476p+0f));
 }
 
 BCASTGEN_SIMD_FN f32v fast_log10_f32(f32v x) {
-  return detail::log_specials(x, detail::times_constant(detail::fast_log_parts(x), 0x1.bcb7b2p-2f, -0x1.5b235ep-27f));
+  return detail::log_specials(x, detail::fast_times_constant(detail::fast_log_parts(x), 0x1.bcb7b2p-2f));
 }
 
 namespace detail {
