@@ -907,6 +907,18 @@ BCASTGEN_SIMD_FN f32v fast_expm1_f32(f32v x) {
   return select_f32(less_f32(abs_f32(x), splat_f32(0x1p-25f)), x, add_f32(em_half, em_half));
 }
 
+namespace detail {
+
+// ln(u + u_lo) for u_lo below half an ulp of u, u > 0 finite: ln u from
+// fast_log_parts, plus u_lo / u, rounded once more. fast_log1p's and
+// fast_softplus's end.
+BCASTGEN_SIMD_FN f32v fast_log_of_sum(f32v u, f32v u_lo) {
+  const LogParts l = fast_log_parts(u);
+  return add_f32(l.hi, add_f32(l.lo, divide_f32(u_lo, u)));
+}
+
+}  // namespace detail
+
 // ln(1 + x), <= 4 ulp: u = 1 + x as u + u_lo (2Sum), then
 // ln u + u_lo / u with ln u from fast_log_parts (for tiny x, u = 1 and the
 // result is u_lo = x itself). The division rounds by half an ulp of a term
@@ -914,8 +926,7 @@ BCASTGEN_SIMD_FN f32v fast_expm1_f32(f32v x) {
 // -0 stays -0; the special values of log1p_f32.
 BCASTGEN_SIMD_FN f32v fast_log1p_f32(f32v x) {
   const detail::TwoSum u = detail::two_sum(splat_f32(1.0f), x);
-  const detail::LogParts l = detail::fast_log_parts(u.s);
-  const f32v y = add_f32(l.hi, add_f32(l.lo, divide_f32(u.err, u.s)));
+  const f32v y = detail::fast_log_of_sum(u.s, u.err);
   return detail::log_specials(u.s, detail::times_sign_of(abs_f32(y), x));
 }
 
@@ -929,9 +940,8 @@ BCASTGEN_SIMD_FN f32v fast_softplus_f32(f32v x) {
   const f32v one = splat_f32(1.0f);
   const f32v u = add_f32(one, e.big_e);
   const f32v u_lo = subtract_f32(e.big_e, subtract_f32(u, one));
-  const detail::LogParts l = detail::fast_log_parts(u);
   const f32v m = detail::max_or_b_f32(splat_f32(0.0f), x);  // NaN: x
-  return add_f32(m, add_f32(l.hi, add_f32(l.lo, divide_f32(u_lo, u))));
+  return add_f32(m, detail::fast_log_of_sum(u, u_lo));
 }
 
 // x Phi(x) = x/2 (1 + erf(x / sqrt 2)), <= 4 ulp, without cancelling on
