@@ -248,6 +248,15 @@ TEST(MathSpecialValues, FastTierAsDocumented) {
   EXPECT_EQ(ops::fast_softplus(100.0f), 100.0f);
   EXPECT_GT(ops::fast_softplus(-100.0f), 0.0f);  // subnormal, kept
   EXPECT_LT(ops::fast_softplus(-100.0f), fmin);
+  EXPECT_EQ(ops::fast_erf(inf), 1.0f);
+  EXPECT_EQ(ops::fast_erf(-inf), -1.0f);
+  EXPECT_EQ(ops::fast_erf(3.93f), 1.0f);  // erfc(3.93) < 2^-25: rounds to 1, and so does the form
+  EXPECT_LT(ops::fast_erf(3.9f), 1.0f);
+  EXPECT_TRUE(std::signbit(ops::fast_erf(-0.0f)));
+  EXPECT_FALSE(std::signbit(ops::fast_erf(0.0f)));
+  EXPECT_TRUE(std::isnan(ops::fast_erf(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(ops::fast_erf(-0x1p-149f), -0x1p-149f);  // 2/sqrt(pi) 2^-149 rounds to 2^-149
+  EXPECT_GT(ops::fast_erf(fmin), fmin);  // tiny x keeps its relative accuracy
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ struct VectorFunction {
 #define BCASTGEN_VECTOR_MATH_(X)                                                                  \
   X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(erf) X(gelu) X(sigmoid) X(silu) X(tanh) \
   X(softplus) X(gelu_tanh) X(fast_sigmoid) X(fast_silu) X(fast_tanh) X(fast_gelu) X(fast_gelu_tanh) \
-  X(fast_log) X(fast_log2) X(fast_log10) X(fast_expm1) X(fast_log1p) X(fast_softplus)
+  X(fast_log) X(fast_log2) X(fast_log10) X(fast_expm1) X(fast_log1p) X(fast_softplus) \
+  X(fast_erf)
 
 #if defined(__x86_64__)
 

@@ -230,16 +230,16 @@ TEST(SpecParse, AccuracyPicksTheFastTier) {
   using U = bcastgen::UnaryOp;
   const std::string kernels =
       "kernels:\n"
-      "  - {name: a, inputs: {x: [4]}, expr: 'sigmoid(x) + silu(x) * tanh(x) + exp(x) + gelu(x) + gelu_tanh(x) + log(x) + softplus(x)'}\n"
+      "  - {name: a, inputs: {x: [4]}, expr: 'sigmoid(x) + silu(x) * tanh(x) + exp(x) + gelu(x) + gelu_tanh(x) + log(x) + softplus(x) + erf(x)'}\n"
       "  - {name: b, inputs: {x: [4]}, expr: 'sigmoid(x)', accuracy: exact}\n"
       "  - {name: c, inputs: {x: [4]}, expr: 'tanh(x)', accuracy: fast}\n";
   const Spec exact = parse_spec(kernels, "s.yaml");
-  EXPECT_EQ(unary_ops(exact.kernels[0]), (std::vector<U>{U::Sigmoid, U::Silu, U::Tanh, U::Exp, U::Gelu, U::GeluTanh, U::Log, U::Softplus}));
+  EXPECT_EQ(unary_ops(exact.kernels[0]), (std::vector<U>{U::Sigmoid, U::Silu, U::Tanh, U::Exp, U::Gelu, U::GeluTanh, U::Log, U::Softplus, U::Erf}));
   EXPECT_EQ(unary_ops(exact.kernels[1]), (std::vector<U>{U::Sigmoid}));
   EXPECT_EQ(unary_ops(exact.kernels[2]), (std::vector<U>{U::FastTanh}));
   const Spec fast = parse_spec("accuracy: fast\n" + kernels, "s.yaml");
   EXPECT_EQ(unary_ops(fast.kernels[0]), (std::vector<U>{U::FastSigmoid, U::FastSilu, U::FastTanh, U::Exp, U::FastGelu,
-                                                        U::FastGeluTanh, U::FastLog, U::FastSoftplus}));
+                                                        U::FastGeluTanh, U::FastLog, U::FastSoftplus, U::FastErf}));
   EXPECT_EQ(unary_ops(fast.kernels[1]), (std::vector<U>{U::Sigmoid}));
   EXPECT_EQ(unary_ops(fast.kernels[2]), (std::vector<U>{U::FastTanh}));
 

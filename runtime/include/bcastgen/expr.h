@@ -28,7 +28,7 @@ enum class UnaryOp {
   // math and activation functions (floats; math.h has their algorithms and bounds)
   Exp, Expm1, Exp2, Log, Log1p, Log2, Log10, Tanh, Sigmoid, Erf, Gelu, GeluTanh, Silu, Softplus,
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
-  FastSigmoid, FastSilu, FastTanh, FastGelu, FastGeluTanh, FastLog, FastLog2, FastLog10, FastExpm1, FastLog1p, FastSoftplus,
+  FastSigmoid, FastSilu, FastTanh, FastGelu, FastGeluTanh, FastLog, FastLog2, FastLog10, FastExpm1, FastLog1p, FastSoftplus, FastErf,
 };
 
 struct UnaryInfo {
@@ -101,6 +101,7 @@ inline constexpr UnaryInfo kUnaryInfo[] = {
     {UnaryOp::FastExpm1, "fast_expm1", Accepts::Floats, 4, false, true, UnaryOp::Expm1},
     {UnaryOp::FastLog1p, "fast_log1p", Accepts::Floats, 4, false, true, UnaryOp::Log1p},
     {UnaryOp::FastSoftplus, "fast_softplus", Accepts::Floats, 4, false, true, UnaryOp::Softplus},
+    {UnaryOp::FastErf, "fast_erf", Accepts::Floats, 4, false, true, UnaryOp::Erf},
 };
 
 namespace detail {

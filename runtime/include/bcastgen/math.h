@@ -11,7 +11,7 @@
 //   one algorithm (bcastgen/simd/math_f32.inl).
 // - the fast tier (fast_sigmoid fast_silu fast_tanh fast_gelu
 //   fast_gelu_tanh fast_log fast_log2 fast_log10 fast_expm1 fast_log1p
-//   fast_softplus): f32 as above, within 4 ulp; f64 is the exact
+//   fast_softplus fast_erf): f32 as above, within 4 ulp; f64 is the exact
 //   function's.
 // - f32 without one (sin cos tan asin acos atan sinh cosh asinh acosh
 //   atanh): the double function of the C library, rounded once to float.
@@ -155,6 +155,7 @@ BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log10, std::log10(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_expm1, std::expm1(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log1p, std::log1p(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_softplus, detail::softplus_in(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(fast_erf, std::erf(w))
 #undef BCASTGEN_MATH_VECTOR_FUNCTION_
 #undef BCASTGEN_MATH_FUNCTION_
 

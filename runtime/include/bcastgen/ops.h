@@ -284,11 +284,12 @@ inline decltype(auto) visit_unary_op(UnaryOp u, F&& f) {
     BCASTGEN_VISIT_UNARY_(FastExpm1)
     BCASTGEN_VISIT_UNARY_(FastLog1p)
     BCASTGEN_VISIT_UNARY_(FastSoftplus)
+    BCASTGEN_VISIT_UNARY_(FastErf)
   }
 #undef BCASTGEN_VISIT_UNARY_
   // The list above has a line per row of kUnaryInfo (-Wswitch names one
   // missing; this catches a row added past the last enumerator).
-  static_assert(std::size(kUnaryInfo) == static_cast<std::size_t>(UnaryOp::FastSoftplus) + 1);
+  static_assert(std::size(kUnaryInfo) == static_cast<std::size_t>(UnaryOp::FastErf) + 1);
   throw InvalidArgument("unknown unary op " + std::to_string(static_cast<int>(u)));
 }
 
@@ -948,6 +949,7 @@ BCASTGEN_HALF_UNARY_(fast_log10)
 BCASTGEN_HALF_UNARY_(fast_expm1)
 BCASTGEN_HALF_UNARY_(fast_log1p)
 BCASTGEN_HALF_UNARY_(fast_softplus)
+BCASTGEN_HALF_UNARY_(fast_erf)
 #undef BCASTGEN_HALF_PREDICATE_
 #undef BCASTGEN_HALF_UNARY_
 
@@ -1109,6 +1111,7 @@ inline auto call_unary(T x) {
   else if constexpr (kU == UnaryOp::FastExpm1) return fast_expm1(x);
   else if constexpr (kU == UnaryOp::FastLog1p) return fast_log1p(x);
   else if constexpr (kU == UnaryOp::FastSoftplus) return fast_softplus(x);
+  else if constexpr (kU == UnaryOp::FastErf) return fast_erf(x);
   else static_assert(detail::always_false_unary<kU>, "bcastgen::ops::call_unary: a function without a scalar body here");
 }
 

@@ -238,6 +238,9 @@ BCASTGEN_SIMD_AVX512FP16 __m512h fast_log1p_ph(__m512h x) {
 BCASTGEN_SIMD_AVX512FP16 __m512h fast_softplus_ph(__m512h x) {
   return detail::rounded(fast_softplus_f32(detail::low_f32(x)), fast_softplus_f32(detail::high_f32(x)));
 }
+BCASTGEN_SIMD_AVX512FP16 __m512h fast_erf_ph(__m512h x) {
+  return detail::rounded(fast_erf_f32(detail::low_f32(x)), fast_erf_f32(detail::high_f32(x)));
+}
 
 // --- casts ---
 // f16 -> f32 widens: part S of the result from lanes 16S to 16S+15.

@@ -91,6 +91,7 @@ BCASTGEN_SIMD_FN f32v fast_log10_f16(f32v x) { return detail::nearest_f16(fast_l
 BCASTGEN_SIMD_FN f32v fast_expm1_f16(f32v x) { return detail::nearest_f16(fast_expm1_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_log1p_f16(f32v x) { return detail::nearest_f16(fast_log1p_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_softplus_f16(f32v x) { return detail::nearest_f16(fast_softplus_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_erf_f16(f32v x) { return detail::nearest_f16(fast_erf_f32(x)); }
 BCASTGEN_SIMD_FN f32v tanh_f16(f32v x) { return detail::nearest_f16(tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v softplus_f16(f32v x) { return detail::nearest_f16(softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v gelu_tanh_f16(f32v x) { return detail::nearest_f16(gelu_tanh_f32(x)); }
@@ -180,6 +181,7 @@ BCASTGEN_SIMD_FN f32v fast_log10_bf16(f32v x) { return detail::nearest_bf16(fast
 BCASTGEN_SIMD_FN f32v fast_expm1_bf16(f32v x) { return detail::nearest_bf16(fast_expm1_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_log1p_bf16(f32v x) { return detail::nearest_bf16(fast_log1p_f32(x)); }
 BCASTGEN_SIMD_FN f32v fast_softplus_bf16(f32v x) { return detail::nearest_bf16(fast_softplus_f32(x)); }
+BCASTGEN_SIMD_FN f32v fast_erf_bf16(f32v x) { return detail::nearest_bf16(fast_erf_f32(x)); }
 BCASTGEN_SIMD_FN f32v tanh_bf16(f32v x) { return detail::nearest_bf16(tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v softplus_bf16(f32v x) { return detail::nearest_bf16(softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v gelu_tanh_bf16(f32v x) { return detail::nearest_bf16(gelu_tanh_f32(x)); }

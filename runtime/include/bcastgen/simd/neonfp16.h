@@ -217,6 +217,9 @@ BCASTGEN_SIMD_NEONFP16 float16x8_t fast_log1p_ph(float16x8_t x) {
 BCASTGEN_SIMD_NEONFP16 float16x8_t fast_softplus_ph(float16x8_t x) {
   return detail::rounded(fast_softplus_f32(detail::low_f32(x)), fast_softplus_f32(detail::high_f32(x)));
 }
+BCASTGEN_SIMD_NEONFP16 float16x8_t fast_erf_ph(float16x8_t x) {
+  return detail::rounded(fast_erf_f32(detail::low_f32(x)), fast_erf_f32(detail::high_f32(x)));
+}
 
 // --- casts ---
 // f16 -> f32 widens: part S of the result from lanes 4S to 4S+3.
