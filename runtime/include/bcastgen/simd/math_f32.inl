@@ -798,6 +798,8 @@ BCASTGEN_SIMD_FN f32v times_fast_sigmoid(f32v factor, f32v t, const FastExpMinus
   const f32v one = splat_f32(1.0f);
   const auto negative = less_f32(t, splat_f32(0.0f));
   const f32v product = multiply_f32(factor, divide_f32(select_f32(negative, e.parts.y, one), add_f32(one, e.big_e)));
+  // (The lanes that keep product may overflow in the scaled one, outside
+  // times_power_of_two_fraction's range: it is not used there.)
   return select_f32(negative, times_power_of_two_fraction<4>(product, e.parts.z), product);
 }
 
@@ -925,6 +927,30 @@ BCASTGEN_SIMD_FN f32v fast_log_of_sum(f32v u, f32v u_lo) {
   return add_f32(l.hi, add_f32(l.lo, divide_f32(u_lo, u)));
 }
 
+// row[i & 7] or row[i & 15], by the row's length (a coefficient table's row).
+BCASTGEN_SIMD_FN f32v table_entry(const float (&row)[8], i32v i) { return lookup8_f32(row, i); }
+BCASTGEN_SIMD_FN f32v table_entry(const float (&row)[16], i32v i) { return lookup16_f32(row, i); }
+
+// c[0] + t (c[1] + ... + t c[D-1]) by Horner's scheme, each coefficient
+// looked up by the interval i: fast_gelu's and fast_erf's per-interval
+// polynomials (the fast tier's, rounded at every step). One step per
+// instantiation, so that the steps are unrolled whatever the compiler's
+// loop heuristics (a loop over j stayed a loop on AVX2's 16-entry lookups).
+template <int J, int D, int N>
+BCASTGEN_SIMD_FN f32v table_horner_from(const float (&c)[D][N], i32v i, f32v t, f32v p) {
+  p = fmadd_f32(t, p, table_entry(c[J], i));
+  if constexpr (J == 0) {
+    return p;
+  } else {
+    return table_horner_from<J - 1>(c, i, t, p);
+  }
+}
+
+template <int D, int N>
+BCASTGEN_SIMD_FN f32v table_horner(const float (&c)[D][N], i32v i, f32v t) {
+  return table_horner_from<D - 2>(c, i, t, table_entry(c[D - 1], i));
+}
+
 }  // namespace detail
 
 // ln(1 + x), <= 4 ulp: u = 1 + x as u + u_lo (2Sum), then
@@ -981,12 +1007,7 @@ BCASTGEN_SIMD_FN f32v fast_gelu_f32(f32v x) {
   const f32v a = detail::min_or_b_f32(splat_f32(14.5f), abs_f32(x));  // NaN stays
   const i32v i = detail::gelu_interval(a);
   const f32v t = subtract_f32(a, detail::lookup16_f32(kCenter, i));
-  f32v w = detail::fmadd_f32(t, detail::lookup16_f32(kW[6], i), detail::lookup16_f32(kW[5], i));
-  w = detail::fmadd_f32(t, w, detail::lookup16_f32(kW[4], i));
-  w = detail::fmadd_f32(t, w, detail::lookup16_f32(kW[3], i));
-  w = detail::fmadd_f32(t, w, detail::lookup16_f32(kW[2], i));
-  w = detail::fmadd_f32(t, w, detail::lookup16_f32(kW[1], i));
-  w = detail::fmadd_f32(t, w, detail::lookup16_f32(kW[0], i));
+  const f32v w = detail::table_horner(kW, i, t);
   const f32v minus_half_a = multiply_f32(a, splat_f32(-0.5f));
   const f32v e_hi = multiply_f32(minus_half_a, a);
   const detail::FastExp e = detail::fast_exp_nonpositive(e_hi, detail::fmadd_f32(minus_half_a, a, neg_f32(e_hi)));
@@ -1025,11 +1046,5 @@ BCASTGEN_SIMD_FN f32v fast_erf_f32(f32v x) {
   const f32v z = detail::fmadd_f32(a, splat_f32(32.0f / 17.0f), shifter);
   const f32v t = detail::fmadd_f32(subtract_f32(z, shifter), splat_f32(-17.0f / 32.0f), a);
   const i32v k = detail::bits_f32(z);  // k & 7 (the shifter's low bits are 0)
-  f32v p = detail::fmadd_f32(t, detail::lookup8_f32(kP[6], k), detail::lookup8_f32(kP[5], k));
-  p = detail::fmadd_f32(t, p, detail::lookup8_f32(kP[4], k));
-  p = detail::fmadd_f32(t, p, detail::lookup8_f32(kP[3], k));
-  p = detail::fmadd_f32(t, p, detail::lookup8_f32(kP[2], k));
-  p = detail::fmadd_f32(t, p, detail::lookup8_f32(kP[1], k));
-  p = detail::fmadd_f32(t, p, detail::lookup8_f32(kP[0], k));
-  return detail::times_sign_of(p, x);  // p >= 0: x's sign
+  return detail::times_sign_of(detail::table_horner(kP, k, t), x);  // >= 0: x's sign
 }
