@@ -104,12 +104,12 @@ def main():
     print("kGeluTanhC1 = %s + %s" % tuple(spell(v) for v in split_bits(c1, 20)))
     print("kGeluTanhC3 = %s + %s" % tuple(spell(v) for v in split(c1 * Decimal("0.044715"))))
 
-    print("// the fast tier's exp (fast_sigmoid, fast_silu): n = round(x * 16 / ln 2), held as n / 16")
-    print("// (x * kInvLn2 + 1.5 * 2^19), x = n / 16 * ln2 + r with ln 2 as exp2's kLn2Hi + kLn2Lo,")
-    print("// e^x = 2^(n >> 4) * 2^((n & 15) / 16) * e^r, the table's hi only")
-    print("kFastExp2jd16 = {" + ", ".join(spell(to_f32((LN2 * j / 16).exp())) for j in range(16)) + "}")
-    print("// e^r = 1 + r (1 + r (1/2 + r / 6)): Taylor; |r| <= ln 2 / 32 keeps its truncation")
-    print("// error below (ln 2 / 32)^4 / 24 = %.2g, 0.15 ulp of the result." % (float(LN2 / 32) ** 4 / 24))
+    print("// the fast tier's exp (fast_sigmoid, fast_silu, fast_gelu_tanh, fast_softplus, fast_gelu):")
+    print("// n = round(t / ln 2) over a shifter of 1.5 * 2^23 + 191, whose low bits n + 191, moved to")
+    print("// the exponent field, are 2^(n + 64) for n in [-173, 0]; t = n ln2 + r with ln 2 as exp2's")
+    print("// kLn2Hi + kLn2Lo; e^r = 1 + r P(r), erf's P (scripts/derive-math-polynomials.sollya): no table")
+    print("kFastExpShifter = %s" % spell(to_f32(Decimal(3) * 2**22 + 191)))
+    print("// (t >= -120: n >= %d, so n + 191 >= 18)" % int((Decimal(-120) / LN2).to_integral_value()))
 
     print("// fast_gelu: each interval's center c, near its middle, where W(c) = c erfc(c / sqrt 2)")
     print("// e^(c^2/2) / 2 is nearest a float (12 significant bits or fewer, so that t = a - c is")

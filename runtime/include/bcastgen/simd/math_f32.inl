@@ -14,7 +14,7 @@
 // shift_right_i32<N> (arithmetic), lookup8_f32 (table[j & 7]) and
 // lookup16_f32 (table[j & 15]); and,
 // where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S> and
-// times_power_of_two_fraction<S>, and where it defines
+// times_fast_power_of_two, and where it defines
 // BCASTGEN_SIMD_LOG_SPECIALS, log_specials (all below).
 // Each wrapper is one IEEE operation (fmadd rounds once) or exact (selects,
 // bits, lookups), so
@@ -578,6 +578,17 @@ BCASTGEN_SIMD_FN SmallExp exp_minus_square(f32v x, float h, const LogParts& l) {
   return small_exp(exp_parts(s.s, add_f32(s.err, fmadd_f32(sq_lo, splat_f32(-h), l.lo))));
 }
 
+// P(u) with e^u = 1 + u P(u) for |u| <= ln2/2 (plus a reduction's
+// rounding): degree 5, P(0) = 1, relative error 0.09 2^-24
+// (scripts/derive-math-polynomials.sollya). erf_f32's and the fast tier's.
+BCASTGEN_SIMD_FN f32v exp_polynomial(f32v u) {
+  f32v p = fmadd_f32(u, splat_f32(0x1.6b7536p-10f), splat_f32(0x1.122a66p-7f));
+  p = fmadd_f32(u, p, splat_f32(0x1.555716p-5f));
+  p = fmadd_f32(u, p, splat_f32(0x1.5554acp-3f));
+  p = fmadd_f32(u, p, splat_f32(0x1.fffffep-2f));
+  return fmadd_f32(u, p, splat_f32(1.0f));
+}
+
 }  // namespace detail
 
 // erf(x), <= 1 ulp, odd: computed for a = |x| and given x's sign.
@@ -626,11 +637,7 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   const f32v n = subtract_f32(z, shifter);
   const f32v u = detail::fmadd_f32(n, splat_f32(-0x1.62e43p-1f), q);
   const f32v one = splat_f32(1.0f);
-  f32v pu = detail::fmadd_f32(u, splat_f32(0x1.6b7536p-10f), splat_f32(0x1.122a66p-7f));
-  pu = detail::fmadd_f32(u, pu, splat_f32(0x1.555716p-5f));
-  pu = detail::fmadd_f32(u, pu, splat_f32(0x1.5554acp-3f));
-  pu = detail::fmadd_f32(u, pu, splat_f32(0x1.fffffep-2f));
-  pu = detail::fmadd_f32(u, pu, one);
+  const f32v pu = detail::exp_polynomial(u);
   const f32v scale = detail::power_of_two(detail::held_integer(z));
   const f32v large = detail::fmadd_f32(neg_f32(multiply_f32(scale, u)), pu, subtract_f32(one, scale));
   // NaN compares false: it takes the small branch, which propagates it.
@@ -697,27 +704,27 @@ BCASTGEN_SIMD_FN f32v gelu_f32(f32v x) {
 
 namespace detail {
 
-// Adding 1.5 * 2^(23 - S) rounds to a multiple of 2^-S: z = v + it holds
-// n / 2^S, n = round(v 2^S), which vscalefps takes as it is (no product).
-template <int S>
-constexpr float kFractionShifter = kShifter / (1 << S);
+// The fast tier's e^t rounds t / ln2 to an integer n with this shifter,
+// kShifter + 191: z = t / ln2 + it holds n + 191 in its low bits, so that
+// those bits shifted to the exponent field are 2^(n + 64) (n + 191 in [18,
+// 191] for the fast tier's n in [-173, 0]; the shift drops the shifter's
+// own bits).
+constexpr float kFastExpShifter = kShifter + 191.0f;
 
-// y 2^(n >> S) for the n / 2^S that z holds over kFractionShifter<S>,
-// rounded once, as times_power_of_two (z's bits less the shifter's are n
-// here too), for the fast tier's e^t, t <= 0: n >> S in [-174, 0], |y|
-// below 2^64, and at least 2^-16 where n >> S is below -64 (the callers'
-// y is near 1 there, or a factor whose exp has underflowed that far only
-// because it is large). Then y 2^(n >> S + 64) is exact (normal) and one
-// product by 2^-64 rounds: five operations without a scale instruction,
-// where times_two_to's split takes ten. An ISA with BCASTGEN_SIMD_SCALEF
+// 2^(n + 64) for the n that z holds over kFastExpShifter: z's low bits
+// shifted to the exponent field, one operation.
+BCASTGEN_SIMD_FN f32v fast_two_to_n_plus_64(f32v z) { return from_bits_f32(shift_left_i32<23>(bits_f32(z))); }
+
+// y 2^n for the n that z holds over kFastExpShifter, rounded once, for the
+// fast tier's e^t, t <= 0: n in [-173, 0], |y| below 2^64, and at least
+// 2^-16 where n is below -64 (the callers' y is near 1 there, or a factor
+// whose exp has underflowed that far only because it is large). Then y 2^(n
+// + 64) is exact (normal) and one product by 2^-64 rounds: three
+// operations without a scale instruction. An ISA with BCASTGEN_SIMD_SCALEF
 // defines its own.
 #ifndef BCASTGEN_SIMD_SCALEF
-template <int S>
-BCASTGEN_SIMD_FN f32v times_power_of_two_fraction(f32v y, f32v z) {
-  // (n + (127 + 64) 2^S) >> S = (n >> S) + 191, the biased exponent of 2^(n >> S + 64).
-  const i32v n = subtract_i32(bits_f32(z), bits_f32(splat_f32(kFractionShifter<S>)));
-  const f32v scale = from_bits_f32(shift_left_i32<23>(shift_right_i32<S>(add_i32(n, splat_i32(191 << S)))));
-  return multiply_f32(multiply_f32(y, scale), splat_f32(0x1p-64f));
+BCASTGEN_SIMD_FN f32v times_fast_power_of_two(f32v y, f32v z) {
+  return multiply_f32(multiply_f32(y, fast_two_to_n_plus_64(z)), splat_f32(0x1p-64f));
 }
 #endif
 
@@ -728,37 +735,32 @@ BCASTGEN_SIMD_FN f32v minus_abs_clamped(f32v x, float c) {
   return max_or_b_f32(splat_f32(-c), from_bits_f32(bitwise_or_i32(bits_f32(x), splat_i32(INT32_MIN))));
 }
 
-// e^t for -120 <= t <= 0 (or NaN) before its scaling: y 2^(n >> 4), n / 16
-// held in z, within 1.2 ulp. n = round(t 16/ln2), t = n ln2/16 + r (|r| <=
-// ln2/32), e^t = 2^(n >> 4) 2^((n & 15)/16) e^r with 2^(j/16) rounded to
-// float (0.5 ulp: the table's hi alone), e^r = 1 + r (1 + r (1/2 + r/6))
-// (Taylor, truncation 9.2e-9), y = hi + hi r (...) rounded once. (-120 is
-// past -103.97, where e^t rounds to 0.) Constants:
-// scripts/derive-math-constants.py.
+// e^t for -120 <= t <= 0 (or NaN) before its scaling: y 2^n, n held in z.
+// n = round(t / ln2), t = n ln2 + r (|r| <= ln2/2, ln2 as hi + lo, two
+// fmas: the first exact, the second rounds r), y = 1 + r P(r)
+// (exp_polynomial, erf_f32's, rounded once), within 0.91 ulp of e^t / 2^n
+// over every float t in [-120, 0] (0.904 at -70.35, measured). No table:
+// a 16-entry one of 2^(j/16) rounded to float took 1.2 ulp, and two
+// permutes and a blend per lookup on AVX2. (-120 is past -103.97, where
+// e^t rounds to 0.)
 struct FastExp {
   f32v y, z;
 };
 
-// t = n ln2/16 + r: n / 16 held in z, and r.
+// t = n ln2 + r: n held in z, and r.
 struct FastExpReduced {
   f32v r, z;
 };
 
 BCASTGEN_SIMD_FN FastExpReduced fast_exp_reduce(f32v t) {
-  const f32v shifter = splat_f32(kFractionShifter<4>);
+  const f32v shifter = splat_f32(kFastExpShifter);
   const f32v z = fmadd_f32(t, splat_f32(0x1.715476p+0f), shifter);
-  const f32v n = subtract_f32(z, shifter);  // n / 16
+  const f32v n = subtract_f32(z, shifter);
   return {fmadd_f32(n, splat_f32(0x1.05c61p-29f), fmadd_f32(n, splat_f32(-0x1.62e43p-1f), t)), z};
 }
 
 BCASTGEN_SIMD_FN FastExp fast_exp_of_reduced(FastExpReduced e) {
-  static constexpr float kHi[16] = {0x1p+0f,        0x1.0b5586p+0f, 0x1.172b84p+0f, 0x1.2387a6p+0f,
-                                    0x1.306fep+0f,  0x1.3dea64p+0f, 0x1.4bfdaep+0f, 0x1.5ab07ep+0f,
-                                    0x1.6a09e6p+0f, 0x1.7a1148p+0f, 0x1.8ace54p+0f, 0x1.9c4918p+0f,
-                                    0x1.ae89fap+0f, 0x1.c199bep+0f, 0x1.d5818ep+0f, 0x1.ea4afap+0f};
-  const f32v hi = lookup16_f32(kHi, bits_f32(e.z));  // n & 15 (the shifter's low bits are 0)
-  const f32v p = fmadd_f32(fmadd_f32(e.r, splat_f32(0x1.555556p-3f), splat_f32(0.5f)), e.r, splat_f32(1.0f));
-  return {fmadd_f32(multiply_f32(hi, e.r), p, hi), e.z};
+  return {fmadd_f32(e.r, exp_polynomial(e.r), splat_f32(1.0f)), e.z};
 }
 
 BCASTGEN_SIMD_FN FastExp fast_exp_nonpositive(f32v t) { return fast_exp_of_reduced(fast_exp_reduce(t)); }
@@ -770,16 +772,18 @@ BCASTGEN_SIMD_FN FastExp fast_exp_nonpositive(f32v t, f32v t_lo) {
   return fast_exp_of_reduced({add_f32(e.r, t_lo), e.z});
 }
 
-// E = e^-|x| (|x| clamped to 120) as its parts and scaled: fast_sigmoid's
-// and fast_silu's start.
+// E = e^-|x| (|x| clamped to 120) as its parts, and E 2^64 = y 2^(n + 64),
+// exact (normal, as at times_fast_power_of_two): the sigmoids' and
+// fast_softplus's start. Carried so, E goes into a division that rounds
+// once where its result is subnormal, and is E itself after one product.
 struct FastExpMinusAbs {
   FastExp parts;
-  f32v big_e;
+  f32v e_2_64;
 };
 
 BCASTGEN_SIMD_FN FastExpMinusAbs fast_exp_minus_abs(f32v x) {
   const FastExp e = fast_exp_nonpositive(minus_abs_clamped(x, 120.0f));
-  return {e, times_power_of_two_fraction<4>(e.y, e.z)};
+  return {e, multiply_f32(e.y, fast_two_to_n_plus_64(e.z))};
 }
 
 // The same for a double-float x + x_lo: e^-|x + x_lo| (the low part takes
@@ -787,31 +791,35 @@ BCASTGEN_SIMD_FN FastExpMinusAbs fast_exp_minus_abs(f32v x) {
 BCASTGEN_SIMD_FN FastExpMinusAbs fast_exp_minus_abs(f32v x, f32v x_lo) {
   const f32v lo = select_f32(less_f32(x, splat_f32(0.0f)), x_lo, neg_f32(x_lo));
   const FastExp e = fast_exp_nonpositive(minus_abs_clamped(x, 120.0f), lo);
-  return {e, times_power_of_two_fraction<4>(e.y, e.z)};
+  return {e, multiply_f32(e.y, fast_two_to_n_plus_64(e.z))};
 }
 
 // factor sigmoid(t) for E = e^-|t|: factor / (1 + E) for t >= 0 and, below,
-// factor y / (1 + E) scaled by E's power of two last, so that a subnormal
-// result rounds once more at most (a factor times a subnormal sigmoid would
-// carry its rounding 100 times over). fast_silu's and fast_gelu_tanh's end.
+// factor (E 2^64) / (1 + E) times 2^-64 last, so that a subnormal result
+// rounds once more at most (a factor times a subnormal sigmoid would carry
+// its rounding 100 times over). 1 + E is one fma from E 2^64 (rounded once,
+// as 1 + E would be), and the product before 2^-64 is normal for the
+// callers' factors (times_fast_power_of_two's precondition). fast_silu's
+// and fast_gelu_tanh's end.
 BCASTGEN_SIMD_FN f32v times_fast_sigmoid(f32v factor, f32v t, const FastExpMinusAbs& e) {
-  const f32v one = splat_f32(1.0f);
+  const f32v one = splat_f32(1.0f), two_to_minus_64 = splat_f32(0x1p-64f);
   const auto negative = less_f32(t, splat_f32(0.0f));
-  const f32v product = multiply_f32(factor, divide_f32(select_f32(negative, e.parts.y, one), add_f32(one, e.big_e)));
-  // (The lanes that keep product may overflow in the scaled one, outside
-  // times_power_of_two_fraction's range: it is not used there.)
-  return select_f32(negative, times_power_of_two_fraction<4>(product, e.parts.z), product);
+  const f32v one_plus_e = fmadd_f32(e.e_2_64, two_to_minus_64, one);
+  const f32v product = multiply_f32(factor, divide_f32(select_f32(negative, e.e_2_64, one), one_plus_e));
+  return select_f32(negative, multiply_f32(product, two_to_minus_64), product);
 }
 
 }  // namespace detail
 
-// 1 / (1 + e^-x), <= 4 ulp: E = e^-|x| (fast_exp_nonpositive), then one
-// division, 1/(1 + E) for x >= 0 and E/(1 + E) below (neither cancels).
-// sigmoid(-inf) = 0, sigmoid(inf) = 1, NaN gives NaN.
+// 1 / (1 + e^-x), <= 4 ulp: E = e^-|x| (fast_exp_minus_abs), then one
+// division, 1/(1 + E) for x >= 0 and E/(1 + E) below (neither cancels),
+// both terms times 2^64: E 2^64 is exact, 2^64 + E 2^64 rounds as 1 + E
+// would, and the quotient rounds once, subnormal or not. sigmoid(-inf) = 0,
+// sigmoid(inf) = 1, NaN gives NaN.
 BCASTGEN_SIMD_FN f32v fast_sigmoid_f32(f32v x) {
   const detail::FastExpMinusAbs e = detail::fast_exp_minus_abs(x);
-  const f32v one = splat_f32(1.0f);
-  return divide_f32(select_f32(less_f32(x, splat_f32(0.0f)), e.big_e, one), add_f32(one, e.big_e));
+  const f32v two_to_64 = splat_f32(0x1p64f);
+  return divide_f32(select_f32(less_f32(x, splat_f32(0.0f)), e.e_2_64, two_to_64), add_f32(two_to_64, e.e_2_64));
 }
 
 // x sigmoid(x), <= 4 ulp (times_fast_sigmoid). x is clamped to -120 as a
@@ -971,9 +979,10 @@ BCASTGEN_SIMD_FN f32v fast_log1p_f32(f32v x) {
 // softplus(-inf) = 0, softplus(inf) = inf, NaN gives NaN.
 BCASTGEN_SIMD_FN f32v fast_softplus_f32(f32v x) {
   const detail::FastExpMinusAbs e = detail::fast_exp_minus_abs(x);
+  const f32v big_e = multiply_f32(e.e_2_64, splat_f32(0x1p-64f));
   const f32v one = splat_f32(1.0f);
-  const f32v u = add_f32(one, e.big_e);
-  const f32v u_lo = subtract_f32(e.big_e, subtract_f32(u, one));
+  const f32v u = add_f32(one, big_e);
+  const f32v u_lo = subtract_f32(big_e, subtract_f32(u, one));
   const f32v m = detail::max_or_b_f32(splat_f32(0.0f), x);  // NaN: x
   return add_f32(m, detail::fast_log_of_sum(u, u_lo));
 }
@@ -983,11 +992,12 @@ BCASTGEN_SIMD_FN f32v fast_softplus_f32(f32v x) {
 // -v below, and Phi(-a) <= 1/2 keeps x - v >= x/2. v = W(a) e^(-a^2/2),
 // with W(a) = a erfc(a / sqrt 2) e^(a^2/2) / 2 as a degree-6 polynomial per
 // interval (gelu_f32's 13: [0, 0.25), then halves of binades) in t = a - c,
-// relative error 2^-25.5 (37 vector operations on AVX-512, about half of
-// gelu_f32's; measured over all 2^32 inputs: 2.83 ulp). Each interval's c is the point near its middle
-// where W(c) is within 0.004 ulp of a float, so the constant term is all but
-// exact; the first has c = 0 and no constant term (W(0) = 0).
-// -a^2/2 is a double-float (an fma), and e^(-a^2/2) = y 2^(n >> 4)
+// relative error 2^-25.5 (about half of gelu_f32's vector operations;
+// measured over all 2^32 inputs: 2.47 ulp). Each interval's c is the point
+// near its middle where W(c) is within 0.004 ulp of a float, so the
+// constant term is all but exact; the first has c = 0 and no constant term
+// (W(0) = 0).
+// -a^2/2 is a double-float (an fma), and e^(-a^2/2) = y 2^n
 // (fast_exp_nonpositive) is scaled last, after the product W y, so that a
 // subnormal result rounds once more at most. a is clamped to 14.5, past
 // 14.36, where gelu(-a) rounds to -0. max(-0, x) - v keeps the sign of zero:
@@ -1011,7 +1021,7 @@ BCASTGEN_SIMD_FN f32v fast_gelu_f32(f32v x) {
   const f32v minus_half_a = multiply_f32(a, splat_f32(-0.5f));
   const f32v e_hi = multiply_f32(minus_half_a, a);
   const detail::FastExp e = detail::fast_exp_nonpositive(e_hi, detail::fmadd_f32(minus_half_a, a, neg_f32(e_hi)));
-  const f32v v = detail::times_power_of_two_fraction<4>(multiply_f32(w, e.y), e.z);
+  const f32v v = detail::times_fast_power_of_two(multiply_f32(w, e.y), e.z);
   return subtract_f32(detail::max_or_b_f32(splat_f32(-0.0f), x), v);
 }
 
