@@ -772,61 +772,56 @@ BCASTGEN_SIMD_FN FastExp fast_exp_nonpositive(f32v t, f32v t_lo) {
   return fast_exp_of_reduced({add_f32(e.r, t_lo), e.z});
 }
 
-// E = e^-|x| (|x| clamped to 120) as its parts, and E 2^64 = y 2^(n + 64),
-// exact (normal, as at times_fast_power_of_two): the sigmoids' and
+// e^t 2^64 = y 2^(n + 64), exact (normal, as at times_fast_power_of_two).
+BCASTGEN_SIMD_FN f32v fast_exp_times_2_64(const FastExp& e) { return multiply_f32(e.y, fast_two_to_n_plus_64(e.z)); }
+
+// E 2^64 for E = e^-|x| (|x| clamped to 120): the sigmoids' and
 // fast_softplus's start. Carried so, E goes into a division that rounds
 // once where its result is subnormal, and is E itself after one product.
-struct FastExpMinusAbs {
-  FastExp parts;
-  f32v e_2_64;
-};
-
-BCASTGEN_SIMD_FN FastExpMinusAbs fast_exp_minus_abs(f32v x) {
-  const FastExp e = fast_exp_nonpositive(minus_abs_clamped(x, 120.0f));
-  return {e, multiply_f32(e.y, fast_two_to_n_plus_64(e.z))};
+BCASTGEN_SIMD_FN f32v fast_exp_minus_abs_2_64(f32v x) {
+  return fast_exp_times_2_64(fast_exp_nonpositive(minus_abs_clamped(x, 120.0f)));
 }
 
-// The same for a double-float x + x_lo: e^-|x + x_lo| (the low part takes
-// x's sign flipped where x >= 0).
-BCASTGEN_SIMD_FN FastExpMinusAbs fast_exp_minus_abs(f32v x, f32v x_lo) {
+// The same for a double-float x + x_lo: e^-|x + x_lo| 2^64 (the low part
+// takes x's sign flipped where x >= 0).
+BCASTGEN_SIMD_FN f32v fast_exp_minus_abs_2_64(f32v x, f32v x_lo) {
   const f32v lo = select_f32(less_f32(x, splat_f32(0.0f)), x_lo, neg_f32(x_lo));
-  const FastExp e = fast_exp_nonpositive(minus_abs_clamped(x, 120.0f), lo);
-  return {e, multiply_f32(e.y, fast_two_to_n_plus_64(e.z))};
+  return fast_exp_times_2_64(fast_exp_nonpositive(minus_abs_clamped(x, 120.0f), lo));
 }
 
-// factor sigmoid(t) for E = e^-|t|: factor / (1 + E) for t >= 0 and, below,
+// factor sigmoid(t) for e_2_64 = E 2^64, E = e^-|t|: factor / (1 + E) for t >= 0 and, below,
 // factor (E 2^64) / (1 + E) times 2^-64 last, so that a subnormal result
 // rounds once more at most (a factor times a subnormal sigmoid would carry
 // its rounding 100 times over). 1 + E is one fma from E 2^64 (rounded once,
 // as 1 + E would be), and the product before 2^-64 is normal for the
 // callers' factors (times_fast_power_of_two's precondition). fast_silu's
 // and fast_gelu_tanh's end.
-BCASTGEN_SIMD_FN f32v times_fast_sigmoid(f32v factor, f32v t, const FastExpMinusAbs& e) {
+BCASTGEN_SIMD_FN f32v times_fast_sigmoid(f32v factor, f32v t, f32v e_2_64) {
   const f32v one = splat_f32(1.0f), two_to_minus_64 = splat_f32(0x1p-64f);
   const auto negative = less_f32(t, splat_f32(0.0f));
-  const f32v one_plus_e = fmadd_f32(e.e_2_64, two_to_minus_64, one);
-  const f32v product = multiply_f32(factor, divide_f32(select_f32(negative, e.e_2_64, one), one_plus_e));
+  const f32v one_plus_e = fmadd_f32(e_2_64, two_to_minus_64, one);
+  const f32v product = multiply_f32(factor, divide_f32(select_f32(negative, e_2_64, one), one_plus_e));
   return select_f32(negative, multiply_f32(product, two_to_minus_64), product);
 }
 
 }  // namespace detail
 
-// 1 / (1 + e^-x), <= 4 ulp: E = e^-|x| (fast_exp_minus_abs), then one
+// 1 / (1 + e^-x), <= 4 ulp: E = e^-|x| (fast_exp_minus_abs_2_64), then one
 // division, 1/(1 + E) for x >= 0 and E/(1 + E) below (neither cancels),
 // both terms times 2^64: E 2^64 is exact, 2^64 + E 2^64 rounds as 1 + E
 // would, and the quotient rounds once, subnormal or not. sigmoid(-inf) = 0,
 // sigmoid(inf) = 1, NaN gives NaN.
 BCASTGEN_SIMD_FN f32v fast_sigmoid_f32(f32v x) {
-  const detail::FastExpMinusAbs e = detail::fast_exp_minus_abs(x);
+  const f32v e_2_64 = detail::fast_exp_minus_abs_2_64(x);
   const f32v two_to_64 = splat_f32(0x1p64f);
-  return divide_f32(select_f32(less_f32(x, splat_f32(0.0f)), e.e_2_64, two_to_64), add_f32(two_to_64, e.e_2_64));
+  return divide_f32(select_f32(less_f32(x, splat_f32(0.0f)), e_2_64, two_to_64), add_f32(two_to_64, e_2_64));
 }
 
 // x sigmoid(x), <= 4 ulp (times_fast_sigmoid). x is clamped to -120 as a
 // factor (the result rounds to -0 below about -109, and -inf gives -0, not
 // NaN).
 BCASTGEN_SIMD_FN f32v fast_silu_f32(f32v x) {
-  return detail::times_fast_sigmoid(detail::max_or_b_f32(splat_f32(-120.0f), x), x, detail::fast_exp_minus_abs(x));
+  return detail::times_fast_sigmoid(detail::max_or_b_f32(splat_f32(-120.0f), x), x, detail::fast_exp_minus_abs_2_64(x));
 }
 
 // x sigmoid(2z), gelu_tanh, <= 4 ulp: 2z as gelu_tanh_f32 has it (a
@@ -840,7 +835,7 @@ BCASTGEN_SIMD_FN f32v fast_gelu_tanh_f32(f32v x) {
   const f32v xz = detail::min_or_b_f32(splat_f32(11.0f), detail::max_or_b_f32(splat_f32(-11.0f), x));
   const detail::GeluTanhArgument a = detail::gelu_tanh_argument(xz);
   return detail::times_fast_sigmoid(detail::max_or_b_f32(splat_f32(-11.0f), x), a.t,
-                                    detail::fast_exp_minus_abs(a.t, a.t_lo));
+                                    detail::fast_exp_minus_abs_2_64(a.t, a.t_lo));
 }
 
 namespace detail {
@@ -973,13 +968,12 @@ BCASTGEN_SIMD_FN f32v fast_log1p_f32(f32v x) {
 }
 
 // ln(1 + e^x), <= 4 ulp: max(x, 0) + ln(1 + E), E = e^-|x|
-// (fast_exp_minus_abs, |x| clamped to 120), ln(1 + E) as fast_log1p has
-// it (u = 1 + E and its low part by Fast2Sum, 1 >= E). For x below about
+// (fast_exp_minus_abs_2_64 times 2^-64, |x| clamped to 120), ln(1 + E) as
+// fast_log1p has it (u = 1 + E and its low part by Fast2Sum, 1 >= E). For x below about
 // -17, u = 1 and the result is E itself (subnormal results kept).
 // softplus(-inf) = 0, softplus(inf) = inf, NaN gives NaN.
 BCASTGEN_SIMD_FN f32v fast_softplus_f32(f32v x) {
-  const detail::FastExpMinusAbs e = detail::fast_exp_minus_abs(x);
-  const f32v big_e = multiply_f32(e.e_2_64, splat_f32(0x1p-64f));
+  const f32v big_e = multiply_f32(detail::fast_exp_minus_abs_2_64(x), splat_f32(0x1p-64f));
   const f32v one = splat_f32(1.0f);
   const f32v u = add_f32(one, big_e);
   const f32v u_lo = subtract_f32(big_e, subtract_f32(u, one));
