@@ -922,13 +922,6 @@ BCASTGEN_SIMD_FN f32v fast_expm1_f32(f32v x) {
 
 namespace detail {
 
-// ln(u + u_lo) for u_lo below half an ulp of u, u > 0 finite: ln u from
-// fast_log_parts, plus u_lo / u, rounded once more. fast_log1p's end.
-BCASTGEN_SIMD_FN f32v fast_log_of_sum(f32v u, f32v u_lo) {
-  const LogParts l = fast_log_parts(u);
-  return add_f32(l.hi, add_f32(l.lo, divide_f32(u_lo, u)));
-}
-
 // row[i & 7] or row[i & 15], by the row's length (a coefficient table's row).
 BCASTGEN_SIMD_FN f32v table_entry(const float (&row)[8], i32v i) { return lookup8_f32(row, i); }
 BCASTGEN_SIMD_FN f32v table_entry(const float (&row)[16], i32v i) { return lookup16_f32(row, i); }
@@ -962,7 +955,8 @@ BCASTGEN_SIMD_FN f32v table_horner(const float (&c)[D][N], i32v i, f32v t) {
 // -0 stays -0; the special values of log1p_f32.
 BCASTGEN_SIMD_FN f32v fast_log1p_f32(f32v x) {
   const detail::TwoSum u = detail::two_sum(splat_f32(1.0f), x);
-  const f32v y = detail::fast_log_of_sum(u.s, u.err);
+  const detail::LogParts l = detail::fast_log_parts(u.s);
+  const f32v y = add_f32(l.hi, add_f32(l.lo, divide_f32(u.err, u.s)));
   return detail::log_specials(u.s, detail::times_sign_of(abs_f32(y), x));
 }
 
