@@ -111,11 +111,6 @@ def main():
     print("kFastExpShifter = %s" % spell(to_f32(Decimal(3) * 2**22 + 191)))
     print("// (t >= -120: n >= %d, so n + 191 >= 18)" % int((Decimal(-120) / LN2).to_integral_value()))
 
-    print("// fast_gelu: each interval's center c, near its middle, where W(c) = c erfc(c / sqrt 2)")
-    print("// e^(c^2/2) / 2 is nearest a float (12 significant bits or fewer, so that t = a - c is")
-    print("// exact); scripts/derive-math-polynomials.sollya fits W(c + t) with that constant term.")
-    print("kFastGeluCenter = {0.0f, " + ", ".join(spell(c) for c in fast_gelu_centers()) + "}")
-
     inv, logs = fast_log_table(off)
     print("// fast_log: per interval, the float 1/c near log's (|z / c - 1| <= 0.0567 kept) whose")
     print("// -ln(1/c) is nearest a float, so that ln c needs no low part; ln 2 rounded to float")
@@ -146,25 +141,6 @@ def fast_log_table(off):
         cs.append(best[0])
         logs.append(best[1])
     return cs, logs
-
-
-def fast_gelu_centers():
-    """math.erfc is a double function, within a few double ulps: 2^-28 of a
-    float ulp, far below the 0.004-ulp residuals the search finds."""
-    import math
-
-    def w(a):
-        return a * math.erfc(a / math.sqrt(2)) * math.exp(a * a / 2) / 2
-
-    los = [0.25, 0.375, 0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8, 12]
-    his = [0.375, 0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8, 12, 14.5]  # a is clamped to 14.5
-    centers = []
-    for lo, hi in zip(los, his):
-        middle = 14.0 if lo == 12 else (lo + hi) / 2
-        step = 2.0 ** (math.floor(math.log2(middle)) - 12)
-        candidates = [middle + j * step for j in range(-200, 201)]
-        centers.append(min(candidates, key=lambda c: abs(to_f32(w(c)) - w(c)) / w(c)))
-    return centers
 
 
 if __name__ == "__main__":

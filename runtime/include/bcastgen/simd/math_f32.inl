@@ -543,7 +543,7 @@ BCASTGEN_SIMD_FN f32v gelu_tanh_f32(f32v x) {
 
 namespace detail {
 
-// gelu's interval of a = |x| (gelu_f32, fast_gelu_f32): the exponent and
+// gelu's interval of a = |x| (gelu_f32): the exponent and
 // first mantissa bit of a (half binades, 0.25 is interval 1), with
 // everything below 0.25 read as 0.2 (interval 0); 13 intervals to 16.
 BCASTGEN_SIMD_FN i32v gelu_interval(f32v a) {
@@ -922,18 +922,13 @@ BCASTGEN_SIMD_FN f32v fast_expm1_f32(f32v x) {
 
 namespace detail {
 
-// row[i & 7] or row[i & 15], by the row's length (a coefficient table's row).
-BCASTGEN_SIMD_FN f32v table_entry(const float (&row)[8], i32v i) { return lookup8_f32(row, i); }
-BCASTGEN_SIMD_FN f32v table_entry(const float (&row)[16], i32v i) { return lookup16_f32(row, i); }
-
 // c[0] + t (c[1] + ... + t c[D-1]) by Horner's scheme, each coefficient
-// looked up by the interval i: fast_gelu's and fast_erf's per-interval
-// polynomials (the fast tier's, rounded at every step). One step per
-// instantiation, so that the steps are unrolled whatever the compiler's
-// loop heuristics (a loop over j stayed a loop on AVX2's 16-entry lookups).
-template <int J, int D, int N>
-BCASTGEN_SIMD_FN f32v table_horner_from(const float (&c)[D][N], i32v i, f32v t, f32v p) {
-  p = fmadd_f32(t, p, table_entry(c[J], i));
+// looked up by the interval i (i & 7): fast_erf's per-interval polynomials
+// (the fast tier's, rounded at every step). One step per instantiation, so
+// that the steps are unrolled whatever the compiler's loop heuristics.
+template <int J, int D>
+BCASTGEN_SIMD_FN f32v table_horner_from(const float (&c)[D][8], i32v i, f32v t, f32v p) {
+  p = fmadd_f32(t, p, lookup8_f32(c[J], i));
   if constexpr (J == 0) {
     return p;
   } else {
@@ -941,9 +936,9 @@ BCASTGEN_SIMD_FN f32v table_horner_from(const float (&c)[D][N], i32v i, f32v t, 
   }
 }
 
-template <int D, int N>
-BCASTGEN_SIMD_FN f32v table_horner(const float (&c)[D][N], i32v i, f32v t) {
-  return table_horner_from<D - 2>(c, i, t, table_entry(c[D - 1], i));
+template <int D>
+BCASTGEN_SIMD_FN f32v table_horner(const float (&c)[D][8], i32v i, f32v t) {
+  return table_horner_from<D - 2>(c, i, t, lookup8_f32(c[D - 1], i));
 }
 
 }  // namespace detail
@@ -995,37 +990,59 @@ BCASTGEN_SIMD_FN f32v fast_softplus_f32(f32v x) {
   return add_f32(m, multiply_f32(multiply_f32(e_2_64, p), two_to_minus_64));
 }
 
+namespace detail {
+
+// W(a) = a erfc(a / sqrt 2) e^(a^2/2) / 2 for a in [0, 14.5], which rises
+// from 0 to 1/sqrt(2 pi), in relative error: W = s Q(s) with s = a / (a + 2)
+// in [0, 0.88], Q one polynomial of degree 11 in u = s - 1/2 (relative
+// error 0.52 2^-24, Horner's condition number 2.1; Q = 1 at s = 0, where W
+// is a/2 and s is too; scripts/derive-math-polynomials.sollya). No table:
+// W per interval of a (13 of them, 16-entry lookups) took 16 permutes and 8
+// blends per vector on AVX2, and fast_gelu ran 1.8x slower there (Zen 3).
+// s rounds twice (d = a + 2, then a / d), and near a = 0 W follows s's
+// error one to one, so s's error is recovered: rho = a - s d (an fma,
+// exact), d_err = a - (d - 2) (exact for a <= 2, and below an ulp of d
+// above), and s_lo = (rho - s d_err) / d. It enters W as s_lo W'(s), where
+// W'(s) is Q(s) times W's sensitivity to s (d ln W / d ln s), which is
+// within [0.64, 1.07] times 1 - s, and 1/d = (1 - s) / 2: the term
+// (rho - s d_err) (1 - s)^2 / 2 times q, which W's last fma adds.
+BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
+  const f32v two = splat_f32(2.0f);
+  const f32v d = add_f32(a, two);
+  const f32v s = divide_f32(a, d);
+  const f32v d_err = subtract_f32(a, subtract_f32(d, two));
+  const f32v rho = fmadd_f32(neg_f32(s), d_err, fmadd_f32(neg_f32(s), d, a));
+  const f32v one_minus_s = subtract_f32(splat_f32(1.0f), s);
+  const f32v weight = multiply_f32(one_minus_s, multiply_f32(one_minus_s, splat_f32(0.5f)));
+  const f32v u = subtract_f32(s, splat_f32(0.5f));
+  f32v q = fmadd_f32(u, splat_f32(-0x1.96e71cp-4f), splat_f32(-0x1.058f14p-3f));
+  q = fmadd_f32(u, q, splat_f32(0x1.cdad3ep-5f));
+  q = fmadd_f32(u, q, splat_f32(0x1.a1b218p-3f));
+  q = fmadd_f32(u, q, splat_f32(0x1.b539bep-4f));
+  q = fmadd_f32(u, q, splat_f32(-0x1.f9593ap-4f));
+  q = fmadd_f32(u, q, splat_f32(-0x1.b9783cp-3f));
+  q = fmadd_f32(u, q, splat_f32(-0x1.f322fep-8f));
+  q = fmadd_f32(u, q, splat_f32(0x1.2cce5ep-2f));
+  q = fmadd_f32(u, q, splat_f32(0x1.d7d3c2p-4f));
+  q = fmadd_f32(u, q, splat_f32(-0x1.535bb2p-1f));
+  q = fmadd_f32(u, q, splat_f32(0x1.5845dcp-1f));
+  return fmadd_f32(s, q, multiply_f32(multiply_f32(rho, weight), q));
+}
+
+}  // namespace detail
+
 // x Phi(x) = x/2 (1 + erf(x / sqrt 2)), <= 4 ulp, without cancelling on
 // either side: with a = |x| and v = a Phi(-a), gelu is x - v for x > 0 and
-// -v below, and Phi(-a) <= 1/2 keeps x - v >= x/2. v = W(a) e^(-a^2/2),
-// with W(a) = a erfc(a / sqrt 2) e^(a^2/2) / 2 as a degree-6 polynomial per
-// interval (gelu_f32's 13: [0, 0.25), then halves of binades) in t = a - c,
-// relative error 2^-25.5 (about half of gelu_f32's vector operations;
-// measured over all 2^32 inputs: 2.47 ulp). Each interval's c is the point
-// near its middle where W(c) is within 0.004 ulp of a float, so the
-// constant term is all but exact; the first has c = 0 and no constant term
-// (W(0) = 0).
-// -a^2/2 is a double-float (an fma), and e^(-a^2/2) = y 2^n
-// (fast_exp_nonpositive) is scaled last, after the product W y, so that a
-// subnormal result rounds once more at most. a is clamped to 14.5, past
-// 14.36, where gelu(-a) rounds to -0. max(-0, x) - v keeps the sign of zero:
-// gelu(+-0) = +-0, gelu(-inf) = -0, gelu(inf) = inf, NaN gives NaN.
-// Coefficients: scripts/derive-math-polynomials.sollya.
+// -v below, and Phi(-a) <= 1/2 keeps x - v >= x/2. v = W(a) e^(-a^2/2)
+// (fast_gelu_w; measured over all 2^32 inputs: 3.15 ulp). -a^2/2 is a
+// double-float (an fma), and e^(-a^2/2) = y 2^n (fast_exp_nonpositive) is
+// scaled last, after the product W y, so that a subnormal result rounds
+// once more at most. a is clamped to 14.5, past 14.36, where gelu(-a)
+// rounds to -0. max(-0, x) - v keeps the sign of zero: gelu(+-0) = +-0,
+// gelu(-inf) = -0, gelu(inf) = inf, NaN gives NaN.
 BCASTGEN_SIMD_FN f32v fast_gelu_f32(f32v x) {
-  static constexpr float kW[7][16] = {
-      {0.0f, 0x1.fc6426p-4f, 0x1.48fb88p-3f, 0x1.9b6e98p-3f, 0x1.f94cdap-3f, 0x1.22d468p-2f, 0x1.4d3978p-2f, 0x1.6bc7f4p-2f, 0x1.7e2472p-2f, 0x1.8a4746p-2f, 0x1.90392cp-2f, 0x1.945008p-2f, 0x1.965988p-2f, 0.0f, 0.0f, 0.0f},
-      {0x1p-1f, 0x1.3d3a48p-2f, 0x1.078bfp-2f, 0x1.9d93bep-3f, 0x1.23ce16p-3f, 0x1.903bd4p-4f, 0x1.b2f814p-5f, 0x1.a4da36p-6f, 0x1.8cd354p-7f, 0x1.450574p-8f, 0x1.2625a8p-9f, 0x1.ae58d4p-11f, 0x1.40c39cp-12f, 0.0f, 0.0f, 0.0f},
-      {-0x1.988446p-2f, -0x1.cf6506p-3f, -0x1.7361bcp-3f, -0x1.159886p-3f, -0x1.6c3838p-4f, -0x1.cbde2p-5f, -0x1.b149dp-6f, -0x1.5cce0cp-7f, -0x1.0be336p-8f, -0x1.526262p-10f, -0x1.e08bbp-12f, -0x1.ff422cp-14f, -0x1.14c6f6p-15f, 0.0f, 0.0f, 0.0f},
-      {0x1.fffa2p-3f, 0x1.0ccbdp-3f, 0x1.a17062p-4f, 0x1.2b03e2p-4f, 0x1.6fe5bap-5f, 0x1.af8874p-6f, 0x1.65a72p-7f, 0x1.e6d61cp-9f, 0x1.3511ep-10f, 0x1.30ed9ap-12f, 0x1.571bb8p-14f, 0x1.0b25bcp-16f, 0x1.a66f12p-19f, 0.0f, 0.0f, 0.0f},
-      {-0x1.0feb28p-3f, -0x1.0b0d08p-4f, -0x1.94d734p-5f, -0x1.1595b4p-5f, -0x1.420b46p-6f, -0x1.61c344p-7f, -0x1.048066p-8f, -0x1.2ebde6p-10f, -0x1.41eb42p-12f, -0x1.f4b36p-15f, -0x1.c5c4ecp-17f, -0x1.063abep-19f, -0x1.2be216p-22f, 0.0f, 0.0f, 0.0f},
-      {0x1.f20406p-5f, 0x1.e72436p-6f, 0x1.89814ap-6f, 0x1.cf1fbp-7f, 0x1.f70d12p-8f, 0x1.07148ap-8f, 0x1.5cd936p-10f, 0x1.63c8bp-12f, 0x1.3d29a4p-14f, 0x1.9adcb2p-17f, 0x1.202586p-19f, 0x1.0087ep-22f, 0x1.9d3adp-26f, 0.0f, 0.0f, 0.0f},
-      {-0x1.486a7ep-6f, 0x1.2fab86p-10f, 0x1.7c80c2p-5f, -0x1.5fd494p-8f, -0x1.c2a8a8p-9f, -0x1.44cc64p-10f, -0x1.bb687ep-12f, -0x1.b87ab2p-14f, -0x1.4a8b56p-16f, -0x1.56823p-19f, -0x1.244bc4p-22f, -0x1.7ea688p-26f, -0x1.45a1b4p-29f, 0.0f, 0.0f, 0.0f},
-  };
-  static constexpr float kCenter[16] = {0.0f, 0x1.41p-2f, 0x1.c55p-2f, 0x1.3cfp-1f, 0x1.c6ep-1f, 0x1.341p+0f, 0x1.c6p+0f, 0x1.495p+1f, 0x1.ca1p+1f, 0x1.459p+2f, 0x1.b3dp+2f, 0x1.36ap+3f, 0x1.b3ep+3f, 0.0f, 0.0f, 0.0f};
   const f32v a = detail::min_or_b_f32(splat_f32(14.5f), abs_f32(x));  // NaN stays
-  const i32v i = detail::gelu_interval(a);
-  const f32v t = subtract_f32(a, detail::lookup16_f32(kCenter, i));
-  const f32v w = detail::table_horner(kW, i, t);
+  const f32v w = detail::fast_gelu_w(a);
   const f32v minus_half_a = multiply_f32(a, splat_f32(-0.5f));
   const f32v e_hi = multiply_f32(minus_half_a, a);
   const detail::FastExp e = detail::fast_exp_nonpositive(e_hi, detail::fmadd_f32(minus_half_a, a, neg_f32(e_hi)));
