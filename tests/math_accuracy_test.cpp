@@ -250,7 +250,11 @@ TEST(MathSpecialValues, FastTierAsDocumented) {
   EXPECT_LT(ops::fast_softplus(-100.0f), fmin);
   EXPECT_EQ(ops::fast_erf(inf), 1.0f);
   EXPECT_EQ(ops::fast_erf(-inf), -1.0f);
-  EXPECT_EQ(ops::fast_erf(3.93f), 1.0f);  // erfc(3.93) < 2^-25: rounds to 1, and so does the form
+  // erfc(x) < 2^-25 from 3.92 on: erf rounds to 1 there. The form does from 3.939 on, and is at
+  // most 1 ulp below it before (README, fast_erf).
+  EXPECT_EQ(ops::fast_erf(3.94f), 1.0f);
+  EXPECT_EQ(ops::fast_erf(0x1.f81246p+1f), 1.0f);  // the float after 3.938057, the last below 1
+  EXPECT_GE(ops::fast_erf(3.93f), 1.0f - 0x1p-24f);
   EXPECT_LT(ops::fast_erf(3.9f), 1.0f);
   EXPECT_TRUE(std::signbit(ops::fast_erf(-0.0f)));
   EXPECT_FALSE(std::signbit(ops::fast_erf(0.0f)));

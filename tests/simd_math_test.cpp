@@ -182,17 +182,18 @@ TEST(SimdMathNaNs, LogFamilyGivesTheSameNaNBitsInEveryVariant) {
   if (checked == 0) GTEST_SKIP() << "this CPU has no vector ISA with the log family";
 }
 
-// The table lookups the algorithms' reductions use (lookup8_f32,
-// lookup16_f32, in each header's detail namespace): every lane reads
-// table[j & 7] or table[j & 15], whatever j's higher bits hold (the callers
-// pass integers with them set), as the scalar form does. Each index 0..15
-// four times, under high bits that vary, and the extremes of int32.
+// The table lookups the algorithms' reductions use (lookup4_f32,
+// lookup8_f32, lookup16_f32, in each header's detail namespace): every lane
+// reads table[j & 3], table[j & 7] or table[j & 15], whatever j's higher
+// bits hold (the callers pass integers with them set), as the scalar form
+// does. Each index 0..15 four times, under high bits that vary, and the
+// extremes of int32.
 using Lookup = void (*)(const float* table, const std::int32_t* j, float* out, std::size_t n);  // n: a multiple of 16
 
 struct VectorLookup {
   const char* name;
   bg::Isa isa;
-  int entries;  // 8 or 16
+  int entries;  // 4, 8 or 16
   Lookup lookup;
 };
 
@@ -205,15 +206,17 @@ struct VectorLookup {
       STORE(out + i, bg::simd::ISA::detail::lookup##ENTRIES##_f32(table, at));                            \
     }                                                                                                     \
   }
+BCASTGEN_LOOKUP_(avx2, BCASTGEN_TARGET_AVX2, 8, __m256i, _mm256_loadu_si256, _mm256_storeu_ps, 4)
 BCASTGEN_LOOKUP_(avx2, BCASTGEN_TARGET_AVX2, 8, __m256i, _mm256_loadu_si256, _mm256_storeu_ps, 8)
 BCASTGEN_LOOKUP_(avx2, BCASTGEN_TARGET_AVX2, 8, __m256i, _mm256_loadu_si256, _mm256_storeu_ps, 16)
+BCASTGEN_LOOKUP_(avx512, BCASTGEN_TARGET_AVX512, 16, __m512i, _mm512_loadu_si512, _mm512_storeu_ps, 4)
 BCASTGEN_LOOKUP_(avx512, BCASTGEN_TARGET_AVX512, 16, __m512i, _mm512_loadu_si512, _mm512_storeu_ps, 8)
 BCASTGEN_LOOKUP_(avx512, BCASTGEN_TARGET_AVX512, 16, __m512i, _mm512_loadu_si512, _mm512_storeu_ps, 16)
 #undef BCASTGEN_LOOKUP_
-const std::vector<VectorLookup> kLookups = {{"lookup8", bg::Isa::Avx2, 8, lookup8_avx2},
-                                            {"lookup16", bg::Isa::Avx2, 16, lookup16_avx2},
-                                            {"lookup8", bg::Isa::Avx512, 8, lookup8_avx512},
-                                            {"lookup16", bg::Isa::Avx512, 16, lookup16_avx512}};
+const std::vector<VectorLookup> kLookups = {
+    {"lookup4", bg::Isa::Avx2, 4, lookup4_avx2},     {"lookup8", bg::Isa::Avx2, 8, lookup8_avx2},
+    {"lookup16", bg::Isa::Avx2, 16, lookup16_avx2},  {"lookup4", bg::Isa::Avx512, 4, lookup4_avx512},
+    {"lookup8", bg::Isa::Avx512, 8, lookup8_avx512}, {"lookup16", bg::Isa::Avx512, 16, lookup16_avx512}};
 #elif defined(__aarch64__)
 #define BCASTGEN_LOOKUP_(ENTRIES)                                                                     \
   void lookup##ENTRIES##_neon(const float* table, const std::int32_t* j, float* out, std::size_t n) { \
@@ -221,10 +224,12 @@ const std::vector<VectorLookup> kLookups = {{"lookup8", bg::Isa::Avx2, 8, lookup
       vst1q_f32(out + i, bg::simd::neon::detail::lookup##ENTRIES##_f32(table, vld1q_s32(j + i)));      \
     }                                                                                                 \
   }
+BCASTGEN_LOOKUP_(4)
 BCASTGEN_LOOKUP_(8)
 BCASTGEN_LOOKUP_(16)
 #undef BCASTGEN_LOOKUP_
-const std::vector<VectorLookup> kLookups = {{"lookup8", bg::Isa::Neon, 8, lookup8_neon},
+const std::vector<VectorLookup> kLookups = {{"lookup4", bg::Isa::Neon, 4, lookup4_neon},
+                                            {"lookup8", bg::Isa::Neon, 8, lookup8_neon},
                                             {"lookup16", bg::Isa::Neon, 16, lookup16_neon}};
 #else
 const std::vector<VectorLookup> kLookups;
@@ -248,8 +253,9 @@ TEST(SimdLookup, EveryLaneReadsTheTableAtTheLowBits) {
     f.lookup(table.data(), j.data(), out.data(), j.size());
     for (std::size_t i = 0; i < j.size(); ++i) {
       const float want = table[static_cast<std::size_t>(j[i] & (f.entries - 1))];
-      const float scalar = f.entries == 16 ? bg::simd::scalar::detail::lookup16_f32(table.data(), j[i])
-                                           : bg::simd::scalar::detail::lookup8_f32(table.data(), j[i]);
+      const float scalar = f.entries == 16  ? bg::simd::scalar::detail::lookup16_f32(table.data(), j[i])
+                           : f.entries == 8 ? bg::simd::scalar::detail::lookup8_f32(table.data(), j[i])
+                                            : bg::simd::scalar::detail::lookup4_f32(table.data(), j[i]);
       EXPECT_EQ(out[i], want) << f.name << "_" << bg::isa_name(f.isa) << " j=" << j[i];
       EXPECT_EQ(scalar, want) << f.name << " (scalar) j=" << j[i];
     }

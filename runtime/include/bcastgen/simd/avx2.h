@@ -913,6 +913,12 @@ template <int N>
 BCASTGEN_SIMD_AVX2 __m256i shift_left_i32(__m256i x) { return _mm256_slli_epi32(x, N); }
 template <int N>
 BCASTGEN_SIMD_AVX2 __m256i shift_right_i32(__m256i x) { return _mm256_srai_epi32(x, N); }
+// table[j & 3] per lane (vpermilps reads the low 2 bits of each lane's j;
+// callers pass j with higher bits set): the 4-entry table in both 128-bit
+// halves. An in-lane permute, two per cycle on Zen 3 where vpermps is one.
+BCASTGEN_SIMD_AVX2 __m256 lookup4_f32(const float* table, __m256i j) {
+  return _mm256_permutevar_ps(_mm256_broadcast_ps(reinterpret_cast<const __m128*>(table)), j);
+}
 // table[j & 7] per lane (vpermps reads the low 3 bits; callers pass j with
 // higher bits set): the table is one register.
 BCASTGEN_SIMD_AVX2 __m256 lookup8_f32(const float* table, __m256i j) {

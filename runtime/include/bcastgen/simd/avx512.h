@@ -1008,6 +1008,11 @@ template <int N>
 BCASTGEN_SIMD_AVX512 __m512i shift_left_i32(__m512i x) { return _mm512_maskz_slli_epi32(0xFFFF, x, N); }
 template <int N>
 BCASTGEN_SIMD_AVX512 __m512i shift_right_i32(__m512i x) { return _mm512_maskz_srai_epi32(0xFFFF, x, N); }
+// table[j & 3] per lane (callers pass j with higher bits set): the table in
+// each 128-bit lane, and vpermilps reads the low 2 bits.
+BCASTGEN_SIMD_AVX512 __m512 lookup4_f32(const float* table, __m512i j) {
+  return _mm512_maskz_permutevar_ps(0xFFFF, _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(table)), j);
+}
 // table[j & 7] per lane (callers pass j with higher bits set): the table
 // in both halves of one register, since vpermps reads the low 4 bits.
 BCASTGEN_SIMD_AVX512 __m512 lookup8_f32(const float* table, __m512i j) {

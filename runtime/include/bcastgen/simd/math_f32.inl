@@ -11,8 +11,8 @@
 // select_f32, splat_i32, add_i32, subtract_i32, bitwise_and_i32,
 // bitwise_or_i32, bitwise_xor_i32, cast_i32_f32, and in namespace detail fmadd_f32, max_or_b_f32,
 // min_or_b_f32, bits_f32, from_bits_f32, shift_left_i32<N>,
-// shift_right_i32<N> (arithmetic), lookup8_f32 (table[j & 7]) and
-// lookup16_f32 (table[j & 15]); and,
+// shift_right_i32<N> (arithmetic), lookup4_f32 (table[j & 3]), lookup8_f32
+// (table[j & 7]) and lookup16_f32 (table[j & 15]); and,
 // where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S> and
 // times_fast_power_of_two, and where it defines
 // BCASTGEN_SIMD_LOG_SPECIALS, log_specials (all below).
@@ -923,12 +923,12 @@ BCASTGEN_SIMD_FN f32v fast_expm1_f32(f32v x) {
 namespace detail {
 
 // c[0] + t (c[1] + ... + t c[D-1]) by Horner's scheme, each coefficient
-// looked up by the interval i (i & 7): fast_erf's per-interval polynomials
+// looked up by the interval i (i & 3): fast_erf's per-interval polynomials
 // (the fast tier's, rounded at every step). One step per instantiation, so
 // that the steps are unrolled whatever the compiler's loop heuristics.
 template <int J, int D>
-BCASTGEN_SIMD_FN f32v table_horner_from(const float (&c)[D][8], i32v i, f32v t, f32v p) {
-  p = fmadd_f32(t, p, lookup8_f32(c[J], i));
+BCASTGEN_SIMD_FN f32v table_horner_from(const float (&c)[D][4], i32v i, f32v t, f32v p) {
+  p = fmadd_f32(t, p, lookup4_f32(c[J], i));
   if constexpr (J == 0) {
     return p;
   } else {
@@ -937,8 +937,8 @@ BCASTGEN_SIMD_FN f32v table_horner_from(const float (&c)[D][8], i32v i, f32v t, 
 }
 
 template <int D>
-BCASTGEN_SIMD_FN f32v table_horner(const float (&c)[D][8], i32v i, f32v t) {
-  return table_horner_from<D - 2>(c, i, t, lookup8_f32(c[D - 1], i));
+BCASTGEN_SIMD_FN f32v table_horner(const float (&c)[D][4], i32v i, f32v t) {
+  return table_horner_from<D - 2>(c, i, t, lookup4_f32(c[D - 1], i));
 }
 
 }  // namespace detail
@@ -1050,36 +1050,40 @@ BCASTGEN_SIMD_FN f32v fast_gelu_f32(f32v x) {
   return subtract_f32(detail::max_or_b_f32(splat_f32(-0.0f), x), v);
 }
 
-// erf(x), <= 4 ulp, odd: a degree-6 polynomial in t = a - k w for a = |x|,
-// one per interval of width w = 17/32 around k w, k = round(a / w) = 0 .. 7,
-// from 8-entry tables: one vpermps each on AVX2, where a 16-entry lookup is
-// two and a blend (16 intervals of degree 5 took 0.92 to 0.98 ns per element
-// on Zen 3, against the 1-ulp erf's 1.01). k comes from the shifter's
-// rounding (k in z's low bits), and t = a - k w is exact: k w has 8 bits and
-// a is within w/2 of it (Sterbenz), or t = a for k = 0, whose polynomial has
-// no constant term, so that tiny x keeps its relative accuracy (its t
-// coefficient, 2/sqrt(pi) rounded, costs 0.9 ulp there). The others' constant
-// term is erf(k w) rounded, held in the fit (relative error 2^-24.2 at worst;
-// scripts/derive-math-polynomials.sollya). 7 w + w/2 = 3.98 is past 3.92,
-// where erf rounds to 1; a is clamped to 3.95 (k stays 7), where the last
-// polynomial (fit to 4) rounds to 1 too, as it does on all of [3.92, 4]:
-// erf(+-inf) = +-1. Zero keeps its sign, NaN gives NaN. (A rational function
+// erf(x), <= 4 ulp, odd: a degree-8 polynomial in t = a - k w for a = |x|,
+// one per interval of width w = 37/32 around k w, k = round(a / w) = 0 .. 3,
+// from 4-entry tables: one in-lane vpermilps each on AVX2 (Zen 3 runs two a
+// cycle), where 8 intervals of degree 6 took one vpermps per coefficient
+// (one a cycle there; 0.57 to 0.63x Eigen's erf on Zen 3, 1.15 to 1.2x
+// slower than this). k comes from the shifter's rounding (k in z's low bits), and t =
+// a - k w is exact: k w has 8 bits and a is within w/2 of it (Sterbenz), or
+// t = a for k = 0, whose polynomial has no constant term, so that tiny x
+// keeps its relative accuracy (its t coefficient, 2/sqrt(pi) rounded, costs
+// 0.9 ulp there). The others' constant term is erf(k w) rounded, held in
+// the fit (relative error 0.42 2^-24 at worst;
+// scripts/derive-math-polynomials.sollya). 3 w + w/2 = 4.05 is past 3.92,
+// where erf rounds to 1; a is clamped to 3.95 (k stays 3), and the last
+// polynomial (fit to 4) rounds to 1 from 3.939 on: erf(+-inf) = +-1 (on
+// [3.92, 3.939) it gives 1 - 2^-24 at places, 1 ulp off). Zero keeps its
+// sign, NaN gives NaN. (A rational function
 // of x, Eigen's form, needs no table but its f32 evaluation added about 5 ulp
 // to its fit here.)
 BCASTGEN_SIMD_FN f32v fast_erf_f32(f32v x) {
-  static constexpr float kP[7][8] = {
-      {0.0f, 0x1.1855a6p-1f, 0x1.bbef1p-1f, 0x1.f39bc2p-1f, 0x1.fea422p-1f, 0x1.ffe96ap-1f, 0x1.ffff24p-1f, 0x1.fffffcp-1f},
-      {0x1.20dd76p+0f, 0x1.b3ab06p-1f, 0x1.75a938p-2f, 0x1.6c7e42p-4f, 0x1.94624ep-7f, 0x1.fe41dcp-11f, 0x1.6e23ep-15f, 0x1.2b3ae4p-20f},
-      {-0x1.5f67acp-18f, -0x1.cee5a6p-2f, -0x1.8d0412p-2f, -0x1.227474p-3f, -0x1.adb3c6p-6f, -0x1.5265dp-9f, -0x1.20821ep-13f, -0x1.4df88ap-17f},
-      {-0x1.81037p-2f, -0x1.fa248cp-4f, 0x1.3938ep-3f, 0x1.efcecep-4f, 0x1.0eaa14p-5f, 0x1.16b54ep-8f, 0x1.267fd2p-12f, 0x1.47911ap-17f},
-      {-0x1.98cee6p-10f, 0x1.77be02p-3f, 0x1.897286p-5f, -0x1.92d604p-5f, -0x1.ae90f4p-6f, -0x1.41b91ep-8f, -0x1.e001cp-12f, 0x1.7760c8p-13f},
-      {0x1.f240f6p-4f, -0x1.0516eap-10f, -0x1.093e8p-4f, -0x1.71fe1cp-8f, 0x1.9427d4p-7f, 0x1.fa1f4ep-9f, 0x1.d1642ep-12f, 0x1.a76ff6p-16f},
-      {-0x1.8f6472p-6f, -0x1.858afep-5f, 0x1.3a2e4p-7f, 0x1.011d3ep-6f, -0x1.36841ap-9f, -0x1.074d92p-10f, 0x1.45a378p-13f, -0x1.b75c8ep-10f},
+  static constexpr float kP[9][4] = {
+      {0.0f, 0x1.cbc54cp-1f, 0x1.ff7338p-1f, 0x1.ffffep-1f},
+      {0x1.20dd76p+0f, 0x1.2f7cc4p-2f, 0x1.5ff48ap-8f, 0x1.c27b6ep-18f},
+      {-0x1.e72442p-19f, -0x1.5ee8eep-2f, -0x1.96effep-7f, -0x1.6301bp-16f},
+      {-0x1.81169ep-2f, 0x1.52a7dcp-3f, 0x1.1c43a8p-6f, 0x1.b1619ap-15f},
+      {-0x1.edd5e4p-12f, 0x1.32051cp-6f, -0x1.04f5fep-6f, -0x1.dd695ap-14f},
+      {0x1.d4e096p-4f, -0x1.dcdce6p-5f, 0x1.3a299ep-7f, 0x1.958ebp-14f},
+      {-0x1.24d20cp-9f, 0x1.18b80ep-6f, -0x1.960fd8p-9f, 0x1.0aaebep-14f},
+      {-0x1.cb6f24p-6f, 0x1.072f54p-7f, -0x1.f2d914p-12f, 0x1.3e51fap-14f},
+      {0x1.a6a8a4p-8f, -0x1.4daeap-8f, 0x1.a5d1dep-11f, -0x1.1fb912p-12f},
   };
   const f32v a = detail::min_or_b_f32(splat_f32(3.95f), abs_f32(x));  // NaN stays
   const f32v shifter = splat_f32(detail::kShifter);
-  const f32v z = detail::fmadd_f32(a, splat_f32(32.0f / 17.0f), shifter);
-  const f32v t = detail::fmadd_f32(subtract_f32(z, shifter), splat_f32(-17.0f / 32.0f), a);
-  const i32v k = detail::bits_f32(z);  // k & 7 (the shifter's low bits are 0)
+  const f32v z = detail::fmadd_f32(a, splat_f32(32.0f / 37.0f), shifter);
+  const f32v t = detail::fmadd_f32(subtract_f32(z, shifter), splat_f32(-37.0f / 32.0f), a);
+  const i32v k = detail::bits_f32(z);  // k & 3 (the shifter's low bits are 0)
   return detail::times_sign_of(detail::table_horner(kP, k, t), x);  // >= 0: x's sign
 }

@@ -683,6 +683,14 @@ template <int N>
 BCASTGEN_SIMD_NEON int32x4_t shift_right_i32(int32x4_t x) {
   return vshrq_n_s32(x, N);
 }
+// table[j & 3] per lane (callers pass j with higher bits set): the 16-byte
+// table in one register, and tbl picks bytes 4j .. 4j + 3 of it.
+BCASTGEN_SIMD_NEON float32x4_t lookup4_f32(const float* table, int32x4_t j) {
+  const uint8x16_t bytes = vld1q_u8(reinterpret_cast<const std::uint8_t*>(table));
+  const uint32x4_t low = vandq_u32(vreinterpretq_u32_s32(j), vdupq_n_u32(3));
+  const uint32x4_t at = vmlaq_n_u32(vdupq_n_u32(0x03020100u), low, 0x04040404u);
+  return vreinterpretq_f32_u8(vqtbl1q_u8(bytes, vreinterpretq_u8_u32(at)));
+}
 // table[j & 7] per lane (vpermps reads the low 3 bits of j too; callers
 // pass j with higher bits set): the 32-byte table in two registers, and tbl
 // picks bytes 4j .. 4j + 3 of it.

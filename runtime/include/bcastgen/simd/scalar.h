@@ -79,6 +79,7 @@ template <int N>
 BCASTGEN_SIMD_FN std::int32_t shift_right_i32(std::int32_t x) {
   return x >> N;
 }
+BCASTGEN_SIMD_FN float lookup4_f32(const float* table, std::int32_t j) { return table[j & 3]; }
 BCASTGEN_SIMD_FN float lookup8_f32(const float* table, std::int32_t j) { return table[j & 7]; }
 BCASTGEN_SIMD_FN float lookup16_f32(const float* table, std::int32_t j) { return table[j & 15]; }
 }  // namespace detail
