@@ -1011,7 +1011,7 @@ BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
   const f32v d = add_f32(a, two);
   const f32v s = divide_f32(a, d);
   const f32v d_err = subtract_f32(a, subtract_f32(d, two));
-  const f32v rho = fmadd_f32(neg_f32(s), d_err, fmadd_f32(neg_f32(s), d, a));
+  const f32v s_lo_d = fmadd_f32(neg_f32(s), d_err, fmadd_f32(neg_f32(s), d, a));  // rho - s d_err
   const f32v one_minus_s = subtract_f32(splat_f32(1.0f), s);
   const f32v weight = multiply_f32(one_minus_s, multiply_f32(one_minus_s, splat_f32(0.5f)));
   const f32v u = subtract_f32(s, splat_f32(0.5f));
@@ -1026,7 +1026,7 @@ BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
   q = fmadd_f32(u, q, splat_f32(0x1.d7d3c2p-4f));
   q = fmadd_f32(u, q, splat_f32(-0x1.535bb2p-1f));
   q = fmadd_f32(u, q, splat_f32(0x1.5845dcp-1f));
-  return fmadd_f32(s, q, multiply_f32(multiply_f32(rho, weight), q));
+  return fmadd_f32(s, q, multiply_f32(multiply_f32(s_lo_d, weight), q));
 }
 
 }  // namespace detail
