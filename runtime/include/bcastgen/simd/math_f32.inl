@@ -1053,21 +1053,20 @@ BCASTGEN_SIMD_FN f32v fast_gelu_f32(f32v x) {
 // erf(x), <= 4 ulp, odd: a degree-8 polynomial in t = a - k w for a = |x|,
 // one per interval of width w = 37/32 around k w, k = round(a / w) = 0 .. 3,
 // from 4-entry tables: one in-lane vpermilps each on AVX2 (Zen 3 runs two a
-// cycle), where 8 intervals of degree 6 took one vpermps per coefficient
-// (one a cycle there; 0.57 to 0.63x Eigen's erf on Zen 3, 1.15 to 1.2x
-// slower than this). k comes from the shifter's rounding (k in z's low bits), and t =
-// a - k w is exact: k w has 8 bits and a is within w/2 of it (Sterbenz), or
-// t = a for k = 0, whose polynomial has no constant term, so that tiny x
-// keeps its relative accuracy (its t coefficient, 2/sqrt(pi) rounded, costs
-// 0.9 ulp there). The others' constant term is erf(k w) rounded, held in
-// the fit (relative error 0.42 2^-24 at worst;
+// cycle), where 8 intervals of degree 6 took one vpermps per coefficient (one
+// a cycle there; 0.57 to 0.63x Eigen's erf on Zen 3, 1.15 to 1.2x slower than
+// this). k comes from the shifter's rounding (k in z's low bits), and t = a -
+// k w is exact: k w has 8 bits and a is within w/2 of it (Sterbenz), or t = a
+// for k = 0, whose polynomial has no constant term, so that tiny x keeps its
+// relative accuracy (its t coefficient, 2/sqrt(pi) rounded, costs 0.9 ulp
+// there). The others' constant term is erf(k w) rounded, held in the fit
+// (relative error 0.42 2^-24 at worst;
 // scripts/derive-math-polynomials.sollya). 3 w + w/2 = 4.05 is past 3.92,
 // where erf rounds to 1; a is clamped to 3.95 (k stays 3), and the last
 // polynomial (fit to 4) rounds to 1 from 3.939 on: erf(+-inf) = +-1 (on
 // [3.92, 3.939) it gives 1 - 2^-24 at places, 1 ulp off). Zero keeps its
-// sign, NaN gives NaN. (A rational function
-// of x, Eigen's form, needs no table but its f32 evaluation added about 5 ulp
-// to its fit here.)
+// sign, NaN gives NaN. (A rational function of x, Eigen's form, needs no
+// table but its f32 evaluation added about 5 ulp to its fit here.)
 BCASTGEN_SIMD_FN f32v fast_erf_f32(f32v x) {
   static constexpr float kP[9][4] = {
       {0.0f, 0x1.cbc54cp-1f, 0x1.ff7338p-1f, 0x1.ffffep-1f},
