@@ -270,6 +270,36 @@ TEST(Generate, BiasAddHasOnlyConstantLoops) {
   EXPECT_TRUE(contains(cpp, "target(\"avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2\")")) << cpp;
 }
 
+// A step of four AVX2 vectors calls each f32 math function once for the
+// four (simd/math_pack.inl, the vocabulary's math_pack), node by node, but
+// for the functions the row skips; a kernel without such a function keeps
+// its vector-by-vector order.
+TEST(Generate, AvxTwoStepsCallMathOverFourVectors) {
+  GenerateOptions o;
+  o.stem = "pack";
+  const GeneratedFiles g = bcastgen::gen::generate(bcastgen::gen::parse_spec(R"(
+isa: [avx2]
+kernels:
+  - {name: gate, inputs: {x: [4096], z: [4096]}, expr: 'sigmoid(x) * fast_tanh(z)'}
+  - {name: skipped, inputs: {x: [4096]}, expr: 'fast_gelu_tanh(x)'}
+  - {name: plain, inputs: {x: [4096]}, expr: 'x * 2 + 1'}
+)", "pack.yaml"),
+                                                 o);
+  const std::string& cpp = g.files.at("pack.cpp");
+  const std::string gate = function_text(cpp, "inline void avx2_block(");
+  ASSERT_FALSE(gate.empty()) << cpp;
+  EXPECT_TRUE(contains(gate, "const x4::f32v t1_x4 = x4::sigmoid_f32(x4::f32v{{t0_0, t0_1, t0_2, t0_3}});\n"
+                             "    const __m256 t1_0 = t1_x4.v[0];\n")) << gate;
+  EXPECT_TRUE(contains(gate, "x4::fast_tanh_f32(x4::f32v{{t2_0, t2_1, t2_2, t2_3}})")) << gate;
+  // Node by node: the products of the four vectors after both functions.
+  ASSERT_NE(gate.find("multiply_f32(t1_0, t3_0)"), std::string::npos) << gate;
+  EXPECT_LT(gate.find("x4::fast_tanh_f32"), gate.find("multiply_f32(t1_0, t3_0)")) << gate;
+  EXPECT_TRUE(contains(cpp, "x4::") && contains(cpp, "fast_gelu_tanh_f32(t0_0)")) << cpp;
+  EXPECT_FALSE(contains(cpp, "x4::fast_gelu_tanh_f32")) << cpp;
+  const std::string plain = cpp.substr(cpp.find("namespace plain_impl"));
+  EXPECT_FALSE(contains(plain.substr(0, plain.find("}  // namespace plain_impl")), "x4")) << plain;
+}
+
 TEST(Generate, DemoLoopsAreCountedOrPatternFills) {
   const GeneratedFiles g = generate_demo();
   const std::string& cpp = g.files.at("demo.cpp");

@@ -316,6 +316,21 @@ TEST(VocabularyCheck, RowsAreListsOfNames) {
                   "ops.avx512.f32 must be a list of names");
 }
 
+// The four-vector math forms are an ISA's opt-in (AVX2's, measured there),
+// with the functions it leaves one call per vector by name.
+TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
+  const Vocabulary& v = Vocabulary::builtin();
+  EXPECT_EQ(v.isa(Isa::Avx2)->math_pack, "x4");
+  EXPECT_EQ(v.isa(Isa::Avx2)->math_pack_skip.count(bg::UnaryOp::FastGeluTanh), 1u);
+  EXPECT_EQ(v.isa(Isa::Avx2)->math_pack_skip.count(bg::UnaryOp::Log1p), 1u);
+  EXPECT_EQ(v.isa(Isa::Avx2)->math_pack_skip.count(bg::UnaryOp::FastTanh), 0u);
+  EXPECT_EQ(v.isa(Isa::Avx512)->math_pack, "");
+  expect_rejected(edited("math_pack_skip: [fast_gelu_tanh,", "math_pack_skip: [fast_gelu_tanhh,"),
+                  "isas.avx2.math_pack_skip: unknown unary function 'fast_gelu_tanhh'");
+  expect_rejected(edited("math_pack_skip: [fast_gelu_tanh, expm1, log, log2, log10, log1p]", "math_pack_skip: log"),
+                  "isas.avx2.math_pack_skip: not a list");
+}
+
 // Each row names a wrapper by convention: form_dtype, cast_from_to.
 TEST(VocabularyCheck, FormsCallTheirWrappers) {
   const Vocabulary& v = Vocabulary::builtin();

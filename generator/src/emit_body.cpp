@@ -408,18 +408,70 @@ class BodyEmitter {
   // The computed nodes of one vector, in DAG order; `active` lanes hold
   // elements of the row (fewer than all in a masked vector).
   void emit_nodes(const std::string& suffix, std::int64_t off, int active) {
+    for (std::size_t i = 0; i < dag_.nodes.size(); ++i) emit_node(i, suffix, off, active);
+  }
+
+  // Computed node i of one vector (nothing for inputs and literals).
+  void emit_node(std::size_t i, const std::string& suffix, std::int64_t off, int active) {
+    const ExprKind k = node(i).kind;
+    if (k == ExprKind::Input || k == ExprKind::Literal || k == ExprKind::Expand) return;
+    if (by_lanes(i)) {
+      emit_lane_node(i, suffix, off, active);
+      return;
+    }
+    for (int q = 0; q < parts(i); ++q) {
+      pr_.line(fmt::format("const {} {} = {};", reg_type(i), vector_name(i, suffix, off, q),
+                           vector_expr(i, suffix, off, q)));
+    }
+  }
+
+  // Whether node i is an f32 math function (one of math_f32.inl's: it has an
+  // ulp bound and a vector form) that the ISA has over four vectors at once
+  // (IsaVocabulary::math_pack).
+  bool packs_math(std::size_t i) const {
+    const ExprNode& n = node(i);
+    if (n.kind != ExprKind::Unary || by_lanes(i) || parts(i) != 1 || parts(n.args[0]) != 1) return false;
+    const IsaVocabulary* iv = voc_.isa(ip_.isa);
+    if (iv == nullptr || iv->math_pack.empty() || unary_info(n.unary).max_ulp == 0) return false;
+    if (iv->math_pack_skip.count(n.unary) != 0) return false;
+    const DType t = form_dtype(i, node(n.args[0]).dtype);
+    return t == DType::F32 && voc_.unary(ip_.isa, t, n.unary).has_value();
+  }
+
+  // The nodes of a step of four whole vectors, node by node, each f32 math
+  // function called once for the four (packs_math): a function's operations
+  // then alternate between the vectors in the source, as GCC, which does
+  // not schedule them at -O2 on x86, emits them (README "Math functions").
+  void emit_nodes_packed(const std::string& tag, const std::vector<std::int64_t>& offs) {
+    const std::string& ns = voc_.isa(ip_.isa)->math_pack;
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
-      const ExprKind k = node(i).kind;
-      if (k == ExprKind::Input || k == ExprKind::Literal || k == ExprKind::Expand) continue;
-      if (by_lanes(i)) {
-        emit_lane_node(i, suffix, off, active);
+      if (!packs_math(i)) {
+        for (std::size_t u = 0; u < offs.size(); ++u) emit_node(i, fmt::format("{}{}", tag, u), offs[u], ip_.lanes);
         continue;
       }
-      for (int q = 0; q < parts(i); ++q) {
-        pr_.line(fmt::format("const {} {} = {};", reg_type(i), vector_name(i, suffix, off, q),
-                             vector_expr(i, suffix, off, q)));
+      const ExprNode& n = node(i);
+      std::string args;
+      for (std::size_t u = 0; u < offs.size(); ++u) {
+        args += (u ? ", " : "") + vector_name(n.args[0], fmt::format("{}{}", tag, u), offs[u]);
+      }
+      const std::string pack = fmt::format("t{}_{}x4", i, tag);
+      const std::string call = expand(*voc_.unary(ip_.isa, DType::F32, n.unary), {{"x", ns + "::f32v{{" + args + "}}"}});
+      pr_.line(fmt::format("const {}::f32v {} = {}::{};", ns, pack, ns, call));
+      for (std::size_t u = 0; u < offs.size(); ++u) {
+        pr_.line(fmt::format("const {} {} = {}.v[{}];", reg_type(i), vector_name(i, fmt::format("{}{}", tag, u), offs[u]),
+                             pack, u));
       }
     }
+  }
+
+  // Whether a whole step of these vectors calls the math functions over four
+  // at once: four of them, and a node that packs.
+  bool step_packs_math(std::size_t vectors, bool masked) const {
+    if (vectors != 4 || masked) return false;
+    for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
+      if (packs_math(i)) return true;
+    }
+    return false;
   }
 
   bool by_lanes(std::size_t i) const {
@@ -548,7 +600,11 @@ class BodyEmitter {
       return;
     }
     for (std::size_t u = 0; u < offs.size(); ++u) loads(u);
-    for (std::size_t u = 0; u < offs.size(); ++u) nodes(u);
+    if (step_packs_math(offs.size(), masked)) {
+      emit_nodes_packed(tag, offs);
+    } else {
+      for (std::size_t u = 0; u < offs.size(); ++u) nodes(u);
+    }
     for (std::size_t u = 0; u < offs.size(); ++u) store_of(u);
   }
 

@@ -199,14 +199,29 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     const std::map<std::string, std::pair<std::string*, Placeholders>> fields = {
         {"index", {&iv.index, {}}},
         {"index_const", {&iv.index_const, placeholders({"words"})}},
-        {"mask_const", {&iv.mask_const, placeholders({"words", "bits"})}}};
+        {"mask_const", {&iv.mask_const, placeholders({"words", "bits"})}},
+        {"math_pack", {&iv.math_pack, {}}}};
     for (const auto& f : mapping(kv.second, where)) {
       const std::string key = f.first.as<std::string>();
       if (key == "base") continue;
+      if (key == "math_pack_skip") {
+        if (!f.second.IsSequence()) throw InvalidArgument("vocabulary: " + where + ".math_pack_skip: not a list");
+        for (const auto& item : f.second) {
+          const std::string name = scalar_of(item, where + ".math_pack_skip");
+          const UnaryInfo* found = nullptr;
+          for (const UnaryInfo& u : kUnaryInfo) found = name == u.name ? &u : found;
+          if (!found) {
+            throw InvalidArgument("vocabulary: " + where + ".math_pack_skip: unknown unary function '" + name + "'");
+          }
+          iv.math_pack_skip.insert(found->op);
+        }
+        continue;
+      }
       auto field = fields.find(key);
       if (field == fields.end()) {
         throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key +
-                              "' (valid: base, index, index_const, mask_const; the rest is in the ISA table)");
+                              "' (valid: base, index, index_const, mask_const, math_pack, math_pack_skip; the rest is in the "
+                              "ISA table)");
       }
       *field->second.first = scalar_of(f.second, where + "." + key);
       if (!field->second.second.empty()) check_form(*field->second.first, field->second.second, where + "." + key);

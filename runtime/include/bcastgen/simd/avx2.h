@@ -936,6 +936,9 @@ using f32v = __m256;
 using i32v = __m256i;
 #define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX2
 #include "bcastgen/simd/math_f32.inl"
+#define BCASTGEN_SIMD_PACK_ISA avx2
+#include "bcastgen/simd/math_pack.inl"
+#undef BCASTGEN_SIMD_PACK_ISA
 #undef BCASTGEN_SIMD_FN
 
 // --- f16, bf16: __m256 of their f32 values, 8 lanes from 16 bytes ---
