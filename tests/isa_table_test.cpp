@@ -328,7 +328,9 @@ TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
   expect_rejected(edited("math_pack_skip: [fast_gelu_tanh,", "math_pack_skip: [fast_gelu_tanhh,"),
                   "isas.avx2.math_pack_skip: unknown unary function 'fast_gelu_tanhh'");
   expect_rejected(edited("math_pack_skip: [fast_gelu_tanh, expm1, log, log2, log10, log1p]", "math_pack_skip: log"),
-                  "isas.avx2.math_pack_skip: not a list");
+                  "isas.avx2.math_pack_skip must be a list of names");
+  expect_rejected(edited("math_pack_skip: [fast_gelu_tanh,", "math_pack_skip: [log, fast_gelu_tanh,"),
+                  "isas.avx2.math_pack_skip: 'log' is listed twice");
 }
 
 // Each row names a wrapper by convention: form_dtype, cast_from_to.

@@ -106,6 +106,14 @@ std::vector<std::string> names_of(const YAML::Node& n, const std::string& where)
   return names;
 }
 
+// The unary function a vocabulary list names: its row of kUnaryInfo.
+UnaryOp unary_named(const std::string& name, const std::string& where) {
+  for (const UnaryInfo& u : kUnaryInfo) {
+    if (name == u.name) return u.op;
+  }
+  throw InvalidArgument("vocabulary: " + where + ": unknown unary function '" + name + "'");
+}
+
 // The form must be non-empty and use only its placeholders.
 void check_form(const std::string& form, const Placeholders& allowed, const std::string& where) {
   if (form.empty()) throw InvalidArgument("vocabulary: " + where + " is empty");
@@ -205,15 +213,9 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
       const std::string key = f.first.as<std::string>();
       if (key == "base") continue;
       if (key == "math_pack_skip") {
-        if (!f.second.IsSequence()) throw InvalidArgument("vocabulary: " + where + ".math_pack_skip: not a list");
-        for (const auto& item : f.second) {
-          const std::string name = scalar_of(item, where + ".math_pack_skip");
-          const UnaryInfo* found = nullptr;
-          for (const UnaryInfo& u : kUnaryInfo) found = name == u.name ? &u : found;
-          if (!found) {
-            throw InvalidArgument("vocabulary: " + where + ".math_pack_skip: unknown unary function '" + name + "'");
-          }
-          iv.math_pack_skip.insert(found->op);
+        const std::string list_where = where + "." + key;
+        for (const std::string& name : names_of(f.second, list_where)) {
+          iv.math_pack_skip.insert(unary_named(name, list_where));
         }
         continue;
       }
@@ -410,10 +412,7 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     v.literal_ops_[{isa, t, op, form}] = form == LiteralForm::Number ? call(wrapper, {"n", "x"}) : call(wrapper, {"x"});
   });
   read_lists("unary", [&](Isa isa, DType t, const std::string& name, const std::string& where) {
-    const UnaryInfo* found = nullptr;
-    for (const UnaryInfo& u : kUnaryInfo) found = name == u.name ? &u : found;
-    if (!found) throw InvalidArgument("vocabulary: " + where + ": unknown unary function '" + name + "'");
-    v.unary_[{isa, t, found->op}] = call(name + "_" + v.type(isa, t)->suffix, {"x"});
+    v.unary_[{isa, t, unary_named(name, where)}] = call(name + "_" + v.type(isa, t)->suffix, {"x"});
   });
   // Between numbers of one width, with bool (a compare result of the
   // lanes), or between widths (a node r times wider takes r registers): a
