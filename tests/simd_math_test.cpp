@@ -1,9 +1,9 @@
 // The math algorithms written once (bcastgen/simd/math_f32.inl) give the
 // same bits in every instantiation: each vector ISA's lanes against the
 // scalar one, which bcastgen::ops calls (and math_accuracy_test holds to
-// the ulp bound), AVX2's forms over four vectors (x4, simd/math_pack.inl)
-// too. CI compares every 127th f32 bit pattern, about 34 million
-// inputs, plus the specials; BCASTGEN_SIMD_MATH_ALL=1 compares all 2^32, and
+// the ulp bound), the x86 ISAs' forms over four vectors (x4,
+// simd/math_pack.inl) too. CI compares every 127th f32 bit pattern, about
+// 34 million inputs, plus the specials; BCASTGEN_SIMD_MATH_ALL=1 compares all 2^32, and
 // BCASTGEN_SIMD_MATH_STRIDE=<n> every n-th (the aarch64 stage under qemu).
 // An ISA this CPU lacks is skipped.
 #include <gtest/gtest.h>
@@ -39,7 +39,9 @@ namespace bg = bcastgen;
 
 namespace {
 
-using Batch = void (*)(const float* in, float* out, std::size_t n);  // n: a multiple of 32
+using Batch = void (*)(const float* in, float* out, std::size_t n);  // n: a multiple of kStep
+// The longest step of a batch below: four AVX-512 vectors.
+constexpr std::size_t kStep = 64;
 
 struct VectorFunction {
   const char* name;
@@ -68,26 +70,29 @@ BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_)
 #undef BCASTGEN_BATCHES_
 #undef BCASTGEN_BATCH_
 
-// The same functions over four AVX2 vectors at once (simd/math_pack.inl,
-// what a generated step of four calls): "NAME_x4" below.
-#define BCASTGEN_BATCH_X4_(NAME)                                                                          \
-  __attribute__((target(BCASTGEN_TARGET_AVX2))) void NAME##_f32_avx2_x4(const float* in, float* out,      \
-                                                                          std::size_t n) {                 \
-    namespace v = bg::simd::avx2;                                                                         \
-    for (std::size_t i = 0; i < n; i += 32) {                                                             \
-      const v::x4::f32v y = v::x4::NAME##_f32(v::x4::f32v{                                               \
-          {_mm256_loadu_ps(in + i), _mm256_loadu_ps(in + i + 8), _mm256_loadu_ps(in + i + 16),            \
-           _mm256_loadu_ps(in + i + 24)}});                                                               \
-      for (int k = 0; k < 4; ++k) _mm256_storeu_ps(out + i + 8 * k, y.v[k]);                             \
-    }                                                                                                     \
+// The same functions over four vectors at once (simd/math_pack.inl, what a
+// generated step of four calls): "NAME_x4" below.
+#define BCASTGEN_BATCH_X4_(ISA, TARGET, LANES, LOAD, STORE, NAME)                                            \
+  __attribute__((target(TARGET))) void NAME##_f32_##ISA##_x4(const float* in, float* out, std::size_t n) { \
+    namespace v = bg::simd::ISA;                                                                           \
+    for (std::size_t i = 0; i < n; i += 4 * LANES) {                                                       \
+      const v::x4::f32v y = v::x4::NAME##_f32(v::x4::f32v{                                                 \
+          {LOAD(in + i), LOAD(in + i + LANES), LOAD(in + i + 2 * LANES), LOAD(in + i + 3 * LANES)}});      \
+      for (int k = 0; k < 4; ++k) STORE(out + i + LANES * k, y.v[k]);                                       \
+    }                                                                                                      \
   }
-BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCH_X4_)
+#define BCASTGEN_BATCHES_X4_(NAME)                                                                          \
+  BCASTGEN_BATCH_X4_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, NAME)                \
+  BCASTGEN_BATCH_X4_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, NAME)
+BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_X4_)
+#undef BCASTGEN_BATCHES_X4_
 #undef BCASTGEN_BATCH_X4_
 
 #define BCASTGEN_ENTRIES_(NAME)                                                \
   {#NAME, bg::Isa::Avx2, NAME##_f32_avx2, bg::simd::scalar::NAME##_f32},       \
       {#NAME "_x4", bg::Isa::Avx2, NAME##_f32_avx2_x4, bg::simd::scalar::NAME##_f32}, \
-      {#NAME, bg::Isa::Avx512, NAME##_f32_avx512, bg::simd::scalar::NAME##_f32},
+      {#NAME, bg::Isa::Avx512, NAME##_f32_avx512, bg::simd::scalar::NAME##_f32},          \
+      {#NAME "_x4", bg::Isa::Avx512, NAME##_f32_avx512_x4, bg::simd::scalar::NAME##_f32},
 const std::vector<VectorFunction> kFunctions = {BCASTGEN_VECTOR_MATH_(BCASTGEN_ENTRIES_)};
 #undef BCASTGEN_ENTRIES_
 #elif defined(__aarch64__)
@@ -130,7 +135,7 @@ TEST_P(SimdMath, EveryLaneGivesTheScalarBits) {
   std::size_t compared = 0, differ = 0;
   std::string first;
   auto check = [&](std::size_t n) {
-    n = (n + 31) / 32 * 32;  // whole steps of every batch (the callers pad with 1.0)
+    n = (n + kStep - 1) / kStep * kStep;  // whole steps of every batch (the callers pad with 1.0)
     f.batch(in.data(), out.data(), n);
     for (std::size_t i = 0; i < n; ++i) {
       const float want = f.scalar(in[i]);
@@ -151,7 +156,7 @@ TEST_P(SimdMath, EveryLaneGivesTheScalarBits) {
                                        -3.4028235e38f, 88.72283f, 88.7228394f, -103.97f, -103.98f, -87.33655f, 1.0f,
                                        -1.0f, 0.5f, 2.0f, 128.0f, -150.0f, 88.5f, -18.0f, 12.0f, -12.0f};
   std::copy(specials.begin(), specials.end(), in.begin());
-  std::fill(in.begin() + specials.size(), in.begin() + 32 * ((specials.size() + 31) / 32), 1.0f);
+  std::fill(in.begin() + specials.size(), in.begin() + kStep * ((specials.size() + kStep - 1) / kStep), 1.0f);
   check(specials.size());
   std::size_t n = 0;
   for (std::uint64_t b = 0; b < (std::uint64_t{1} << 32); b += stride) {
@@ -180,8 +185,8 @@ TEST(SimdMathNaNs, LogFamilyGivesTheSameNaNBitsInEveryVariant) {
     std::string name = f.name;
     if (name.size() > 3 && name.compare(name.size() - 3, 3, "_x4") == 0) name.resize(name.size() - 3);
     if (name.rfind("log", 0) != 0 || !bg::cpu_supports(f.isa)) continue;
-    std::vector<float> in(32, 1.0f), out(32);  // one batch step (Batch)
-    std::vector<std::uint32_t> want(32, bits(0.0f));
+    std::vector<float> in(kStep, 1.0f), out(kStep);  // one batch step (Batch)
+    std::vector<std::uint32_t> want(kStep, bits(0.0f));
     std::size_t n = 0;
     for (std::uint32_t b : negatives) {
       in[n] = from_bits(b);

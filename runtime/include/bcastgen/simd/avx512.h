@@ -1050,6 +1050,9 @@ using f32v = __m512;
 using i32v = __m512i;
 #define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX512
 #include "bcastgen/simd/math_f32.inl"
+#define BCASTGEN_SIMD_PACK_ISA avx512
+#include "bcastgen/simd/math_pack.inl"
+#undef BCASTGEN_SIMD_PACK_ISA
 #undef BCASTGEN_SIMD_FN
 #undef BCASTGEN_SIMD_SCALEF
 #undef BCASTGEN_SIMD_LOG_SPECIALS

@@ -16,14 +16,10 @@
 // Included by a SIMD header inside its own namespace, right after
 // math_f32.inl and while BCASTGEN_SIMD_FN is still defined, with the same
 // wrappers in scope. An ISA that defines BCASTGEN_SIMD_SCALEF or
-// BCASTGEN_SIMD_LOG_SPECIALS has its own forms of those functions, which
-// would have to be lifted here too.
+// BCASTGEN_SIMD_LOG_SPECIALS (AVX-512) has its own forms of those functions,
+// lifted below like the wrappers.
 //
 // No include guard: it is meant to be included once per namespace.
-
-#if defined(BCASTGEN_SIMD_SCALEF) || defined(BCASTGEN_SIMD_LOG_SPECIALS)
-#error "math_pack.inl: lift the ISA's own times_power_of_two, times_fast_power_of_two and log_specials first"
-#endif
 
 namespace x4 {
 
@@ -105,6 +101,17 @@ BCASTGEN_PACK_LOOKUP_(lookup4_f32)
 BCASTGEN_PACK_LOOKUP_(lookup8_f32)
 BCASTGEN_PACK_LOOKUP_(lookup16_f32)
 #undef BCASTGEN_PACK_LOOKUP_
+#ifdef BCASTGEN_SIMD_SCALEF
+template <int S>
+BCASTGEN_SIMD_FN f32v times_power_of_two(f32v y, f32v z) {
+  return {{one_detail::times_power_of_two<S>(y.v[0], z.v[0]), one_detail::times_power_of_two<S>(y.v[1], z.v[1]),
+           one_detail::times_power_of_two<S>(y.v[2], z.v[2]), one_detail::times_power_of_two<S>(y.v[3], z.v[3])}};
+}
+BCASTGEN_PACK_2_(f32v, one_detail, times_fast_power_of_two, f32v, f32v)
+#endif
+#ifdef BCASTGEN_SIMD_LOG_SPECIALS
+BCASTGEN_PACK_2_(f32v, one_detail, log_specials, f32v, f32v)
+#endif
 }  // namespace detail
 
 #undef BCASTGEN_PACK_1_
