@@ -271,9 +271,9 @@ TEST(Generate, BiasAddHasOnlyConstantLoops) {
 }
 
 // A step of four AVX2 vectors calls each f32 math function once for the
-// four (simd/math_pack.inl, the vocabulary's math_pack), node by node, but
-// for the functions the row skips; a kernel without such a function keeps
-// its vector-by-vector order.
+// four (simd/math_pack.inl, the vocabulary's math_pack), node by node, or
+// twice for two (math_pack_of: log1p), or once per vector (expm1); a kernel
+// without such a function keeps its vector-by-vector order.
 TEST(Generate, AvxTwoStepsCallMathOverFourVectors) {
   GenerateOptions o;
   o.stem = "pack";
@@ -281,7 +281,7 @@ TEST(Generate, AvxTwoStepsCallMathOverFourVectors) {
 isa: [avx2]
 kernels:
   - {name: gate, inputs: {x: [4096], z: [4096]}, expr: 'sigmoid(x) * fast_tanh(z)'}
-  - {name: skipped, inputs: {x: [4096]}, expr: 'fast_gelu_tanh(x)'}
+  - {name: pairs, inputs: {x: [4096]}, expr: 'log1p(x) + expm1(x)'}
   - {name: plain, inputs: {x: [4096]}, expr: 'x * 2 + 1'}
 )", "pack.yaml"),
                                                  o);
@@ -294,8 +294,13 @@ kernels:
   // Node by node: the products of the four vectors after both functions.
   ASSERT_NE(gate.find("multiply_f32(t1_0, t3_0)"), std::string::npos) << gate;
   EXPECT_LT(gate.find("x4::fast_tanh_f32"), gate.find("multiply_f32(t1_0, t3_0)")) << gate;
-  EXPECT_TRUE(contains(cpp, "x4::") && contains(cpp, "fast_gelu_tanh_f32(t0_0)")) << cpp;
-  EXPECT_FALSE(contains(cpp, "x4::fast_gelu_tanh_f32")) << cpp;
+  const std::string pairs = cpp.substr(cpp.find("namespace pairs_impl"));
+  EXPECT_TRUE(contains(pairs, "const x2::f32v t1_x2_0 = x2::log1p_f32(x2::f32v{{t0_0, t0_1}});\n"
+                              "    const __m256 t1_0 = t1_x2_0.v[0];\n"
+                              "    const __m256 t1_1 = t1_x2_0.v[1];\n"
+                              "    const x2::f32v t1_x2_1 = x2::log1p_f32(x2::f32v{{t0_2, t0_3}});\n")) << pairs;
+  EXPECT_TRUE(contains(pairs, "expm1_f32(t0_3)")) << pairs;
+  EXPECT_FALSE(contains(pairs, "x4::") || contains(pairs, "x2::expm1")) << pairs;
   const std::string plain = cpp.substr(cpp.find("namespace plain_impl"));
   EXPECT_FALSE(contains(plain.substr(0, plain.find("}  // namespace plain_impl")), "x4")) << plain;
 }

@@ -316,21 +316,30 @@ TEST(VocabularyCheck, RowsAreListsOfNames) {
                   "ops.avx512.f32 must be a list of names");
 }
 
-// The four-vector math forms are an ISA's opt-in (AVX2's, measured there),
-// with the functions it leaves one call per vector by name.
+// The math packs are an ISA's opt-in (AVX2's, measured there): vectors
+// per call for every function, and per function where it differs.
 TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
   const Vocabulary& v = Vocabulary::builtin();
-  EXPECT_EQ(v.isa(Isa::Avx2)->math_pack, "x4");
-  EXPECT_EQ(v.isa(Isa::Avx2)->math_pack_skip.count(bg::UnaryOp::FastGeluTanh), 1u);
-  EXPECT_EQ(v.isa(Isa::Avx2)->math_pack_skip.count(bg::UnaryOp::Log1p), 1u);
-  EXPECT_EQ(v.isa(Isa::Avx2)->math_pack_skip.count(bg::UnaryOp::FastTanh), 0u);
-  EXPECT_EQ(v.isa(Isa::Avx512)->math_pack, "");
-  expect_rejected(edited("math_pack_skip: [fast_gelu_tanh,", "math_pack_skip: [fast_gelu_tanhh,"),
-                  "isas.avx2.math_pack_skip: unknown unary function 'fast_gelu_tanhh'");
-  expect_rejected(edited("math_pack_skip: [fast_gelu_tanh, expm1, log, log2, log10, log1p]", "math_pack_skip: log"),
-                  "isas.avx2.math_pack_skip must be a list of names");
-  expect_rejected(edited("math_pack_skip: [fast_gelu_tanh,", "math_pack_skip: [log, fast_gelu_tanh,"),
-                  "isas.avx2.math_pack_skip: 'log' is listed twice");
+  const bg::gen::IsaVocabulary& avx2 = *v.isa(Isa::Avx2);
+  EXPECT_EQ(avx2.math_pack, 4);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastTanh), 4);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastGeluTanh), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Log1p), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Expm1), 1);
+  EXPECT_EQ(v.isa(Isa::Avx512)->math_pack, 0);
+  EXPECT_EQ(v.isa(Isa::Avx512)->math_pack_width(bg::UnaryOp::Exp), 1);
+  // An ISA with a base and no packs of its own has the base's.
+  const Vocabulary packed = Vocabulary::parse(edited("index: __m512i\n", "index: __m512i\n    math_pack: 2\n"));
+  EXPECT_EQ(packed.isa(Isa::Avx512Fp16)->math_pack_width(bg::UnaryOp::Exp), 2);
+  expect_rejected(edited("math_pack: 4", "math_pack: x4"),
+                  "isas.avx2.math_pack: 'x4' is not a number of vectors per call (valid: 1, 2, 4");
+  expect_rejected(edited("math_pack: 4", "math_pack: 3"), "isas.avx2.math_pack: '3' is not a number");
+  expect_rejected(edited("fast_gelu_tanh: 2,", "fast_gelu_tanhh: 2,"),
+                  "isas.avx2.math_pack_of: unknown unary function 'fast_gelu_tanhh'");
+  expect_rejected(edited("log10: 1}", "log10: 1, ceil: 2}"), "isas.avx2.math_pack_of.ceil: 'ceil' is exact");
+  expect_rejected(edited("expm1: 1,", "expm1: 8,"), "isas.avx2.math_pack_of.expm1: '8' is not a number");
+  const std::string avx2_pack_of = "math_pack_of: {log1p: 2, fast_gelu_tanh: 2, expm1: 1, log: 1, log2: 1, log10: 1}";
+  expect_rejected(edited(avx2_pack_of, "math_pack_of: [exp]"), "isas.avx2.math_pack_of must be a mapping");
 }
 
 // Each row names a wrapper by convention: form_dtype, cast_from_to.

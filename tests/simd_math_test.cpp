@@ -1,7 +1,7 @@
 // The math algorithms written once (bcastgen/simd/math_f32.inl) give the
 // same bits in every instantiation: each vector ISA's lanes against the
 // scalar one, which bcastgen::ops calls (and math_accuracy_test holds to
-// the ulp bound), the x86 ISAs' forms over four vectors (x4,
+// the ulp bound), the x86 ISAs' forms over two and four vectors (x2, x4,
 // simd/math_pack.inl) too. CI compares every 127th f32 bit pattern, about
 // 34 million inputs, plus the specials; BCASTGEN_SIMD_MATH_ALL=1 compares all 2^32, and
 // BCASTGEN_SIMD_MATH_STRIDE=<n> every n-th (the aarch64 stage under qemu).
@@ -70,28 +70,33 @@ BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_)
 #undef BCASTGEN_BATCHES_
 #undef BCASTGEN_BATCH_
 
-// The same functions over four vectors at once (simd/math_pack.inl, what a
-// generated step of four calls): "NAME_x4" below.
-#define BCASTGEN_BATCH_X4_(ISA, TARGET, LANES, LOAD, STORE, NAME)                                            \
-  __attribute__((target(TARGET))) void NAME##_f32_##ISA##_x4(const float* in, float* out, std::size_t n) { \
-    namespace v = bg::simd::ISA;                                                                           \
-    for (std::size_t i = 0; i < n; i += 4 * LANES) {                                                       \
-      const v::x4::f32v y = v::x4::NAME##_f32(v::x4::f32v{                                                 \
-          {LOAD(in + i), LOAD(in + i + LANES), LOAD(in + i + 2 * LANES), LOAD(in + i + 3 * LANES)}});      \
-      for (int k = 0; k < 4; ++k) STORE(out + i + LANES * k, y.v[k]);                                       \
-    }                                                                                                      \
+// The same functions over two and four vectors at once (simd/math_pack.inl,
+// what a generated step of four calls): "NAME_x2" and "NAME_x4" below.
+#define BCASTGEN_BATCH_PACK_(ISA, TARGET, LANES, LOAD, STORE, NAME, W)                                          \
+  __attribute__((target(TARGET))) void NAME##_f32_##ISA##_x##W(const float* in, float* out, std::size_t n) { \
+    namespace v = bg::simd::ISA;                                                                              \
+    for (std::size_t i = 0; i < n; i += W * LANES) {                                                          \
+      v::x##W::f32v x;                                                                                        \
+      for (int k = 0; k < W; ++k) x.v[k] = LOAD(in + i + LANES * k);                                          \
+      const v::x##W::f32v y = v::x##W::NAME##_f32(x);                                                         \
+      for (int k = 0; k < W; ++k) STORE(out + i + LANES * k, y.v[k]);                                         \
+    }                                                                                                         \
   }
-#define BCASTGEN_BATCHES_X4_(NAME)                                                                          \
-  BCASTGEN_BATCH_X4_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, NAME)                \
-  BCASTGEN_BATCH_X4_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, NAME)
-BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_X4_)
-#undef BCASTGEN_BATCHES_X4_
-#undef BCASTGEN_BATCH_X4_
+#define BCASTGEN_BATCHES_PACK_(NAME)                                                                     \
+  BCASTGEN_BATCH_PACK_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, NAME, 2)        \
+  BCASTGEN_BATCH_PACK_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, NAME, 4)        \
+  BCASTGEN_BATCH_PACK_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, NAME, 2)   \
+  BCASTGEN_BATCH_PACK_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, NAME, 4)
+BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_PACK_)
+#undef BCASTGEN_BATCHES_PACK_
+#undef BCASTGEN_BATCH_PACK_
 
-#define BCASTGEN_ENTRIES_(NAME)                                                \
-  {#NAME, bg::Isa::Avx2, NAME##_f32_avx2, bg::simd::scalar::NAME##_f32},       \
-      {#NAME "_x4", bg::Isa::Avx2, NAME##_f32_avx2_x4, bg::simd::scalar::NAME##_f32}, \
+#define BCASTGEN_ENTRIES_(NAME)                                                           \
+  {#NAME, bg::Isa::Avx2, NAME##_f32_avx2, bg::simd::scalar::NAME##_f32},                  \
+      {#NAME "_x2", bg::Isa::Avx2, NAME##_f32_avx2_x2, bg::simd::scalar::NAME##_f32},     \
+      {#NAME "_x4", bg::Isa::Avx2, NAME##_f32_avx2_x4, bg::simd::scalar::NAME##_f32},     \
       {#NAME, bg::Isa::Avx512, NAME##_f32_avx512, bg::simd::scalar::NAME##_f32},          \
+      {#NAME "_x2", bg::Isa::Avx512, NAME##_f32_avx512_x2, bg::simd::scalar::NAME##_f32}, \
       {#NAME "_x4", bg::Isa::Avx512, NAME##_f32_avx512_x4, bg::simd::scalar::NAME##_f32},
 const std::vector<VectorFunction> kFunctions = {BCASTGEN_VECTOR_MATH_(BCASTGEN_ENTRIES_)};
 #undef BCASTGEN_ENTRIES_
@@ -183,7 +188,9 @@ TEST(SimdMathNaNs, LogFamilyGivesTheSameNaNBitsInEveryVariant) {
   std::size_t checked = 0;
   for (const VectorFunction& f : kFunctions) {
     std::string name = f.name;
-    if (name.size() > 3 && name.compare(name.size() - 3, 3, "_x4") == 0) name.resize(name.size() - 3);
+    if (name.size() > 3 && (name.compare(name.size() - 3, 3, "_x2") == 0 || name.compare(name.size() - 3, 3, "_x4") == 0)) {
+      name.resize(name.size() - 3);
+    }
     if (name.rfind("log", 0) != 0 || !bg::cpu_supports(f.isa)) continue;
     std::vector<float> in(kStep, 1.0f), out(kStep);  // one batch step (Batch)
     std::vector<std::uint32_t> want(kStep, bits(0.0f));

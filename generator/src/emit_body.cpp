@@ -425,51 +425,58 @@ class BodyEmitter {
     }
   }
 
-  // Whether node i is an f32 math function (one of math_f32.inl's: it has an
-  // ulp bound and a vector form) that the ISA has over four vectors at once
-  // (IsaVocabulary::math_pack).
-  bool packs_math(std::size_t i) const {
+  // How many vectors of a step of four each call of node i takes: more than
+  // one where it is an f32 math function (one of math_f32.inl's: it has an
+  // ulp bound and a vector form) that the ISA has over two or four vectors
+  // at once (IsaVocabulary::math_pack), else 1.
+  int math_pack_width(std::size_t i) const {
     const ExprNode& n = node(i);
-    if (n.kind != ExprKind::Unary || by_lanes(i) || parts(i) != 1 || parts(n.args[0]) != 1) return false;
+    if (n.kind != ExprKind::Unary || by_lanes(i) || parts(i) != 1 || parts(n.args[0]) != 1) return 1;
     const IsaVocabulary* iv = voc_.isa(ip_.isa);
-    if (iv == nullptr || iv->math_pack.empty() || unary_info(n.unary).max_ulp == 0) return false;
-    if (iv->math_pack_skip.count(n.unary) != 0) return false;
+    if (iv == nullptr || unary_info(n.unary).max_ulp == 0) return 1;
     const DType t = form_dtype(i, node(n.args[0]).dtype);
-    return t == DType::F32 && voc_.unary(ip_.isa, t, n.unary).has_value();
+    if (t != DType::F32 || !voc_.unary(ip_.isa, t, n.unary).has_value()) return 1;
+    return iv->math_pack_width(n.unary);
   }
 
   // The nodes of a step of four whole vectors, node by node, each f32 math
-  // function called once for the four (packs_math): a function's operations
-  // then alternate between the vectors in the source, as GCC, which does
-  // not schedule them at -O2 on x86, emits them (README "Math functions").
+  // function called once per two or four of them (math_pack_width, namespace
+  // x2 or x4): a function's operations then alternate between the vectors in
+  // the source, as GCC, which does not schedule them at -O2 on x86, emits
+  // them (README "Math functions").
   void emit_nodes_packed(const std::string& tag, const std::vector<std::int64_t>& offs) {
-    const std::string& ns = voc_.isa(ip_.isa)->math_pack;
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
-      if (!packs_math(i)) {
+      const std::size_t width = static_cast<std::size_t>(math_pack_width(i));
+      if (width == 1) {
         for (std::size_t u = 0; u < offs.size(); ++u) emit_node(i, fmt::format("{}{}", tag, u), offs[u], ip_.lanes);
         continue;
       }
       const ExprNode& n = node(i);
-      std::string args;
-      for (std::size_t u = 0; u < offs.size(); ++u) {
-        args += (u ? ", " : "") + vector_name(n.args[0], fmt::format("{}{}", tag, u), offs[u]);
-      }
-      const std::string pack = fmt::format("t{}_{}x4", i, tag);
-      const std::string call = expand(*voc_.unary(ip_.isa, DType::F32, n.unary), {{"x", ns + "::f32v{{" + args + "}}"}});
-      pr_.line(fmt::format("const {}::f32v {} = {}::{};", ns, pack, ns, call));
-      for (std::size_t u = 0; u < offs.size(); ++u) {
-        pr_.line(fmt::format("const {} {} = {}.v[{}];", reg_type(i), vector_name(i, fmt::format("{}{}", tag, u), offs[u]),
-                             pack, u));
+      const std::string ns = fmt::format("x{}", width);
+      for (std::size_t first = 0; first < offs.size(); first += width) {
+        std::string args;
+        for (std::size_t u = first; u < first + width; ++u) {
+          args += (u > first ? ", " : "") + vector_name(n.args[0], fmt::format("{}{}", tag, u), offs[u]);
+        }
+        const std::string pack = width == offs.size() ? fmt::format("t{}_{}{}", i, tag, ns)
+                                                      : fmt::format("t{}_{}{}_{}", i, tag, ns, first / width);
+        const std::string call =
+            expand(*voc_.unary(ip_.isa, DType::F32, n.unary), {{"x", ns + "::f32v{{" + args + "}}"}});
+        pr_.line(fmt::format("const {}::f32v {} = {}::{};", ns, pack, ns, call));
+        for (std::size_t u = first; u < first + width; ++u) {
+          pr_.line(fmt::format("const {} {} = {}.v[{}];", reg_type(i),
+                               vector_name(i, fmt::format("{}{}", tag, u), offs[u]), pack, u - first));
+        }
       }
     }
   }
 
-  // Whether a whole step of these vectors calls the math functions over four
-  // at once: four of them, and a node that packs.
+  // Whether a whole step of these vectors calls a math function over more
+  // than one at once: four of them, and a node that packs.
   bool step_packs_math(std::size_t vectors, bool masked) const {
     if (vectors != 4 || masked) return false;
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
-      if (packs_math(i)) return true;
+      if (math_pack_width(i) > 1) return true;
     }
     return false;
   }

@@ -114,6 +114,17 @@ UnaryOp unary_named(const std::string& name, const std::string& where) {
   throw InvalidArgument("vocabulary: " + where + ": unknown unary function '" + name + "'");
 }
 
+// Vectors per call of a math function in a step of four: 1 (one call per
+// vector), or 2 or 4, the widths of simd/math_pack.inl's namespaces x2, x4.
+int pack_width_of(const YAML::Node& n, const std::string& where) {
+  const std::string text = scalar_of(n, where);
+  if (text != "1" && text != "2" && text != "4") {
+    throw InvalidArgument("vocabulary: " + where + ": '" + text +
+                          "' is not a number of vectors per call (valid: 1, 2, 4; simd/math_pack.inl has x2 and x4)");
+  }
+  return std::stoi(text);
+}
+
 // The form must be non-empty and use only its placeholders.
 void check_form(const std::string& form, const Placeholders& allowed, const std::string& where) {
   if (form.empty()) throw InvalidArgument("vocabulary: " + where + " is empty");
@@ -207,22 +218,30 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     const std::map<std::string, std::pair<std::string*, Placeholders>> fields = {
         {"index", {&iv.index, {}}},
         {"index_const", {&iv.index_const, placeholders({"words"})}},
-        {"mask_const", {&iv.mask_const, placeholders({"words", "bits"})}},
-        {"math_pack", {&iv.math_pack, {}}}};
+        {"mask_const", {&iv.mask_const, placeholders({"words", "bits"})}}};
     for (const auto& f : mapping(kv.second, where)) {
       const std::string key = f.first.as<std::string>();
       if (key == "base") continue;
-      if (key == "math_pack_skip") {
-        const std::string list_where = where + "." + key;
-        for (const std::string& name : names_of(f.second, list_where)) {
-          iv.math_pack_skip.insert(unary_named(name, list_where));
+      if (key == "math_pack") {
+        iv.math_pack = pack_width_of(f.second, where + "." + key);
+        continue;
+      }
+      if (key == "math_pack_of") {
+        for (const auto& g : mapping(f.second, where + "." + key)) {
+          const std::string name = g.first.as<std::string>(), fn_where = where + "." + key + "." + name;
+          const UnaryOp op = unary_named(name, where + "." + key);
+          if (unary_info(op).max_ulp == 0) {
+            throw InvalidArgument("vocabulary: " + fn_where + ": '" + name +
+                                  "' is exact, not a math function of simd/math_f32.inl");
+          }
+          iv.math_pack_of[op] = pack_width_of(g.second, fn_where);
         }
         continue;
       }
       auto field = fields.find(key);
       if (field == fields.end()) {
         throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key +
-                              "' (valid: base, index, index_const, mask_const, math_pack, math_pack_skip; the rest is in the "
+                              "' (valid: base, index, index_const, mask_const, math_pack, math_pack_of; the rest is in the "
                               "ISA table)");
       }
       *field->second.first = scalar_of(f.second, where + "." + key);
@@ -249,6 +268,12 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     if (iv.base) extending.push_back(isa);
   }
   std::stable_sort(extending.begin(), extending.end(), [&](Isa a, Isa b) { return depth(a) < depth(b); });
+  for (Isa isa : extending) {  // the math packs of the base, unless its own
+    IsaVocabulary& iv = v.isas_[isa];
+    if (iv.math_pack != 0 || !iv.math_pack_of.empty()) continue;
+    iv.math_pack = v.isas_[*iv.base].math_pack;
+    iv.math_pack_of = v.isas_[*iv.base].math_pack_of;
+  }
   for (Isa isa : extending) {  // the gathered blocks of the base's dtypes
     IsaVocabulary& iv = v.isas_[isa];
     if (!iv.index.empty()) continue;

@@ -25,13 +25,18 @@ struct IsaVocabulary {
   std::string index;        // register type of a permute's index vector
   std::string index_const;  // an index vector from {words}: 32-bit lane numbers
   std::string mask_const;   // a lane mask from {words} (-1/0 per 32-bit word) or {bits} (one bit per lane)
-  // The namespace of the f32 math functions over four vectors at once
-  // (simd/math_pack.inl), "" where the ISA's header has none: a step of four
-  // vectors then calls each math function once, its operations interleaved.
-  std::string math_pack;
-  // The math functions that stay one call per vector: slower over four
-  // (their values spill), as measured.
-  std::set<UnaryOp> math_pack_skip;
+  // How many vectors a step of four gives each call of an f32 math function
+  // (simd/math_pack.inl's namespaces x2 and x4, whose operations alternate
+  // between the vectors): `math_pack` for every function, `math_pack_of`
+  // for those that differ, as measured (over four, some spill). 0 where the
+  // ISA's header has no packs: one call per vector.
+  int math_pack = 0;
+  std::map<UnaryOp, int> math_pack_of;
+  // The vectors per call for `op` (1: one call per vector).
+  int math_pack_width(UnaryOp op) const {
+    const auto it = math_pack_of.find(op);
+    return it != math_pack_of.end() ? it->second : math_pack > 0 ? math_pack : 1;
+  }
   // The ISA this one extends ("base: avx512"): it has the base's forms for
   // every dtype it does not list in `types`, and its own for those it does
   // (for a `partial` row, only the forms it lists).

@@ -937,7 +937,12 @@ using i32v = __m256i;
 #define BCASTGEN_SIMD_FN BCASTGEN_SIMD_AVX2
 #include "bcastgen/simd/math_f32.inl"
 #define BCASTGEN_SIMD_PACK_ISA avx2
+#define BCASTGEN_SIMD_PACK_WIDTH 2
 #include "bcastgen/simd/math_pack.inl"
+#undef BCASTGEN_SIMD_PACK_WIDTH
+#define BCASTGEN_SIMD_PACK_WIDTH 4
+#include "bcastgen/simd/math_pack.inl"
+#undef BCASTGEN_SIMD_PACK_WIDTH
 #undef BCASTGEN_SIMD_PACK_ISA
 #undef BCASTGEN_SIMD_FN
 
