@@ -1000,39 +1000,44 @@ BCASTGEN_SIMD_FN f32v fast_softplus_f32(f32v x) {
 namespace detail {
 
 // W(a) = a erfc(a / sqrt 2) e^(a^2/2) / 2 for a in [0, 14.5], which rises
-// from 0 to 1/sqrt(2 pi), in relative error: W = s Q(s) with s = a / (a + 2)
-// in [0, 0.88], Q one polynomial of degree 11 in u = s - 1/2 (relative
-// error 0.52 2^-24, Horner's condition number 2.1; Q = 1 at s = 0, where W
-// is a/2 and s is too; scripts/derive-math-polynomials.sollya). No table:
-// W per interval of a (13 of them, 16-entry lookups) took 16 permutes and 8
-// blends per vector on AVX2, and fast_gelu ran 1.8x slower there (Zen 3).
-// s rounds twice (d = a + 2, then a / d), and near a = 0 W follows s's
+// from 0 to 1/sqrt(2 pi), in relative error: W = s Q(s) with s = a / (a + 4)
+// in [0, 0.78], Q one polynomial of degree 9 in u = s - 0.47 (relative
+// error 0.24 2^-24, Horner's condition number 2.8; Q = 2 at s = 0, where W is a/2 and s is a/4;
+// scripts/derive-math-polynomials.sollya). With a / (a + 2), Q needed
+// degree 11 for 0.52 2^-24; with a + 4 two fmas fewer, 1.06x to 1.08x on
+// Zen 3. The centre trades Horner's rounding at the two ends: at 0.39 (the
+// interval's middle) Q's terms cancel near s = 0.78, where Q is 0.5 (3.59
+// ulp at x = -12.05, measured over all 2^32 inputs), at 0.6 u's own rounding
+// and partial sums above Q cost 2.6 2^-24 near s = 0 (4.19 ulp); 0.43 and
+// 0.47 both measure 3.5. No table: W per interval of a (13 of them, 16-entry
+// lookups) took 16 permutes and 8 blends per vector on AVX2, and fast_gelu
+// ran 1.8x slower there (Zen 3).
+// s rounds twice (d = a + 4, then a / d), and near a = 0 W follows s's
 // error one to one, so s's error is recovered: rho = a - s d (an fma,
-// exact), d_err = a - (d - 2) (exact for a <= 2, and below an ulp of d
-// above), and s_lo = (rho - s d_err) / d. It enters W as s_lo W'(s), where
-// W'(s) is Q(s) times W's sensitivity to s (d ln W / d ln s), which is
-// within [0.64, 1.07] times 1 - s, and 1/d = (1 - s) / 2: the term
-// (rho - s d_err) (1 - s)^2 / 2 times q, which W's last fma adds.
+// exact), d_err = a - (d - 4) (exact: d - 4 is, and a - (d - 4) is the
+// rounding error of a + 4), and s_lo = (rho - s d_err) / d. It enters W as
+// s_lo W'(s), where W'(s) is Q(s) times W's sensitivity to s (d ln W / d ln
+// s), which is (d ln W / d ln a) / (1 - s), taken as 1 - s (it is within
+// [0.2, 1.0] times that), and 1/d = (1 - s) / 4: the term (rho - s d_err)
+// (1 - s)^2 / 4 times q, which W's last fma adds.
 BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
-  const f32v two = splat_f32(2.0f);
-  const f32v d = add_f32(a, two);
+  const f32v four = splat_f32(4.0f);
+  const f32v d = add_f32(a, four);
   const f32v s = divide_f32(a, d);
-  const f32v d_err = subtract_f32(a, subtract_f32(d, two));
+  const f32v d_err = subtract_f32(a, subtract_f32(d, four));
   const f32v s_lo_d = fmadd_f32(neg_f32(s), d_err, fmadd_f32(neg_f32(s), d, a));  // rho - s d_err
   const f32v one_minus_s = subtract_f32(splat_f32(1.0f), s);
-  const f32v weight = multiply_f32(one_minus_s, multiply_f32(one_minus_s, splat_f32(0.5f)));
-  const f32v u = subtract_f32(s, splat_f32(0.5f));
-  f32v q = fmadd_f32(u, splat_f32(-0x1.96e71cp-4f), splat_f32(-0x1.058f14p-3f));
-  q = fmadd_f32(u, q, splat_f32(0x1.cdad3ep-5f));
-  q = fmadd_f32(u, q, splat_f32(0x1.a1b218p-3f));
-  q = fmadd_f32(u, q, splat_f32(0x1.b539bep-4f));
-  q = fmadd_f32(u, q, splat_f32(-0x1.f9593ap-4f));
-  q = fmadd_f32(u, q, splat_f32(-0x1.b9783cp-3f));
-  q = fmadd_f32(u, q, splat_f32(-0x1.f322fep-8f));
-  q = fmadd_f32(u, q, splat_f32(0x1.2cce5ep-2f));
-  q = fmadd_f32(u, q, splat_f32(0x1.d7d3c2p-4f));
-  q = fmadd_f32(u, q, splat_f32(-0x1.535bb2p-1f));
-  q = fmadd_f32(u, q, splat_f32(0x1.5845dcp-1f));
+  const f32v weight = multiply_f32(one_minus_s, multiply_f32(one_minus_s, splat_f32(0.25f)));
+  const f32v u = subtract_f32(s, splat_f32(0x1.e147aep-2f));
+  f32v q = fmadd_f32(u, splat_f32(-0x1.18b116p-4f), splat_f32(0x1.030bbp-4f));
+  q = fmadd_f32(u, q, splat_f32(0x1.80877p-3f));
+  q = fmadd_f32(u, q, splat_f32(-0x1.0fdaf2p-2f));
+  q = fmadd_f32(u, q, splat_f32(-0x1.92a218p-3f));
+  q = fmadd_f32(u, q, splat_f32(0x1.ffaa06p-1f));
+  q = fmadd_f32(u, q, splat_f32(-0x1.9c3668p0f));
+  q = fmadd_f32(u, q, splat_f32(0x1.b02908p0f));
+  q = fmadd_f32(u, q, splat_f32(-0x1.50164cp0f));
+  q = fmadd_f32(u, q, splat_f32(0x1.961d7cp-1f));
   return fmadd_f32(s, q, multiply_f32(multiply_f32(s_lo_d, weight), q));
 }
 
@@ -1041,7 +1046,7 @@ BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
 // x Phi(x) = x/2 (1 + erf(x / sqrt 2)), <= 4 ulp, without cancelling on
 // either side: with a = |x| and v = a Phi(-a), gelu is x - v for x > 0 and
 // -v below, and Phi(-a) <= 1/2 keeps x - v >= x/2. v = W(a) e^(-a^2/2)
-// (fast_gelu_w; measured over all 2^32 inputs: 3.15 ulp). -a^2/2 is a
+// (fast_gelu_w; measured over all 2^32 inputs: 3.50 ulp). -a^2/2 is a
 // double-float (an fma), and e^(-a^2/2) = y 2^n (fast_exp_nonpositive) is
 // scaled last, after the product W y, so that a subnormal result rounds
 // once more at most. a is clamped to 14.5, past 14.36, where gelu(-a)
