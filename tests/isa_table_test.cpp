@@ -325,6 +325,7 @@ TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastTanh), 4);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastGeluTanh), 2);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Log1p), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastExpm1), 2);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Expm1), 1);
   EXPECT_EQ(v.isa(Isa::Avx512)->math_pack, 0);
   EXPECT_EQ(v.isa(Isa::Avx512)->math_pack_width(bg::UnaryOp::Exp), 1);
@@ -338,7 +339,7 @@ TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
                   "isas.avx2.math_pack_of: unknown unary function 'fast_gelu_tanhh'");
   expect_rejected(edited("log10: 1}", "log10: 1, ceil: 2}"), "isas.avx2.math_pack_of.ceil: 'ceil' is exact");
   expect_rejected(edited("expm1: 1,", "expm1: 8,"), "isas.avx2.math_pack_of.expm1: '8' is not a number");
-  const std::string avx2_pack_of = "math_pack_of: {log1p: 2, fast_gelu_tanh: 2, expm1: 1, log: 1, log2: 1, log10: 1}";
+  const std::string avx2_pack_of = "math_pack_of: {log1p: 2, fast_gelu_tanh: 2, fast_expm1: 2, expm1: 1, log: 1, log2: 1, log10: 1}";
   expect_rejected(edited(avx2_pack_of, "math_pack_of: [exp]"), "isas.avx2.math_pack_of must be a mapping");
 }
 
