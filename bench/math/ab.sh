@@ -32,7 +32,7 @@ objcopy @"$work/localize.txt" "$work/a.o"
 # The one-input kernels: X(NAME, ELEMENTS).
 sed -n 's/.*name: \([a-z0-9_]*\), inputs: {x: \[\([0-9, ]*\)\]}, expr.*/\1 \2/p' "$work/math_kernels.yaml" |
   while read -r name dims; do echo "X($name, $(echo "$dims" | tr -d ' ' | tr ',' '*'))"; done >"$work/ab_kernels.inc"
-g++ -std=c++17 -O2 -I"$root/runtime/include" -I"$work" "$root/bench/math/ab_driver.cpp" "$work/a.o" "$work/b.o" \
+g++ -std=c++17 -O2 -I"$root/runtime/include" -I"$root/bench" -I"$work" "$root/bench/math/ab_driver.cpp" "$work/a.o" "$work/b.o" \
   -o "$work/ab_driver"
 echo "# A: $base$([ -n "${AB_BASE_INCLUDE:-}" ] && echo " (headers $AB_BASE_INCLUDE)"); B: $new; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 "$work/ab_driver" "${3:-}"

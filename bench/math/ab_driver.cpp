@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <random>
 #include <string>
 #include <vector>
+
+#include "buffers.h"
+#include "math_inputs.h"
 
 // ab_kernels.inc: X(NAME, ELEMENTS) for each one-input kernel (ab.sh), each
 // `void NAME(const float* x, float* out)` in both namespaces. (Declared
@@ -50,28 +52,22 @@ int main(int argc, char** argv) {
 #include "ab_kernels.inc"
   };
 #undef X
-  // x in [-8, 8], or (0.01, 100] for the log family but log1p (bench inputs).
-  std::vector<float> symmetric(kLarge), positive(kLarge), out(kLarge);
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<float> s(-8.0f, 8.0f), p(0.01f, 100.0f);
-  for (long i = 0; i < kLarge; ++i) {
-    symmetric[i] = s(rng);
-    positive[i] = p(rng);
-  }
   std::printf("%-24s %9s %9s  %s\n", "kernel", "A ns/el", "B ns/el", "B/A median [quartiles]");
   for (const Case& c : cases) {
-    const std::string name = c.name;
-    if (name.find(filter) == std::string::npos) continue;
-    const bool log_family = (name.rfind("log", 0) == 0 || name.rfind("fast_log", 0) == 0) &&
-                            name.find("log1p") == std::string::npos;
-    const float* in = log_family ? positive.data() : symmetric.data();
+    Fn f;
+    if (std::string(c.name).find(filter) == std::string::npos || !bench::kernel_function(c.name, &f)) continue;
+    // math_bench.cpp's input for the function, and an output, as it allocates them.
+    bench::AlignedArray<float> x(static_cast<std::size_t>(c.elements)), y(static_cast<std::size_t>(c.elements));
+    bench::fill_math_input(f, x.data(), x.size());
+    const float* in = x.data();
+    float* out = y.data();
     const int calls = c.elements >= kLarge ? 2 : 300;
-    nanoseconds_per_call(c.a, in, out.data(), calls);  // warm-up
-    nanoseconds_per_call(c.b, in, out.data(), calls);
+    nanoseconds_per_call(c.a, in, out, calls);  // warm-up
+    nanoseconds_per_call(c.b, in, out, calls);
     std::vector<double> ta, tb, ratio;
     for (int round = 0; round < 41; ++round) {
-      const double a = nanoseconds_per_call(c.a, in, out.data(), calls);
-      const double b = nanoseconds_per_call(c.b, in, out.data(), calls);
+      const double a = nanoseconds_per_call(c.a, in, out, calls);
+      const double b = nanoseconds_per_call(c.b, in, out, calls);
       ta.push_back(a / c.elements);
       tb.push_back(b / c.elements);
       ratio.push_back(b / a);
