@@ -66,6 +66,12 @@ constexpr float kShifter = 0x1.8p+23f;
 
 BCASTGEN_SIMD_FN i32v held_integer(f32v z) { return subtract_i32(bits_f32(z), bits_f32(splat_f32(kShifter))); }
 
+// 2^(m - 127) for the m in [1, 254] that z holds in its low bits over a
+// shifter kShifter + offset (so m = n + offset for the n it rounds to): the
+// bits shifted to the exponent field, one operation (the shift drops the
+// shifter's own bits).
+BCASTGEN_SIMD_FN f32v power_of_two_held(f32v z) { return from_bits_f32(shift_left_i32<23>(bits_f32(z))); }
+
 // y 2^(n >> S), rounded once, for the n that z holds (|n >> S| <= 252) and
 // the y the callers pass (mostly in [0.48, 240]; small_exp's s_err is the
 // exception). An ISA with a scale instruction (AVX-512's vscalefps, which
@@ -659,8 +665,8 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   r = detail::fmadd_f32(a2, r, splat_f32(-0x1.812744p-2f));
   r = detail::fmadd_f32(a2, r, splat_f32(0x1.06eba8p-3f));
   const f32v small = detail::fmadd_f32(a, r, a);
-  const f32v t = subtract_f32(detail::min_or_b_f32(splat_f32(3.92f), detail::max_or_b_f32(splat_f32(0.875f), a)),
-                              splat_f32(0.875f));
+  // (Below 0.875, t < 0 and the large branch's value is not taken.)
+  const f32v t = subtract_f32(detail::min_or_b_f32(splat_f32(3.92f), a), splat_f32(0.875f));
   // Q = c0 + t (c1 + t (c2 + t H)), H = (c3 + c4 t) + t^2 ((c5 + c6 t) + t^2 (c7 + c8 t)).
   const f32v t2 = multiply_f32(t, t);
   const f32v h34 = detail::fmadd_f32(t, splat_f32(0x1.76dfd8p-7f), splat_f32(-0x1.80980ep-5f));
@@ -672,15 +678,16 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   q = detail::fmadd_f32(t, q, splat_f32(-0x1.88672ep+0f));
   // erfc = e^q = 2^n e^u, n = max(round(q / ln2), -24), u = q - n ln2 (one
   // rounding; n times ln2's own error in f32, weighted by erfc < 2^(n+1),
-  // is under 0.03 ulp of the result).
-  const f32v shifter = splat_f32(detail::kShifter);
-  const f32v z = detail::max_or_b_f32(splat_f32(detail::kShifter - 24.0f),
+  // is under 0.03 ulp of the result). z holds n + 127 (n in [-24, 0]), so
+  // that 2^n is its bits shifted.
+  const f32v shifter = splat_f32(detail::kShifter + 127.0f);
+  const f32v z = detail::max_or_b_f32(splat_f32(detail::kShifter + 103.0f),
                                       detail::fmadd_f32(q, splat_f32(0x1.715476p+0f), shifter));
   const f32v n = subtract_f32(z, shifter);
   const f32v u = detail::fmadd_f32(n, splat_f32(-0x1.62e43p-1f), q);
   const f32v one = splat_f32(1.0f);
   const f32v pu = detail::exp_polynomial(u);
-  const f32v scale = detail::power_of_two(detail::held_integer(z));
+  const f32v scale = detail::power_of_two_held(z);
   const f32v large = detail::fmadd_f32(neg_f32(multiply_f32(scale, u)), pu, subtract_f32(one, scale));
   // NaN compares false: it takes the small branch, which propagates it.
   const f32v y = select_f32(less_f32(splat_f32(0.875f), a), large, small);
@@ -755,7 +762,7 @@ constexpr float kFastExpShifter = kShifter + 191.0f;
 
 // 2^(n + 64) for the n that z holds over kFastExpShifter: z's low bits
 // shifted to the exponent field, one operation.
-BCASTGEN_SIMD_FN f32v fast_two_to_n_plus_64(f32v z) { return from_bits_f32(shift_left_i32<23>(bits_f32(z))); }
+BCASTGEN_SIMD_FN f32v fast_two_to_n_plus_64(f32v z) { return power_of_two_held(z); }
 
 // y 2^n for the n that z holds over kFastExpShifter, rounded once, for the
 // fast tier's e^t, t <= 0: n in [-173, 0], |y| below 2^64, and at least
@@ -909,13 +916,15 @@ namespace detail {
 // pm1 = e^r - 1 = r + r^2 (1/2 + r Q(r)) (Q: minimax of degree 3, relative
 // error 2^-24.2, scripts/derive-math-polynomials.sollya), rounded once; at
 // n = 0, r is t itself, so small |t| does not cancel. fast_tanh's and
-// fast_expm1's start.
+// fast_expm1's start. z holds n + offset over the shifter kShifter +
+// offset, the offset the caller's, so that the power of two it needs is
+// power_of_two_held(z).
 struct FastExpm1Parts {
   f32v pm1, z;
 };
 
-BCASTGEN_SIMD_FN FastExpm1Parts fast_expm1_parts(f32v t) {
-  const f32v shifter = splat_f32(kShifter);
+BCASTGEN_SIMD_FN FastExpm1Parts fast_expm1_parts(f32v t, float shifter_value) {
+  const f32v shifter = splat_f32(shifter_value);
   const f32v z = fmadd_f32(t, splat_f32(0x1.715476p+0f), shifter);
   const f32v n = subtract_f32(z, shifter);
   const f32v r = fmadd_f32(n, splat_f32(-0x1.0bfbe8p-15f), fmadd_f32(n, splat_f32(-0x1.62ep-1f), t));
@@ -934,9 +943,10 @@ BCASTGEN_SIMD_FN FastExpm1Parts fast_expm1_parts(f32v t) {
 // n = 0 em is pm1 itself. Zero keeps its sign, tanh(+-inf) = +-1, NaN gives
 // NaN.
 BCASTGEN_SIMD_FN f32v fast_tanh_f32(f32v x) {
-  const detail::FastExpm1Parts e =
-      detail::fast_expm1_parts(multiply_f32(detail::minus_abs_clamped(x, 10.0f), splat_f32(2.0f)));
-  const f32v s = detail::power_of_two(detail::held_integer(e.z));
+  // n in [-29, 0]: z holds n + 127, and 2^n is its bits shifted.
+  const detail::FastExpm1Parts e = detail::fast_expm1_parts(
+      multiply_f32(detail::minus_abs_clamped(x, 10.0f), splat_f32(2.0f)), detail::kShifter + 127.0f);
+  const f32v s = detail::power_of_two_held(e.z);
   const f32v em = detail::fmadd_f32(s, e.pm1, subtract_f32(s, splat_f32(1.0f)));
   // -em / (2 + em) as em / (-2 - em): at most 1; |.| and x's sign after.
   const f32v y = abs_f32(divide_f32(em, subtract_f32(splat_f32(-2.0f), em)));
@@ -953,8 +963,9 @@ BCASTGEN_SIMD_FN f32v fast_tanh_f32(f32v x) {
 // gives NaN.
 BCASTGEN_SIMD_FN f32v fast_expm1_f32(f32v x) {
   const f32v xc = detail::min_or_b_f32(splat_f32(89.0f), detail::max_or_b_f32(splat_f32(-18.0f), x));
-  const detail::FastExpm1Parts e = detail::fast_expm1_parts(xc);
-  const f32v h = detail::power_of_two(subtract_i32(detail::held_integer(e.z), splat_i32(1)));
+  // n in [-26, 128]: z holds n + 126, and 2^(n - 1) is its bits shifted.
+  const detail::FastExpm1Parts e = detail::fast_expm1_parts(xc, detail::kShifter + 126.0f);
+  const f32v h = detail::power_of_two_held(e.z);
   const f32v em_half = detail::fmadd_f32(h, e.pm1, subtract_f32(h, splat_f32(0.5f)));
   return select_f32(less_f32(abs_f32(x), splat_f32(0x1p-25f)), x, add_f32(em_half, em_half));
 }
