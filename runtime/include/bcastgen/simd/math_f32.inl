@@ -13,8 +13,8 @@
 // min_or_b_f32, bits_f32, from_bits_f32, shift_left_i32<N>,
 // shift_right_i32<N> (arithmetic), lookup4_f32 (table[j & 3]), lookup8_f32
 // (table[j & 7]) and lookup16_f32 (table[j & 15]); and,
-// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S> and
-// times_fast_power_of_two, and where it defines
+// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S>,
+// times_fast_power_of_two and times_exp_power_of_two, and where it defines
 // BCASTGEN_SIMD_LOG_SPECIALS, log_specials (all below).
 // Each wrapper is one IEEE operation (fmadd rounds once) or exact (selects,
 // bits, lookups), so
@@ -207,10 +207,10 @@ BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x, f32v x_lo) {
 // 2^(j/8) from an 8-entry table as hi + lo (0.76 ulp, for the callers that
 // need e^x as a double-float) took one fma fewer but two permutes, an
 // addition and three integer operations more per vector (they share the FP
-// pipes), and ran 1.2x to 1.4x slower on Zen 3. x is
-// first clamped to [-120, 89], past the thresholds (e^x < 2^-150 rounds to
-// 0 below -103.97, overflows above 88.723); max_or_b/min_or_b return x when
-// it is NaN, so NaN propagates.
+// pipes), and ran 1.2x to 1.4x slower on Zen 3. x is first clamped to
+// [-120, 89], past the thresholds (e^x < 2^-150 rounds to 0 below -103.97,
+// overflows above 88.723); max_or_b/min_or_b return x when it is NaN, so
+// NaN propagates.
 BCASTGEN_SIMD_FN f32v exp_f32(f32v x) {
   const f32v xc = detail::min_or_b_f32(splat_f32(89.0f), detail::max_or_b_f32(splat_f32(-120.0f), x));
   const detail::ExpReducedLn2 e = detail::exp_reduce_ln2(xc, detail::kExpShifter);
