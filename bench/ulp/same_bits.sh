@@ -9,7 +9,9 @@
 #
 # OLD_INCLUDE_DIR is a runtime/include of the other version, e.g. from
 # `git worktree add /tmp/base REV` (/tmp/base/runtime/include). Prints the
-# count of inputs whose bits differ and the first; exits 1 if any does.
+# count of inputs whose bits differ and the first; exits 1 if any does. A
+# NaN for a NaN counts as the same, as in simd_math_test (their other bits
+# are counted apart).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 [ $# -ge 2 ] || { echo "usage: $0 OLD_INCLUDE_DIR FUNCTION..." >&2; exit 2; }

@@ -1022,24 +1022,20 @@ BCASTGEN_SIMD_AVX512 __m512 lookup8_f32(const float* table, __m512i j) {
 BCASTGEN_SIMD_AVX512 __m512 lookup16_f32(const float* table, __m512i j) {
   return _mm512_maskz_permutexvar_ps(0xFFFF, j, _mm512_loadu_ps(table));
 }
-// y 2^(n >> S) for the integer n that z holds (z = n + kShifter,
-// math_f32.inl, which is included below: its literal here): vscalefps
-// takes the floor of its float exponent, n / 2^S, and rounds once.
+// y 2^(n >> S) for the integer n that z holds over kFractionShifter<S>
+// (kShifter + 254 2^S, math_f32.inl, which is included below: its literal
+// here): vscalefps takes the floor of its float exponent, n / 2^S, and
+// rounds once.
 #define BCASTGEN_SIMD_SCALEF
 template <int S>
 BCASTGEN_SIMD_AVX512 __m512 times_power_of_two(__m512 y, __m512 z) {
-  const __m512 n = _mm512_sub_ps(z, _mm512_set1_ps(0x1.8p+23f));
+  const __m512 n = _mm512_sub_ps(z, _mm512_set1_ps(0x1.8p+23f + 254.0f * (1 << S)));
   return _mm512_maskz_scalef_ps(0xFFFF, y, _mm512_mul_ps(n, _mm512_set1_ps(1.0f / (1 << S))));
 }
 // y 2^n for the n that z holds over the fast tier's kFastExpShifter
 // (kShifter + 191, its literal here): vscalefps takes n as it is.
 BCASTGEN_SIMD_AVX512 __m512 times_fast_power_of_two(__m512 y, __m512 z) {
   return _mm512_maskz_scalef_ps(0xFFFF, y, _mm512_sub_ps(z, _mm512_set1_ps(0x1.8p+23f + 191.0f)));
-}
-// y 2^n for the n that z holds over exp_f32's kExpShifter (kShifter + 254,
-// its literal here).
-BCASTGEN_SIMD_AVX512 __m512 times_exp_power_of_two(__m512 y, __m512 z) {
-  return _mm512_maskz_scalef_ps(0xFFFF, y, _mm512_sub_ps(z, _mm512_set1_ps(0x1.8p+23f + 254.0f)));
 }
 // ln x's special values over y (math_f32.inl's log_specials) in one
 // vfixupimmps: per class of x, one 4-bit token. QNaN, SNaN and +inf give x

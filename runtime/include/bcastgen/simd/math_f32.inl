@@ -13,8 +13,8 @@
 // min_or_b_f32, bits_f32, from_bits_f32, shift_left_i32<N>,
 // shift_right_i32<N> (arithmetic), lookup4_f32 (table[j & 3]), lookup8_f32
 // (table[j & 7]) and lookup16_f32 (table[j & 15]); and,
-// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S>,
-// times_fast_power_of_two and times_exp_power_of_two, and where it defines
+// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S> and
+// times_fast_power_of_two, and where it defines
 // BCASTGEN_SIMD_LOG_SPECIALS, log_specials (all below).
 // Each wrapper is one IEEE operation (fmadd rounds once) or exact (selects,
 // bits, lookups), so
@@ -72,22 +72,33 @@ BCASTGEN_SIMD_FN i32v held_integer(f32v z) { return subtract_i32(bits_f32(z), bi
 // shifter's own bits).
 BCASTGEN_SIMD_FN f32v power_of_two_held(f32v z) { return from_bits_f32(shift_left_i32<23>(bits_f32(z))); }
 
-// y 2^(n >> S), rounded once, for the n that z holds (|n >> S| <= 252) and
-// the y the callers pass (mostly in [0.48, 240]; small_exp's s_err is the
-// exception). An ISA with a scale instruction (AVX-512's vscalefps, which
-// takes the floor of a float exponent) defines BCASTGEN_SIMD_SCALEF and its
-// own times_power_of_two. The others multiply by two normal powers of two,
-// 2^a 2^b with a = (n >> S) >> 1: the first product is exact where y 2^a is
-// normal, so overflow and subnormal results round once, as vscalefps does.
-#ifndef BCASTGEN_SIMD_SCALEF
-BCASTGEN_SIMD_FN f32v times_two_to(f32v y, i32v e) {
-  const i32v a = shift_right_i32<1>(e);
-  return multiply_f32(multiply_f32(y, power_of_two(a)), power_of_two(subtract_i32(e, a)));
-}
+// The shifter of the reductions in 2^S-ths (exp_reduction's n = round(x 8 /
+// ln2) and exp2_f32's n = round(8 x), S = 3; exp_f32's n = round(x / ln2),
+// S = 0): z holds m = n + 254 2^S in its low bits, m > 0 for their n, so
+// that m >> S is e + 254 for e = n >> S.
+template <int S>
+constexpr float kFractionShifter = kShifter + 254.0f * (1 << S);
 
+// y 2^(n >> S), rounded once, for the n that z holds over
+// kFractionShifter<S> (|n >> S| <= 252) and the y the callers pass (mostly
+// in [0.48, 240]; small_exp's s_err is the exception). An ISA with a scale
+// instruction (AVX-512's vscalefps, which takes the floor of a float
+// exponent) defines BCASTGEN_SIMD_SCALEF and its own times_power_of_two.
+// The others multiply by two normal powers of two, 2^(floor((e + 254) / 2)
+// - 127) and 2^(ceil((e + 254) / 2) - 127): m >> (S + 1) and (m + 2^S) >>
+// (S + 1), each shifted to the exponent field (the shift by 23 drops the
+// shifter's own bits; (e + 254) / 2 < 256 leaves the sign clear), five
+// integer operations, where a shifter holding n itself took eight (n - the
+// shifter's bits, >> S, >> 1, two + 127, two << 23, e - a). The first
+// product is exact where y 2^floor(e/2) is normal, so overflow and
+// subnormal results round once, as vscalefps does.
+#ifndef BCASTGEN_SIMD_SCALEF
 template <int S>
 BCASTGEN_SIMD_FN f32v times_power_of_two(f32v y, f32v z) {
-  return times_two_to(y, shift_right_i32<S>(held_integer(z)));
+  const i32v m = bits_f32(z);
+  const f32v floor_half = from_bits_f32(shift_left_i32<23>(shift_right_i32<S + 1>(m)));
+  const f32v ceil_half = from_bits_f32(shift_left_i32<23>(shift_right_i32<S + 1>(add_i32(m, splat_i32(1 << S)))));
+  return multiply_f32(multiply_f32(y, floor_half), ceil_half);
 }
 #endif
 
@@ -125,8 +136,9 @@ struct ExpReduction {
 
 BCASTGEN_SIMD_FN ExpReduction exp_reduction(f32v x) {
   const f32v xc = min_or_b_f32(splat_f32(89.0f), max_or_b_f32(splat_f32(-120.0f), x));
-  // Adding 1.5 * 2^23 rounds x * 8/ln2 to an integer n, held in the low bits.
-  const f32v shifter = splat_f32(kShifter);
+  // Adding the shifter rounds x * 8/ln2 to an integer n, held in the low
+  // bits (as n + 2032: kFractionShifter<3>).
+  const f32v shifter = splat_f32(kFractionShifter<3>);
   const f32v z = fmadd_f32(xc, splat_f32(0x1.715476p+3f), shifter);
   const f32v n = subtract_f32(z, shifter);
   // r = x - n ln2/8, with ln2/8 as hi + lo: the first fma is exact.
@@ -168,27 +180,6 @@ BCASTGEN_SIMD_FN ExpReducedLn2 exp_reduce_ln2(f32v t, float shifter_value) {
   return {fmadd_f32(n, splat_f32(0x1.05c61p-29f), fmadd_f32(n, splat_f32(-0x1.62e43p-1f), t)), z};
 }
 
-// exp_f32's shifter, kShifter + 254: z holds m = n + 254 in its low bits, m
-// in [81, 382] for its n in [-173, 128].
-constexpr float kExpShifter = kShifter + 254.0f;
-
-// y 2^n for the n that z holds over kExpShifter, for y in [0.7, 1.5]: 2^n
-// = 2^(floor(m/2) - 127) 2^(ceil(m/2) - 127), two normal powers of two, each
-// m (or m + 1) halved and shifted to the exponent field (the shift by 23
-// drops the shifter's own bits, and m/2 < 256 leaves the sign clear). y
-// times the first, 2^(floor(n/2)) with floor(n/2) >= -87, is exact, so that
-// overflow and subnormal results round once. Five integer operations, where
-// times_power_of_two<3> takes eight. An ISA with BCASTGEN_SIMD_SCALEF
-// defines its own.
-#ifndef BCASTGEN_SIMD_SCALEF
-BCASTGEN_SIMD_FN f32v times_exp_power_of_two(f32v y, f32v z) {
-  const i32v m = bits_f32(z);
-  const f32v floor_half = from_bits_f32(shift_left_i32<23>(shift_right_i32<1>(m)));
-  const f32v ceil_half = from_bits_f32(shift_left_i32<23>(shift_right_i32<1>(add_i32(m, splat_i32(1)))));
-  return multiply_f32(multiply_f32(y, floor_half), ceil_half);
-}
-#endif
-
 // e^(x + x_lo), for |x_lo| <= ulp(x) / 2 (a double-float argument).
 BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x, f32v x_lo) {
   const ExpReduction e = exp_reduction(x);
@@ -202,7 +193,7 @@ BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x, f32v x_lo) {
 // n = round(x / ln2) splits x = n ln2 + r with |r| <= ln2/2
 // (exp_reduce_ln2), so e^x = 2^n e^r, and y = 1 + r P(r) (exp_polynomial)
 // rounds once, in [0.7, 1.5). Then y 2^n rounds once more only where the
-// result overflows or is subnormal (times_exp_power_of_two), so inf and the
+// result overflows or is subnormal (times_power_of_two), so inf and the
 // subnormals come out right without a special case. No table: exp_parts's
 // 2^(j/8) from an 8-entry table as hi + lo (0.76 ulp, for the callers that
 // need e^x as a double-float) took one fma fewer but two permutes, an
@@ -213,9 +204,10 @@ BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x, f32v x_lo) {
 // NaN propagates.
 BCASTGEN_SIMD_FN f32v exp_f32(f32v x) {
   const f32v xc = detail::min_or_b_f32(splat_f32(89.0f), detail::max_or_b_f32(splat_f32(-120.0f), x));
-  const detail::ExpReducedLn2 e = detail::exp_reduce_ln2(xc, detail::kExpShifter);
+  // n in [-173, 128]: y 2^floor(n/2) is normal for y in [0.7, 1.5].
+  const detail::ExpReducedLn2 e = detail::exp_reduce_ln2(xc, detail::kFractionShifter<0>);
   const f32v y = detail::fmadd_f32(e.r, detail::exp_polynomial(e.r), splat_f32(1.0f));
-  return detail::times_exp_power_of_two(y, e.z);
+  return detail::times_power_of_two<0>(y, e.z);
 }
 
 namespace detail {
@@ -276,7 +268,7 @@ BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x, const SmallExp& e) {
   const f32v p_lo = times_inverse_lo(e.s, e.s_err, d, p_hi);
   const auto negative = less_f32(x, splat_f32(0.0f));
   return {select_f32(negative, p_hi, d.q), select_f32(negative, p_lo, multiply_f32(d.q, d.r)),
-          select_f32(negative, e.z, splat_f32(kShifter))};
+          select_f32(negative, e.z, splat_f32(kFractionShifter<3>))};
 }
 
 BCASTGEN_SIMD_FN SigmoidParts sigmoid_parts(f32v x) {
@@ -336,7 +328,7 @@ BCASTGEN_SIMD_FN f32v tanh_f32(f32v x) {
 // overflows at 128).
 BCASTGEN_SIMD_FN f32v exp2_f32(f32v x) {
   const f32v xc = detail::min_or_b_f32(splat_f32(129.0f), detail::max_or_b_f32(splat_f32(-151.0f), x));
-  const f32v shifter = splat_f32(detail::kShifter);
+  const f32v shifter = splat_f32(detail::kFractionShifter<3>);
   const f32v z = detail::fmadd_f32(xc, splat_f32(8.0f), shifter);
   const f32v t = detail::fmadd_f32(subtract_f32(z, shifter), splat_f32(-0.125f), xc);
   const f32v r = detail::fmadd_f32(t, splat_f32(0x1.62e43p-1f), multiply_f32(t, splat_f32(-0x1.05c61p-29f)));
