@@ -1035,45 +1035,27 @@ BCASTGEN_SIMD_FN f32v fast_softplus_f32(f32v x) {
 namespace detail {
 
 // W(a) = a erfc(a / sqrt 2) e^(a^2/2) / 2 for a in [0, 14.5], which rises
-// from 0 to 1/sqrt(2 pi), in relative error: W = s Q(s) with s = a / (a + 4)
-// in [0, 0.78], Q one polynomial of degree 9 in u = s - 0.47 (relative
-// error 0.24 2^-24, Horner's condition number 2.8; Q = 2 at s = 0, where W is a/2 and s is a/4;
-// scripts/derive-math-polynomials.sollya). With a / (a + 2), Q needed
-// degree 11 for 0.52 2^-24; with a + 4 two fmas fewer, 1.06x to 1.08x on
-// Zen 3. The centre trades Horner's rounding at the two ends: at 0.39 (the
-// interval's middle) Q's terms cancel near s = 0.78, where Q is 0.5 (3.59
-// ulp at x = -12.05, measured over all 2^32 inputs), at 0.6 u's own rounding
-// and partial sums above Q cost 2.6 2^-24 near s = 0 (4.19 ulp); 0.43 and
-// 0.47 both measure 3.5. No table: W per interval of a (13 of them, 16-entry
-// lookups) took 16 permutes and 8 blends per vector on AVX2, and fast_gelu
-// ran 1.8x slower there (Zen 3).
-// s rounds twice (d = a + 4, then a / d), and near a = 0 W follows s's
-// error one to one, so s's error is recovered: rho = a - s d (an fma,
-// exact), d_err = a - (d - 4) (exact: d - 4 is, and a - (d - 4) is the
-// rounding error of a + 4), and s_lo = (rho - s d_err) / d. It enters W as
-// s_lo W'(s), where W'(s) is Q(s) times W's sensitivity to s (d ln W / d ln
-// s), which is (d ln W / d ln a) / (1 - s), taken as 1 - s (it is within
-// [0.2, 1.0] times that), and 1/d = (1 - s) / 4: the term (rho - s d_err)
-// (1 - s)^2 / 4 times q, which W's last fma adds.
+// from 0 to 1/sqrt(2 pi), as the rational function M / (k M + R): M = a +
+// a^2 (m1 + m2 a + m3 a^2 + m4 a^3), R = 2 + a (r1 + r2 a + r3 a^2 + r4
+// a^3), k = sqrt(2 pi) rounded, all coefficients positive (relative error
+// 0.30 2^-24; scripts/derive-gelu-rational.py fits it). The order of
+// evaluation is chosen for the rounding: at large a the denominator is
+// mostly k M, so M's errors cancel in the quotient, and the 2 is added last,
+// so that near a = 0 the denominator rounds once (adding it inside R's
+// Horner scheme rounded twice there: fast_gelu 4.10 ulp at x = -0.066, now
+// 3.66). Ten fmas or products, one addition and one division. (It replaced
+// W = s Q(s), s = a / (a + 4) and Q of degree 9, with s's rounding error
+// recovered: 22 operations and the same division.)
 BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
-  const f32v four = splat_f32(4.0f);
-  const f32v d = add_f32(a, four);
-  const f32v s = divide_f32(a, d);
-  const f32v d_err = subtract_f32(a, subtract_f32(d, four));
-  const f32v s_lo_d = fmadd_f32(neg_f32(s), d_err, fmadd_f32(neg_f32(s), d, a));  // rho - s d_err
-  const f32v one_minus_s = subtract_f32(splat_f32(1.0f), s);
-  const f32v weight = multiply_f32(one_minus_s, multiply_f32(one_minus_s, splat_f32(0.25f)));
-  const f32v u = subtract_f32(s, splat_f32(0x1.e147aep-2f));
-  f32v q = fmadd_f32(u, splat_f32(-0x1.18b116p-4f), splat_f32(0x1.030bbp-4f));
-  q = fmadd_f32(u, q, splat_f32(0x1.80877p-3f));
-  q = fmadd_f32(u, q, splat_f32(-0x1.0fdaf2p-2f));
-  q = fmadd_f32(u, q, splat_f32(-0x1.92a218p-3f));
-  q = fmadd_f32(u, q, splat_f32(0x1.ffaa06p-1f));
-  q = fmadd_f32(u, q, splat_f32(-0x1.9c3668p0f));
-  q = fmadd_f32(u, q, splat_f32(0x1.b02908p0f));
-  q = fmadd_f32(u, q, splat_f32(-0x1.50164cp0f));
-  q = fmadd_f32(u, q, splat_f32(0x1.961d7cp-1f));
-  return fmadd_f32(s, q, multiply_f32(multiply_f32(s_lo_d, weight), q));
+  f32v m = fmadd_f32(a, splat_f32(0x1.3ba424p-7f), splat_f32(0x1.72fbcap-4f));
+  m = fmadd_f32(a, m, splat_f32(0x1.9349dep-2f));
+  m = fmadd_f32(a, m, splat_f32(0x1.d38324p-1f));
+  const f32v big_m = fmadd_f32(multiply_f32(a, m), a, a);
+  f32v r = fmadd_f32(a, splat_f32(0x1.4a3fdp-19f), splat_f32(0x1.89c478p-6f));
+  r = fmadd_f32(a, r, splat_f32(0x1.d55c84p-3f));
+  r = fmadd_f32(a, r, splat_f32(0x1.d4aa58p-1f));
+  const f32v q = add_f32(fmadd_f32(big_m, splat_f32(0x1.40d932p+1f), multiply_f32(a, r)), splat_f32(2.0f));
+  return divide_f32(big_m, q);
 }
 
 }  // namespace detail
@@ -1081,7 +1063,7 @@ BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
 // x Phi(x) = x/2 (1 + erf(x / sqrt 2)), <= 4 ulp, without cancelling on
 // either side: with a = |x| and v = a Phi(-a), gelu is x - v for x > 0 and
 // -v below, and Phi(-a) <= 1/2 keeps x - v >= x/2. v = W(a) e^(-a^2/2)
-// (fast_gelu_w; measured over all 2^32 inputs: 3.50 ulp). -a^2/2 is a
+// (fast_gelu_w; measured over all 2^32 inputs: 3.66 ulp). -a^2/2 is a
 // double-float (an fma), and e^(-a^2/2) = y 2^n (fast_exp_nonpositive) is
 // scaled last, after the product W y, so that a subnormal result rounds
 // once more at most. a is clamped to 14.5, past 14.36, where gelu(-a)
