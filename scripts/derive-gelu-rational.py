@@ -17,9 +17,10 @@ near a = 0, M = a (1 + ...) rounds once, and so does the denominator, whose
 NumPy in double precision (W's reference from math.erfc and math.exp, far
 below float's rounding): Lawson's iteration on the linearized problem W (k M
 + R) = M, whose weights approach the minimax; then the m rounded to float,
-R refitted with them held (Lawson's iteration again), and R rounded. It prints the relative error
-of the rounded coefficients on the grid, in 2^-24; the Sollya script
-(derive-math-polynomials.sollya) checks the same bound with its own erfc.
+R refitted with them held (Lawson's iteration again), and R rounded. It
+prints the relative error of the rounded coefficients on the grid, in
+2^-24; the Sollya script (derive-math-polynomials.sollya) checks the same
+bound with its own erfc.
 """
 import math
 import struct
