@@ -6,8 +6,9 @@
 #
 # Environment: BENCH_CPU (default native: the CPU kind bcastgen plans the
 # kernels for, cpu_kinds.h), BENCH_REPETITIONS (default 24), BENCH_ROUNDS (default 3),
-# BENCH_MIN_TIME (seconds per repetition, default 0.03), BENCH_FILTER (a Google Benchmark regex; the
-# table then shows only what ran); BENCH_SYSFS_ROOT (default /sys: where the
+# BENCH_MIN_TIME (seconds per repetition, default 0.03), BENCH_FILTER (a Google Benchmark regex over
+# CASE/PEER names; the table then shows only what ran; one that matches none
+# exits 2 before the run); BENCH_SYSFS_ROOT (default /sys: where the
 # cache sizes are read first; an empty directory tests the fallbacks) and
 # BENCH_SKIP_SYSCONF=1 (skips the sysconf fallback, to test CPUID's);
 # BENCH_TUNE=1 (plans each kernel as `bcastgen tune` measures it here).
@@ -49,6 +50,15 @@ fi
 configure "$wisdom_dir"
 ninja -C "$build" -j2 bcastgen_bench
 echo "bench: built in $(( $(date +%s) - start )) s"
+
+# A filter that matches no benchmark would leave nothing to report: say so
+# before any round (exit 2), with how the names are made.
+if [ -n "${BENCH_FILTER:-}" ] &&
+   [ -z "$("$build/bench/bcastgen_bench" --benchmark_list_tests=true --benchmark_filter="$BENCH_FILTER" 2>/dev/null)" ]; then
+  echo "bench: BENCH_FILTER='$BENCH_FILTER' matches no benchmark: the names are CASE/PEER, e.g." \
+       "f1_bn_relu/bcastgen or c05_attn_mask/halide_s0 (all of them: $build/bench/bcastgen_bench --benchmark_list_tests=true)" >&2
+  exit 2
+fi
 
 mkdir -p "$results"
 rm -rf "$results/ort"
