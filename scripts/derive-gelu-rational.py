@@ -23,20 +23,12 @@ prints the relative error of the rounded coefficients on the grid, in
 bound with its own erfc.
 """
 import math
-import struct
 
 import numpy as np
 
+from f32_spelling import spell, to_f32
+
 A = 14.5
-
-
-def to_f32(x):
-    return struct.unpack("<f", struct.pack("<f", float(x)))[0]
-
-
-def spell(x):
-    mantissa, exponent = float.hex(x).split("p")
-    return f"{mantissa.rstrip('0').rstrip('.')}p{exponent}f"
 
 
 K = to_f32(math.sqrt(2 * math.pi))

@@ -13,18 +13,11 @@ hi + lo carries about 48 bits.
 import struct
 from decimal import Decimal, getcontext
 
+from f32_spelling import spell, to_f32
+
 getcontext().prec = 60
 LN2 = Decimal(2).ln()
 PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494459")
-
-
-def to_f32(x):
-    return struct.unpack("<f", struct.pack("<f", float(x)))[0]
-
-
-def spell(x):
-    mantissa, exponent = float.hex(x).split("p")
-    return f"{mantissa.rstrip('0').rstrip('.')}p{exponent}f" if x else "0.0f"
 
 
 def split(x):
