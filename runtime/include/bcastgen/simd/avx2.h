@@ -79,10 +79,11 @@ BCASTGEN_SIMD_AVX2 __m256 minimum_f32(__m256 a, __m256 b) {
 // (n, x) is the one instruction. max(x, +0.0) is the op of (+0, x), which
 // gives x where x is NaN, but -0 (x) for -0 where ops::maximum gives +0:
 // its sign bit cleared then (so a NaN comes out a NaN of the same payload,
-// positive). On an AMD Zen 4 (AVX2 only), F1 max(x * scale + shift, 0) took
-// 0.90x Halide's time with a compare and a mask here, 1.00x with this (README
-// "Benchmarks"); adding +0 instead of clearing the sign, which keeps a NaN's
-// sign, was as fast on F1 but 0.95x on F5 (vaddps's latency in its chain).
+// positive). On an AMD Zen 4 (AVX2 only), F1 max(x * scale + shift, 0) ran
+// at 0.90x Halide's speed with a compare and a mask here, 0.98x with this
+// (README "Benchmarks"); adding +0 instead of clearing the sign, which keeps
+// a NaN's sign, was as fast on F1 but 0.95x as fast on F5 (vaddps's latency
+// in its chain).
 // min(x, +0.0) clears the lanes that give +0 (not x < 0 nor NaN: -0 gives
 // +0), as clearing a sign cannot.
 BCASTGEN_SIMD_AVX2 __m256 maximum_number_f32(__m256 n, __m256 x) { return _mm256_max_ps(n, x); }

@@ -57,8 +57,12 @@ BCASTGEN_SIMD_FN f32v times_sign_of(f32v y, f32v x) {
   return from_bits_f32(bitwise_xor_i32(bits_f32(y), bitwise_and_i32(bits_f32(x), splat_i32(INT32_MIN))));
 }
 
+// 2^(b - 127) for a biased exponent b in [1, 254]: b shifted to the
+// exponent field (bits of b above the ninth, if any, are shifted out).
+BCASTGEN_SIMD_FN f32v from_exponent_field(i32v b) { return from_bits_f32(shift_left_i32<23>(b)); }
+
 // 2^e for a normal exponent e (-126 <= e <= 127), from its bits.
-BCASTGEN_SIMD_FN f32v power_of_two(i32v e) { return from_bits_f32(shift_left_i32<23>(add_i32(e, splat_i32(127)))); }
+BCASTGEN_SIMD_FN f32v power_of_two(i32v e) { return from_exponent_field(add_i32(e, splat_i32(127))); }
 
 // The reductions below round x / c to an integer n by adding kShifter =
 // 1.5 * 2^23: z = n + kShifter holds n in its low bits (z = kShifter holds 0).
@@ -70,7 +74,7 @@ BCASTGEN_SIMD_FN i32v held_integer(f32v z) { return subtract_i32(bits_f32(z), bi
 // shifter kShifter + offset (so m = n + offset for the n it rounds to): the
 // bits shifted to the exponent field, one operation (the shift drops the
 // shifter's own bits).
-BCASTGEN_SIMD_FN f32v power_of_two_held(f32v z) { return from_bits_f32(shift_left_i32<23>(bits_f32(z))); }
+BCASTGEN_SIMD_FN f32v power_of_two_held(f32v z) { return from_exponent_field(bits_f32(z)); }
 
 // The shifter of the reductions in 2^S-ths (exp_reduction's n = round(x 8 /
 // ln2) and exp2_f32's n = round(8 x), S = 3; exp_f32's n = round(x / ln2),
@@ -96,8 +100,8 @@ constexpr float kFractionShifter = kShifter + 254.0f * (1 << S);
 template <int S>
 BCASTGEN_SIMD_FN f32v times_power_of_two(f32v y, f32v z) {
   const i32v m = bits_f32(z);
-  const f32v floor_half = from_bits_f32(shift_left_i32<23>(shift_right_i32<S + 1>(m)));
-  const f32v ceil_half = from_bits_f32(shift_left_i32<23>(shift_right_i32<S + 1>(add_i32(m, splat_i32(1 << S)))));
+  const f32v floor_half = from_exponent_field(shift_right_i32<S + 1>(m));
+  const f32v ceil_half = from_exponent_field(shift_right_i32<S + 1>(add_i32(m, splat_i32(1 << S))));
   return multiply_f32(multiply_f32(y, floor_half), ceil_half);
 }
 #endif
@@ -134,8 +138,12 @@ struct ExpReduction {
   f32v z, r;
 };
 
+BCASTGEN_SIMD_FN f32v clamped_exp_argument(f32v x) {
+  return min_or_b_f32(splat_f32(89.0f), max_or_b_f32(splat_f32(-120.0f), x));
+}
+
 BCASTGEN_SIMD_FN ExpReduction exp_reduction(f32v x) {
-  const f32v xc = min_or_b_f32(splat_f32(89.0f), max_or_b_f32(splat_f32(-120.0f), x));
+  const f32v xc = clamped_exp_argument(x);
   // Adding the shifter rounds x * 8/ln2 to an integer n, held in the low
   // bits (as n + 2032: kFractionShifter<3>).
   const f32v shifter = splat_f32(kFractionShifter<3>);
@@ -162,6 +170,10 @@ BCASTGEN_SIMD_FN f32v exp_polynomial(f32v u) {
   p = fmadd_f32(u, p, splat_f32(0x1.fffffep-2f));
   return fmadd_f32(u, p, splat_f32(1.0f));
 }
+
+// e^r = 1 + r P(r) for |r| <= ln2/2 (plus a reduction's rounding), rounded
+// once.
+BCASTGEN_SIMD_FN f32v exp_of_reduced(f32v r) { return fmadd_f32(r, exp_polynomial(r), splat_f32(1.0f)); }
 
 // t = n ln2 + r: n held in z, and r.
 struct ExpReducedLn2 {
@@ -203,10 +215,10 @@ BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x, f32v x_lo) {
 // overflows above 88.723); max_or_b/min_or_b return x when it is NaN, so
 // NaN propagates.
 BCASTGEN_SIMD_FN f32v exp_f32(f32v x) {
-  const f32v xc = detail::min_or_b_f32(splat_f32(89.0f), detail::max_or_b_f32(splat_f32(-120.0f), x));
+  const f32v xc = detail::clamped_exp_argument(x);
   // n in [-173, 128]: y 2^floor(n/2) is normal for y in [0.7, 1.5].
   const detail::ExpReducedLn2 e = detail::exp_reduce_ln2(xc, detail::kFractionShifter<0>);
-  const f32v y = detail::fmadd_f32(e.r, detail::exp_polynomial(e.r), splat_f32(1.0f));
+  const f32v y = detail::exp_of_reduced(e.r);
   return detail::times_power_of_two<0>(y, e.z);
 }
 
@@ -374,7 +386,7 @@ BCASTGEN_SIMD_FN f32v expm1_f32(f32v x) {
   const i32v ni = detail::held_integer(z);
   const i32v d = detail::shift_right_i32<8>(add_i32(ni, splat_i32(128)));
   const f32v two_m = detail::power_of_two(subtract_i32(ni, d));
-  const f32v one = detail::from_bits_f32(detail::shift_left_i32<23>(subtract_i32(splat_i32(127), d)));
+  const f32v one = detail::from_exponent_field(subtract_i32(splat_i32(127), d));
   const f32v b = subtract_f32(two_m, one);
   const auto m_negative = less_f32(two_m, splat_f32(1.0f));
   const f32v b_err = select_f32(m_negative, add_f32(subtract_f32(neg_f32(one), b), two_m),
@@ -791,7 +803,7 @@ struct FastExp {
 BCASTGEN_SIMD_FN ExpReducedLn2 fast_exp_reduce(f32v t) { return exp_reduce_ln2(t, kFastExpShifter); }
 
 BCASTGEN_SIMD_FN FastExp fast_exp_of_reduced(ExpReducedLn2 e) {
-  return {fmadd_f32(e.r, exp_polynomial(e.r), splat_f32(1.0f)), e.z};
+  return {exp_of_reduced(e.r), e.z};
 }
 
 BCASTGEN_SIMD_FN FastExp fast_exp_nonpositive(f32v t) { return fast_exp_of_reduced(fast_exp_reduce(t)); }
