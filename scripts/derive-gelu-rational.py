@@ -29,8 +29,6 @@ import numpy as np
 from f32_spelling import spell, to_f32
 
 A = 14.5
-
-
 K = to_f32(math.sqrt(2 * math.pi))
 a = np.unique(np.concatenate([np.linspace(1e-6, A, 40001), np.geomspace(1e-9, 1, 4001)]))
 w = np.array([x * math.erfc(x / math.sqrt(2)) * math.exp(x * x / 2) / 2 for x in a])

@@ -75,6 +75,7 @@ BCASTGEN_SIMD_AVX2 __m256 maximum_f32(__m256 a, __m256 b) {
 BCASTGEN_SIMD_AVX2 __m256 minimum_f32(__m256 a, __m256 b) {
   return _mm256_blendv_ps(_mm256_min_ps(a, b), a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
 }
+BCASTGEN_SIMD_AVX2 __m256 abs_f32(__m256 x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
 // With a literal operand n, never NaN (vocabulary: literal_ops): the op of
 // (n, x) is the one instruction. max(x, +0.0) is the op of (+0, x), which
 // gives x where x is NaN, but -0 (x) for -0 where ops::maximum gives +0:
@@ -89,7 +90,7 @@ BCASTGEN_SIMD_AVX2 __m256 minimum_f32(__m256 a, __m256 b) {
 BCASTGEN_SIMD_AVX2 __m256 maximum_number_f32(__m256 n, __m256 x) { return _mm256_max_ps(n, x); }
 BCASTGEN_SIMD_AVX2 __m256 minimum_number_f32(__m256 n, __m256 x) { return _mm256_min_ps(n, x); }
 BCASTGEN_SIMD_AVX2 __m256 maximum_zero_f32(__m256 x) {
-  return _mm256_and_ps(_mm256_max_ps(_mm256_setzero_ps(), x), _mm256_castsi256_ps(_mm256_set1_epi32(INT32_MAX)));
+  return abs_f32(_mm256_max_ps(_mm256_setzero_ps(), x));
 }
 BCASTGEN_SIMD_AVX2 __m256 minimum_zero_f32(__m256 x) {
   return _mm256_and_ps(_mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_NGE_UQ), x);
@@ -126,7 +127,6 @@ BCASTGEN_SIMD_AVX2 __m256 nextafter_f32(__m256 a, __m256 b) {
 // The vector extension's negation (a sign flip, as xor), which lets the
 // compiler fold it into vfnmadd / vfmsub.
 BCASTGEN_SIMD_AVX2 __m256 neg_f32(__m256 x) { return -x; }
-BCASTGEN_SIMD_AVX2 __m256 abs_f32(__m256 x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
 BCASTGEN_SIMD_AVX2 __m256 sqrt_f32(__m256 x) { return _mm256_sqrt_ps(x); }
 BCASTGEN_SIMD_AVX2 __m256 square_f32(__m256 x) { return _mm256_mul_ps(x, x); }
 BCASTGEN_SIMD_AVX2 __m256 reciprocal_f32(__m256 x) { return _mm256_div_ps(_mm256_set1_ps(1.0f), x); }
@@ -162,10 +162,11 @@ BCASTGEN_SIMD_AVX2 __m256d maximum_f64(__m256d a, __m256d b) {
 BCASTGEN_SIMD_AVX2 __m256d minimum_f64(__m256d a, __m256d b) {
   return _mm256_blendv_pd(_mm256_min_pd(a, b), a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
 }
+BCASTGEN_SIMD_AVX2 __m256d abs_f64(__m256d x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
 BCASTGEN_SIMD_AVX2 __m256d maximum_number_f64(__m256d n, __m256d x) { return _mm256_max_pd(n, x); }
 BCASTGEN_SIMD_AVX2 __m256d minimum_number_f64(__m256d n, __m256d x) { return _mm256_min_pd(n, x); }
 BCASTGEN_SIMD_AVX2 __m256d maximum_zero_f64(__m256d x) {
-  return _mm256_and_pd(_mm256_max_pd(_mm256_setzero_pd(), x), _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX)));
+  return abs_f64(_mm256_max_pd(_mm256_setzero_pd(), x));
 }
 BCASTGEN_SIMD_AVX2 __m256d minimum_zero_f64(__m256d x) {
   return _mm256_and_pd(_mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_NGE_UQ), x);
@@ -196,7 +197,6 @@ BCASTGEN_SIMD_AVX2 __m256d nextafter_f64(__m256d a, __m256d b) {
       _mm256_cmp_pd(a, b, _CMP_NEQ_OQ));
 }
 BCASTGEN_SIMD_AVX2 __m256d neg_f64(__m256d x) { return -x; }
-BCASTGEN_SIMD_AVX2 __m256d abs_f64(__m256d x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
 BCASTGEN_SIMD_AVX2 __m256d sqrt_f64(__m256d x) { return _mm256_sqrt_pd(x); }
 BCASTGEN_SIMD_AVX2 __m256d square_f64(__m256d x) { return _mm256_mul_pd(x, x); }
 BCASTGEN_SIMD_AVX2 __m256d reciprocal_f64(__m256d x) { return _mm256_div_pd(_mm256_set1_pd(1.0), x); }
