@@ -191,6 +191,42 @@ kernels:
             std::string::npos);
 }
 
+// AVX2 writes four adjacent compare results of 32-bit lanes with one
+// store_bool4 (three packs, a vpermd and one 32-byte store) where a step
+// has four whole vectors; the vectors after the main loop, fewer than four,
+// store alone, and 64-bit lanes (no such form) store each vector. What the
+// stores write is checked by generated_kernels_test (ops_compare.yaml,
+// interleaved.yaml) against the reference.
+TEST(IsaTable, TheAvx2VariantStoresFourCompareResultsAsOne) {
+  const std::string src = generated_source(R"(
+isa: [avx2, scalar]
+kernels:
+  - name: gt
+    inputs: {a: [4, 70], b: [70]}
+    expr: a > b
+  - name: ge_tail
+    dtype: i32
+    inputs: {x: [2, 5, 48], b: [2, 1, 48]}
+    expr: x >= b
+  - name: gt_f64
+    dtype: f64
+    inputs: {a: [4, 70], b: [70]}
+    expr: a > b
+)");
+  const auto kernel = [&](const std::string& name) {
+    const std::size_t at = src.find("namespace " + name + "_impl");
+    return at == std::string::npos ? std::string() : src.substr(at, src.find("}  // namespace", at) - at);
+  };
+  const std::string gt = kernel("gt"), ge_tail = kernel("ge_tail"), gt_f64 = kernel("gt_f64");
+  EXPECT_NE(gt.find("store_bool4_f32(out_1 + j, t2_0, t2_1, t2_2, t2_3);"), std::string::npos) << gt;
+  EXPECT_EQ(gt.find("store_bool_f32("), std::string::npos) << gt;
+  EXPECT_NE(ge_tail.find("store_bool4_i32(out_2 + j, t2_0, t2_1, t2_2, t2_3);"), std::string::npos) << ge_tail;
+  EXPECT_NE(ge_tail.find("store_bool_i32(out_2 + 32, t2_t0);"), std::string::npos) << ge_tail;
+  EXPECT_NE(ge_tail.find("store_bool_i32(out_2 + 40, t2_t1);"), std::string::npos) << ge_tail;
+  EXPECT_NE(gt_f64.find("store_bool_f64(out_1 + j, t2_0);"), std::string::npos) << gt_f64;
+  EXPECT_EQ(gt_f64.find("store_bool4"), std::string::npos) << gt_f64;
+}
+
 // avx512fp16's base is avx512bf16 (whose base is avx512): a kernel with an
 // f16 node and a bf16 result gets an avx512fp16 variant with native f16
 // forms and avx512bf16's bf16 stores; with avx512bf16 left out of the

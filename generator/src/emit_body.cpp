@@ -538,21 +538,27 @@ class BodyEmitter {
     return stmt.back() == '}' ? stmt : stmt + ";";
   }
 
-  // The form that stores two adjacent vectors of the root as one pair, or
-  // "" where the vocabulary has none or the root takes a cheaper single
-  // store (its exact forms) or is a compare result.
-  const std::string& pair_form() const {
+  // The form that stores adjacent whole vectors of the root as one write,
+  // and how many it takes: two for a pair (pair_store_form; "" where the
+  // root takes a cheaper single store, its exact forms), four compare
+  // results for store_bool4; "" where the vocabulary has none.
+  std::pair<const std::string*, int> group_store_form() const {
     static const std::string none;
-    if (is_cmp(dag_.root) || parts(dag_.root) != 1) return none;
-    return pair_store_form(p_, *tv(dag_.root), streaming_);
+    if (parts(dag_.root) != 1) return {&none, 1};
+    if (is_cmp(dag_.root)) return {&tv(dag_.root)->store_bool4, 4};
+    return {&pair_store_form(p_, *tv(dag_.root), streaming_), 2};
   }
 
-  // Whether the vectors at row offsets off and off + lanes store as one
-  // pair: the pair starts at a multiple of two vectors of the row (so a
-  // streamed pair is as aligned as the row), where `base` is one too.
-  bool pairs_at(const std::string& base, std::int64_t off, std::int64_t next) const {
-    const std::int64_t two = 2 * static_cast<std::int64_t>(ip_.lanes);
-    return next == off + ip_.lanes && off % two == 0 && (base.empty() || ip_.step % two == 0);
+  // Whether the n vectors at offs[u], ... store as one group: adjacent in
+  // the row, and the group starts at a multiple of n vectors of the row (so
+  // a streamed pair is as aligned as the row), where `base` is one too.
+  bool groups_at(const std::string& base, const std::vector<std::int64_t>& offs, std::size_t u, int n) const {
+    const std::int64_t width = n * static_cast<std::int64_t>(ip_.lanes);
+    if (u + n > offs.size() || offs[u] % width != 0 || !(base.empty() || ip_.step % width == 0)) return false;
+    for (int k = 1; k < n; ++k) {
+      if (offs[u + k] != offs[u] + k * ip_.lanes) return false;
+    }
+    return true;
   }
 
   // A group of vectors at offsets base + offs[i]: loads first, then the
@@ -582,27 +588,34 @@ class BodyEmitter {
                        vector_name(root, fmt::format("{}{}", tag, u), offs[u], q), masked, tail_mask(root, q)));
       }
     };
-    // Vector u's store, paired with u + 1's where the vocabulary can (then
-    // u + 1 has none of its own): paired[u].
-    const std::string& pair = pair_form();
-    std::vector<bool> paired(offs.size(), false);
-    for (std::size_t u = 0; !masked && !pair.empty() && u + 1 < offs.size(); ++u) {
-      paired[u] = !(u > 0 && paired[u - 1]) && pairs_at(base, offs[u], offs[u + 1]);
+    // The stores of vectors first[u] .. first[u] + size[first[u]] - 1 go
+    // as one group where the vocabulary can (group_store_form), else each
+    // vector stores alone (size 1).
+    const auto [group, n] = group_store_form();
+    std::vector<std::size_t> first(offs.size());
+    std::vector<int> size(offs.size(), 1);
+    for (std::size_t u = 0; u < offs.size();) {
+      const int g = !masked && !group->empty() && groups_at(base, offs, u, n) ? n : 1;
+      for (int k = 0; k < g; ++k) first[u + k] = u;
+      size[u] = g;
+      u += g;
     }
     auto store_of = [&](std::size_t u) {
-      if (u > 0 && paired[u - 1]) return;  // stored with u - 1
-      if (!paired[u]) return stores(u);
-      pr_.line(expand(pair, {{"p", offset_expr(out_ptr, base, offs[u])},
-                             {"a", vector_name(dag_.root, fmt::format("{}{}", tag, u), offs[u])},
-                             {"b", vector_name(dag_.root, fmt::format("{}{}", tag, u + 1), offs[u + 1])}}) +
-               ";");
+      if (size[u] == 1) return stores(u);
+      std::map<std::string, std::string> args = {{"p", offset_expr(out_ptr, base, offs[u])}};
+      for (int k = 0; k < size[u]; ++k) {
+        args[std::string(1, static_cast<char>('a' + k))] =
+            vector_name(dag_.root, fmt::format("{}{}", tag, u + k), offs[u + k]);
+      }
+      pr_.line(expand(*group, args) + ";");
     };
+    // The group's store once its last vector is computed.
+    auto last_of_group = [&](std::size_t u) { return u + 1 == first[u] + size[first[u]]; };
     if (interleave) {
       for (std::size_t u = 0; u < offs.size(); ++u) {
         loads(u);
         nodes(u);
-        if (paired[u]) continue;  // stored with u + 1, after its nodes
-        store_of(u > 0 && paired[u - 1] ? u - 1 : u);
+        if (last_of_group(u)) store_of(first[u]);
       }
       return;
     }
@@ -612,7 +625,9 @@ class BodyEmitter {
     } else {
       for (std::size_t u = 0; u < offs.size(); ++u) nodes(u);
     }
-    for (std::size_t u = 0; u < offs.size(); ++u) store_of(u);
+    for (std::size_t u = 0; u < offs.size(); ++u) {
+      if (first[u] == u) store_of(u);
+    }
   }
 
   // The mask of the partial vector for part `part` of node i: `tail`, or

@@ -46,6 +46,7 @@ const std::vector<TypeForm>& type_forms() {
       {"splat_cmp", &TypeVocabulary::splat_cmp, {"x"}, true},
       {"store_bool", &TypeVocabulary::store_bool, {"p", "m"}, true},
       {"store_bool_tail", &TypeVocabulary::store_bool_tail, {"p", "t", "m"}, false},
+      {"store_bool4", &TypeVocabulary::store_bool4, {"p", "a", "b", "c", "d"}, false},
   };
   return forms;
 }

@@ -64,6 +64,11 @@ struct TypeVocabulary {
   // after it, as one wider write (a pair rounds with one instruction where
   // the ISA has it: vcvtne2ps2bf16). Optional; they round as store does.
   std::string store_pair, stream_pair;
+  // store_bool of four adjacent compare results, {a} at {p}, then {b}, {c}
+  // and {d}, as one write where narrowing them together is cheaper than
+  // four stores of a few bytes (AVX2's 32-bit lanes: two vpackssdw, a
+  // vpacksswb and one 32-byte store). Optional.
+  std::string store_bool4;
   // Expressions: where's select ({c} a cmp, {x} where set, {y} where not),
   // and a bool input read as a cmp of this type's lanes (load_cmp from {p},
   // load_cmp_tail under mask {t}, splat_cmp from a bool scalar {x}).
