@@ -1150,7 +1150,6 @@ inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
   const __m256i index_in0_3 = _mm256_setr_epi32(1, 1, 1, 1, 1, 1, 2, 2);
   const __m256i index_in0_4 = _mm256_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0);
   const __m256i span_mask_in0 = _mm256_setr_epi32(-1, -1, -1, 0, 0, 0, 0, 0);  // 3 elements
-  const __m256i tail = _mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0);  // the last 4 elements of the block
   (void)i0;  // one piece: no split loop
   const __m256 span_in0 = load_tail_f32(in0, span_mask_in0);  // in0[0..2]
   const __m256 t0_g0 = permute_f32(span_in0, index_in0_0);
@@ -1163,7 +1162,7 @@ inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
   store_f32(out + 8, t0_g1);
   store_f32(out + 16, t0_g2);
   store_f32(out + 24, t0_g3);
-  store_tail_f32(out + 32, tail, t0_g4);
+  store_first_f32<4>(out + 32, t0_g4);
 }
 
 __attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx2")

@@ -227,6 +227,36 @@ kernels:
   EXPECT_EQ(gt_f64.find("store_bool4"), std::string::npos) << gt_f64;
 }
 
+// AVX2 stores a gathered block's partial vector by plain stores of its
+// first lanes (store_first, a count the plan fixes), not vmaskmov (slow on
+// AMD); the block's `tail` mask then exists only where an input is loaded
+// per vector under it. What the stores write: avx2_store_test, and
+// generated_kernels_test (shapes.yaml, fused.yaml) through the kernels.
+TEST(IsaTable, TheAvx2VariantStoresAPartialBlockVectorByItsFirstLanes) {
+  const std::string src = generated_source(R"(
+isa: [avx2, scalar]
+kernels:
+  - name: gathered
+    inputs: {a: [8, 1, 6, 1], b: [7, 1, 5]}
+    expr: a + b
+  - name: streamed
+    inputs: {a: [2, 2], b: [2, 1]}
+    expr: a + b
+)");
+  const auto kernel = [&](const std::string& name) {
+    const std::size_t at = src.find("namespace " + name + "_impl");
+    return at == std::string::npos ? std::string() : src.substr(at, src.find("}  // namespace", at) - at);
+  };
+  const std::string gathered = kernel("gathered"), streamed = kernel("streamed");
+  EXPECT_NE(gathered.find("store_first_f32<6>(out_2 + 24, t2_v3);"), std::string::npos) << gathered;
+  EXPECT_EQ(gathered.find("store_tail_f32("), std::string::npos) << gathered;
+  EXPECT_EQ(gathered.find(" tail = "), std::string::npos) << gathered;  // no mask left unused
+  EXPECT_NE(streamed.find("store_first_f32<4>(out, t2_v0);"), std::string::npos) << streamed;
+  EXPECT_NE(streamed.find("load_tail_f32(in0, tail);"), std::string::npos) << streamed;
+  EXPECT_NE(streamed.find("const __m256i tail = _mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0);"), std::string::npos)
+      << streamed;
+}
+
 // avx512fp16's base is avx512bf16 (whose base is avx512): a kernel with an
 // f16 node and a bf16 result gets an avx512fp16 variant with native f16
 // forms and avx512bf16's bf16 stores; with avx512bf16 left out of the
@@ -386,6 +416,20 @@ TEST(VocabularyCheck, FormsCallTheirWrappers) {
   EXPECT_EQ(v.type(Isa::Avx2, bg::DType::U8)->select, "select_u8({c}, {x}, {y})");
   EXPECT_EQ(v.op(Isa::Avx2, bg::DType::I16, bg::Op::Maximum), "maximum_i16({a}, {b})");
   EXPECT_EQ(v.unary(Isa::Avx512, bg::DType::F64, bg::UnaryOp::Sqrt), "sqrt_f64({x})");
+  // store_first's lane count is a template argument, fixed per call.
+  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::I64)->store_first, "store_first_i64<{n}>({p}, {v})");
+  EXPECT_TRUE(v.type(Isa::Avx512, bg::DType::F32)->store_first.empty());  // its masked stores are fast
+  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::F32)->store_bool4, "store_bool4_f32({p}, {a}, {b}, {c}, {d})");
+  EXPECT_TRUE(v.type(Isa::Avx2, bg::DType::F64)->store_bool4.empty());
+}
+
+// A partial row that rounds its masked store (store_tail) has no
+// store_first of the base's, which would store the base's values unrounded.
+TEST(VocabularyCheck, APartialRowDropsTheBasesPlainPartialStore) {
+  const Vocabulary v = Vocabulary::parse(
+      edited("store_bool_tail, store_exact, stream_exact]", "store_bool_tail, store_exact, stream_exact, store_first]"));
+  EXPECT_EQ(v.type(Isa::Avx512, bg::DType::Bf16)->store_first, "store_first_bf16<{n}>({p}, {v})");
+  EXPECT_TRUE(v.type(Isa::Avx512Bf16, bg::DType::Bf16)->store_first.empty());
 }
 
 // A partial row (avx512bf16's bf16) replaces only the stores it lists:

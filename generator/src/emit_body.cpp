@@ -516,8 +516,10 @@ class BodyEmitter {
     }
   }
 
-  // The store of the root's register `v` at `ptr`.
-  std::string store(const std::string& ptr, const std::string& v, bool masked, const std::string& mask) const {
+  // The store of the root's register `v` at `ptr`; a masked one writes the
+  // first `active` lanes, under `mask`.
+  std::string store(const std::string& ptr, const std::string& v, bool masked, const std::string& mask,
+                    std::int64_t active = 0) const {
     std::string pattern;
     const TypeVocabulary* t = tv(dag_.root);
     // The full-vector forms, streaming or not; the planner's proofs about the
@@ -525,6 +527,7 @@ class BodyEmitter {
     const std::string& exact = streaming_ ? t->stream_exact : t->store_exact;
     const std::string& nan_exact = streaming_ ? t->stream_nan_exact : t->store_nan_exact;
     if (is_cmp(dag_.root)) pattern = masked ? t->store_bool_tail : t->store_bool;
+    else if (masked && stores_first()) pattern = active > 0 ? t->store_first : "";
     else if (masked) pattern = t->store_tail;
     else if (p_.root_in_type && !exact.empty()) pattern = exact;
     else if (p_.root_nans_exact && !nan_exact.empty()) pattern = nan_exact;
@@ -534,9 +537,13 @@ class BodyEmitter {
       throw Error(fmt::format("internal: no {} store form planned on {}", masked ? "masked" : "vector",
                               isa_name(ip_.isa)));
     }
-    std::string stmt = expand(pattern, {{"p", ptr}, {"v", v}, {"m", v}, {"t", mask}});
+    std::string stmt = expand(pattern, {{"p", ptr}, {"v", v}, {"m", v}, {"t", mask}, {"n", std::to_string(active)}});
     return stmt.back() == '}' ? stmt : stmt + ";";
   }
+
+  // Whether the root's partial vectors store their first lanes by plain
+  // stores (store_first), so that they need no mask.
+  bool stores_first() const { return !is_cmp(dag_.root) && !tv(dag_.root)->store_first.empty(); }
 
   // The form that stores adjacent whole vectors of the root as one write,
   // and how many it takes: two for a pair (pair_store_form; "" where the
@@ -584,8 +591,10 @@ class BodyEmitter {
     auto stores = [&](std::size_t u) {
       const std::size_t root = dag_.root;
       for (int q = 0; q < parts(root); ++q) {
+        if (masked && stores_first() && lanes_in_part(root, q, ip_.tail_lanes) == 0) continue;  // nothing to store
         pr_.line(store(offset_expr(out_ptr, base, offs[u] + q * part_lanes(root)),
-                       vector_name(root, fmt::format("{}{}", tag, u), offs[u], q), masked, tail_mask(root, q)));
+                       vector_name(root, fmt::format("{}{}", tag, u), offs[u], q), masked, tail_mask(root, q),
+                       lanes_in_part(root, q, ip_.tail_lanes)));
       }
     };
     // The stores of vectors first[u] .. first[u] + size[first[u]] - 1 go
@@ -636,6 +645,13 @@ class BodyEmitter {
     return parts(i) == 1 ? "tail" : fmt::format("tail{}_{}", parts(i), part);
   }
 
+  // Of a partial vector of `active` lanes, the lanes in part `part` of
+  // node i's registers.
+  std::int64_t lanes_in_part(std::size_t i, int part, std::int64_t active) const {
+    const std::int64_t n = part_lanes(i);
+    return std::clamp<std::int64_t>(active - part * n, 0, n);
+  }
+
   // The masks of a partial vector of `active` lanes that its loads and
   // stores use: `tail`, and one per part for nodes of several registers.
   void emit_tail_masks(int active, std::int64_t off) {
@@ -644,7 +660,7 @@ class BodyEmitter {
       if (!done.insert(parts(i)).second) return;
       const std::int64_t n = part_lanes(i);
       for (int q = 0; q < parts(i); ++q) {
-        const std::int64_t in_part = std::clamp<std::int64_t>(active - q * n, 0, n);
+        const std::int64_t in_part = lanes_in_part(i, q, active);
         pr_.line(fmt::format("const {} {} = {:#x}{};", parts(i) == 1 ? tv_->mask : tv(i)->mask, tail_mask(i, q),
                              low_lanes(in_part), n > 32 ? "ull" : ""));
       }
@@ -652,7 +668,7 @@ class BodyEmitter {
     for (const Input& in : inputs_) {
       if (loaded_per_vector(in, off)) masks_of(in.node);
     }
-    masks_of(dag_.root);
+    if (!stores_first()) masks_of(dag_.root);
   }
 
   // Elements of the row covered by vector instructions (the rest, if any,
@@ -829,7 +845,11 @@ class BodyEmitter {
                              lane_mask(static_cast<int>(ip_.span[k])), ip_.span[k]));
       }
     }
-    if (ip_.tail_lanes) {
+    // The partial vector's mask, for its loads and its store (none where it
+    // stores its first lanes plainly and loads no input per vector).
+    const bool streamed =
+        std::any_of(inputs_.begin(), inputs_.end(), [](const Input& in) { return in.access == Access::Stream; });
+    if (ip_.tail_lanes && (streamed || !stores_first())) {
       pr_.line(fmt::format("const {} tail = {};  // the last {} elements of the block", tv_->mask,
                            lane_mask(ip_.tail_lanes), ip_.tail_lanes));
     }
@@ -870,7 +890,8 @@ class BodyEmitter {
                              load(in, offset_expr(in.ptr, "", off), part ? "tail" : "")));
       }
       emit_nodes(suffix, off, part ? ip_.tail_lanes : W);
-      pr_.line(store(offset_expr(out_ptr, "", off), vector_name(dag_.root, suffix, off), part, "tail"));
+      pr_.line(store(offset_expr(out_ptr, "", off), vector_name(dag_.root, suffix, off), part, "tail",
+                     ip_.tail_lanes));
     }
   }
 

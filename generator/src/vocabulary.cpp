@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -31,6 +32,7 @@ const std::vector<TypeForm>& type_forms() {
       {"load_tail", &TypeVocabulary::load_tail, {"p", "t"}, false},
       {"store", &TypeVocabulary::store, {"p", "v"}, true},
       {"store_tail", &TypeVocabulary::store_tail, {"p", "t", "v"}, false},
+      {"store_first", &TypeVocabulary::store_first, {"p", "n", "v"}, false},
       {"stream", &TypeVocabulary::stream, {"p", "v"}, false},
       {"store_nan_exact", &TypeVocabulary::store_nan_exact, {"p", "v"}, false},
       {"stream_nan_exact", &TypeVocabulary::stream_nan_exact, {"p", "v"}, false},
@@ -67,6 +69,14 @@ std::string call(const std::string& name, const std::vector<const char*>& args) 
   std::string s = name + "(";
   for (std::size_t i = 0; i < args.size(); ++i) s += std::string(i ? ", " : "") + "{" + args[i] + "}";
   return s + ")";
+}
+
+// A form's call of its wrapper: the arguments in order, but store_first's
+// lane count, a template argument (a constant of the plan, so that the
+// wrapper's stores are fixed when it is compiled).
+std::string form_call(const TypeForm& form, const std::string& wrapper) {
+  if (std::string_view(form.key) == "store_first") return wrapper + "<{n}>({p}, {v})";
+  return call(wrapper, form.args);
 }
 
 // A register type of a dtype: a C++ type name.
@@ -324,7 +334,7 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
             auto tf = std::find_if(type_forms().begin(), type_forms().end(),
                                    [&](const TypeForm& x) { return form == x.key; });
             if (tf == type_forms().end()) throw InvalidArgument("vocabulary: " + where + ": unknown form '" + form + "'");
-            tv.*(tf->field) = call(form + "_" + tv.suffix, tf->args);
+            tv.*(tf->field) = form_call(*tf, form + "_" + tv.suffix);
             seen.insert(form);
           }
           continue;
@@ -342,9 +352,9 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
       if (partial) {  // completed from the base's row below, once every row is read
         // The forms that write values of the dtype (not store_bool, which
         // writes a compare result).
-        static const std::set<std::string> kValueStores = {"store",          "store_tail",       "stream",
-                                                           "store_nan_exact", "stream_nan_exact", "store_exact",
-                                                           "stream_exact",    "store_pair",       "stream_pair"};
+        static const std::set<std::string> kValueStores = {
+            "store",       "store_tail",   "store_first", "stream",      "store_nan_exact", "stream_nan_exact",
+            "store_exact", "stream_exact", "store_pair",  "stream_pair"};
         for (const std::string& key : seen) {
           if (!kValueStores.count(key)) {
             throw InvalidArgument("vocabulary: " + where + ": a partial row has only stores of the dtype, not '" +
@@ -388,6 +398,9 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     for (const TypeForm& tf : type_forms()) {
       if (row.seen.count(tf.key)) tv.*(tf.field) = row.own.*(tf.field);
     }
+    // The base's plain partial store writes the base's values: a row with a
+    // masked store of its own (one that rounds) and none of those has none.
+    if (row.seen.count("store_tail") && !row.seen.count("store_first")) tv.store_first.clear();
     v.types_[{row.isa, row.dtype}] = tv;
     v.own_types_.insert({row.isa, row.dtype});
     v.partial_types_.insert({row.isa, row.dtype});

@@ -13,13 +13,15 @@ void IntrinsicCheck::registerMatchers(MatchFinder& finder) {
 void IntrinsicCheck::check(const MatchFinder::MatchResult& result) {
   clang::ASTContext& context = *result.Context;
   const auto* call = result.Nodes.getNodeAs<clang::CallExpr>("call");
+  const auto* fn = result.Nodes.getNodeAs<clang::FunctionDecl>("fn");
+  if (fn && fn->isDependentContext()) return;  // counted in each instantiation
   IntrinsicFact f;
   f.name = written_callee(context, call);
   f.family = intrinsic_family(f.name);
   if (f.family.empty()) return;
   f.where = where_of(context, call->getBeginLoc());
-  if (!seen_.emplace(f.where.offset, f.name).second) return;
-  facts_of(result.Nodes.getNodeAs<clang::FunctionDecl>("fn"), context).intrinsics.push_back(f);
+  if (!seen_.emplace(fn, f.where.offset, f.name).second) return;
+  facts_of(fn, context).intrinsics.push_back(f);
 }
 
 }  // namespace bcastgen::clangtool

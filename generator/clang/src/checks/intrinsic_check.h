@@ -3,10 +3,12 @@
 // _mm_*; bmi: _pdep_u64...; neon: vaddq_f32...), named as written: a macro
 // such as _mm512_cmp_ps_mask counts, not the builtin it expands to.
 // analysis.cpp checks them against the variant's ISA and target attribute.
+// A template's calls count in each instantiation, with its arguments.
 #pragma once
 
 #include <set>
-#include <utility>
+#include <string>
+#include <tuple>
 
 #include "../check.h"
 
@@ -19,7 +21,9 @@ class IntrinsicCheck : public Check {
   void check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
 
  private:
-  std::set<std::pair<unsigned, std::string>> seen_;  // one macro, several builtins
+  // (function, offset, name): one macro, several builtins. Per function, as
+  // a template's instantiations share their calls' offsets.
+  std::set<std::tuple<const clang::FunctionDecl*, unsigned, std::string>> seen_;
 };
 
 }  // namespace bcastgen::clangtool

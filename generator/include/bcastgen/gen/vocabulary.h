@@ -64,6 +64,11 @@ struct TypeVocabulary {
   // after it, as one wider write (a pair rounds with one instruction where
   // the ISA has it: vcvtne2ps2bf16). Optional; they round as store does.
   std::string store_pair, stream_pair;
+  // store_tail of a partial vector whose length {n} (lanes, 0 < n < the
+  // vector's) is a constant of the plan: plain stores of the first {n}
+  // lanes of {v} at {p}, where the ISA's masked store is slow (AVX2's
+  // vmaskmov on AMD). Optional; the emitter takes it over store_tail.
+  std::string store_first;
   // store_bool of four adjacent compare results, {a} at {p}, then {b}, {c}
   // and {d}, as one write where narrowing them together is cheaper than
   // four stores of a few bytes (AVX2's 32-bit lanes: two vpackssdw, a
