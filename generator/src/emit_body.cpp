@@ -600,11 +600,13 @@ class BodyEmitter {
     // The stores of vectors first[u] .. first[u] + size[first[u]] - 1 go
     // as one group where the vocabulary can (group_store_form), else each
     // vector stores alone (size 1).
-    const auto [group, n] = group_store_form();
+    const std::pair<const std::string*, int> group_form = group_store_form();
+    const std::string& group = *group_form.first;
+    const int n = group_form.second;
     std::vector<std::size_t> first(offs.size());
     std::vector<int> size(offs.size(), 1);
     for (std::size_t u = 0; u < offs.size();) {
-      const int g = !masked && !group->empty() && groups_at(base, offs, u, n) ? n : 1;
+      const int g = !masked && !group.empty() && groups_at(base, offs, u, n) ? n : 1;
       for (int k = 0; k < g; ++k) first[u + k] = u;
       size[u] = g;
       u += g;
@@ -616,7 +618,7 @@ class BodyEmitter {
         args[std::string(1, static_cast<char>('a' + k))] =
             vector_name(dag_.root, fmt::format("{}{}", tag, u + k), offs[u + k]);
       }
-      pr_.line(expand(*group, args) + ";");
+      pr_.line(expand(group, args) + ";");
     };
     // The group's store once its last vector is computed.
     auto last_of_group = [&](std::size_t u) { return u + 1 == first[u] + size[first[u]]; };
