@@ -51,7 +51,7 @@ namespace detail {
 // d0-3 a4-7 b4-7 c4-7 d4-7, which vpermd puts in order; |-1| is 1. Five
 // shuffles and one 32-byte store, where four store_bool are four movmskps,
 // four pdep (3-cycle latency on Zen 3 and later) and four 8-byte stores:
-// case 14 (`a > b` into bool, 1024 x 1024) ran 1.08x faster on a Zen 4 with
+// case 14 (`a > b` into bool, 1024 x 1024) ran 1.09x faster on a Zen 4 with
 // AVX2 only (README "Benchmarks").
 BCASTGEN_SIMD_AVX2 __m256i bools_of_4(__m256i a, __m256i b, __m256i c, __m256i d) {
   const __m256i bytes = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
@@ -61,8 +61,8 @@ BCASTGEN_SIMD_AVX2 __m256i bools_of_4(__m256i a, __m256i b, __m256i c, __m256i d
 // plain stores of 16, 8 and 4 bytes: the partial vector of a gathered block,
 // whose length the plan fixes. On AMD Zen a vmaskmov store is microcoded
 // and far slower than these: case 9 (a 1680-element block of 30-element
-// rows, so a masked store every fourth vector) ran in 124 ns instead of
-// 278 on a Zen 4 with AVX2 only.
+// rows, so a masked store every fourth vector) ran in 124 to 145 ns instead
+// of 278 on a Zen 4 with AVX2 only.
 template <int Bytes, typename T>
 BCASTGEN_SIMD_AVX2 void store_first_bytes(T* p, __m256i v) {
   static_assert(Bytes > 0 && Bytes < 32 && Bytes % 4 == 0 && Bytes % sizeof(T) == 0, "a partial vector");
