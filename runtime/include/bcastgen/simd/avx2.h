@@ -57,6 +57,10 @@ BCASTGEN_SIMD_AVX2 __m256i bools_of_4(__m256i a, __m256i b, __m256i c, __m256i d
   const __m256i bytes = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
   return _mm256_abs_epi8(_mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
 }
+// The same of float compare results (f32, and f16 and bf16 held as f32).
+BCASTGEN_SIMD_AVX2 __m256i bools_of_4(__m256 a, __m256 b, __m256 c, __m256 d) {
+  return bools_of_4(_mm256_castps_si256(a), _mm256_castps_si256(b), _mm256_castps_si256(c), _mm256_castps_si256(d));
+}
 // The first Bytes bytes of v at p (0 < Bytes < 32, whole lanes of T) by
 // plain stores of 16, 8 and 4 bytes: the partial vector of a gathered block,
 // whose length the plan fixes. On AMD Zen a vmaskmov store is microcoded
@@ -97,9 +101,7 @@ BCASTGEN_SIMD_AVX2 void store_bool_f32(bool* p, __m256 m) {
   std::memcpy(p, &bits, 8);
 }
 BCASTGEN_SIMD_AVX2 void store_bool4_f32(bool* p, __m256 a, __m256 b, __m256 c, __m256 d) {
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
-                      detail::bools_of_4(_mm256_castps_si256(a), _mm256_castps_si256(b), _mm256_castps_si256(c),
-                                         _mm256_castps_si256(d)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), detail::bools_of_4(a, b, c, d));
 }
 BCASTGEN_SIMD_AVX2 __m256 add_f32(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
 BCASTGEN_SIMD_AVX2 __m256 subtract_f32(__m256 a, __m256 b) { return _mm256_sub_ps(a, b); }
@@ -1106,14 +1108,10 @@ BCASTGEN_SIMD_AVX2 void store_bool_bf16(bool* p, __m256 m) {
   std::memcpy(p, &bits, 8);
 }
 BCASTGEN_SIMD_AVX2 void store_bool4_f16(bool* p, __m256 a, __m256 b, __m256 c, __m256 d) {
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
-                      detail::bools_of_4(_mm256_castps_si256(a), _mm256_castps_si256(b), _mm256_castps_si256(c),
-                                         _mm256_castps_si256(d)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), detail::bools_of_4(a, b, c, d));
 }
 BCASTGEN_SIMD_AVX2 void store_bool4_bf16(bool* p, __m256 a, __m256 b, __m256 c, __m256 d) {
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
-                      detail::bools_of_4(_mm256_castps_si256(a), _mm256_castps_si256(b), _mm256_castps_si256(c),
-                                         _mm256_castps_si256(d)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), detail::bools_of_4(a, b, c, d));
 }
 namespace detail {
 BCASTGEN_SIMD_AVX2 __m256 nearest_f16(__m256 x) { return _mm256_cvtph_ps(narrow_f16(x)); }
