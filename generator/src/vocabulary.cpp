@@ -32,7 +32,7 @@ const std::vector<TypeForm>& type_forms() {
       {"load_tail", &TypeVocabulary::load_tail, {"p", "t"}, false},
       {"store", &TypeVocabulary::store, {"p", "v"}, true},
       {"store_tail", &TypeVocabulary::store_tail, {"p", "t", "v"}, false},
-      {"store_first", &TypeVocabulary::store_first, {"p", "n", "v"}, false},
+      {"store_first", &TypeVocabulary::store_first, {"n", "p", "v"}, false, 1},
       {"stream", &TypeVocabulary::stream, {"p", "v"}, false},
       {"store_nan_exact", &TypeVocabulary::store_nan_exact, {"p", "v"}, false},
       {"stream_nan_exact", &TypeVocabulary::stream_nan_exact, {"p", "v"}, false},
@@ -63,20 +63,23 @@ Placeholders placeholders(std::initializer_list<const char*> names) {
   return p;
 }
 
-// A call of the wrapper `name` with the form's arguments, in order:
-// "add_f32({a}, {b})".
-std::string call(const std::string& name, const std::vector<const char*>& args) {
-  std::string s = name + "(";
-  for (std::size_t i = 0; i < args.size(); ++i) s += std::string(i ? ", " : "") + "{" + args[i] + "}";
-  return s + ")";
+// A call of the wrapper `name` with the arguments, in order, after its
+// template arguments: "add_f32({a}, {b})", "cast_i8_f32<{s}>({x})".
+std::string call(const std::string& name, const std::vector<const char*>& args,
+                 const std::vector<const char*>& template_args = {}) {
+  auto list = [](const std::vector<const char*>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size(); ++i) s += std::string(i ? ", " : "") + "{" + names[i] + "}";
+    return s;
+  };
+  return name + (template_args.empty() ? "" : "<" + list(template_args) + ">") + "(" + list(args) + ")";
 }
 
-// A form's call of its wrapper: the arguments in order, but store_first's
-// lane count, a template argument (a constant of the plan, so that the
-// wrapper's stores are fixed when it is compiled).
+// A form's call of its wrapper: its first template_args arguments as the
+// template's ("store_first_f32<{n}>({p}, {v})").
 std::string form_call(const TypeForm& form, const std::string& wrapper) {
-  if (std::string_view(form.key) == "store_first") return wrapper + "<{n}>({p}, {v})";
-  return call(wrapper, form.args);
+  const auto split = form.args.begin() + static_cast<std::ptrdiff_t>(form.template_args);
+  return call(wrapper, {split, form.args.end()}, {form.args.begin(), split});
 }
 
 // A register type of a dtype: a C++ type name.
@@ -463,7 +466,7 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     if (to == from) throw InvalidArgument("vocabulary: " + where + "." + name + ": a cast to the same dtype");
     const std::string wrapper = "cast_" + v.type(isa, from)->suffix + "_" + v.type(isa, to)->suffix;
     const bool widens = from != DType::Bool && to != DType::Bool && v.lane_bytes(isa, to) > v.lane_bytes(isa, from);
-    v.casts_[{isa, from, to}] = widens ? wrapper + "<{s}>({x})" : call(wrapper, {"x"});
+    v.casts_[{isa, from, to}] = call(wrapper, {"x"}, widens ? std::vector<const char*>{"s"} : std::vector<const char*>{});
   });
   // And the base's ops, functions and casts of the dtypes it does not list
   // or lists as partial (an entry the ISA lists itself stays its own).

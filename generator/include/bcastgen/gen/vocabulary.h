@@ -87,6 +87,9 @@ struct TypeForm {
   std::string TypeVocabulary::*field;
   std::vector<const char*> args;
   bool required;  // every vector type has it (else: where the ISA or a feature needs it)
+  // The first this many of args are template arguments: constants of the
+  // plan, fixed when the wrapper is compiled (store_first's lane count).
+  std::size_t template_args = 0;
 };
 // Every form of TypeVocabulary but its register types: what the loader reads
 // and checks, and what a test walks to see each form's wrapper exists.

@@ -1145,15 +1145,9 @@ BCASTGEN_SIMD_AVX512 void stream_exact_bf16(bf16* p, __m512 v) {
   _mm256_stream_si256(reinterpret_cast<__m256i*>(p), detail::high_halves(_mm512_castps_si512(v)));
 }
 BCASTGEN_SIMD_AVX512 __m512 splat_bf16(bf16 x) { return _mm512_set1_ps(to_float(x)); }
-// A compare result of 16-bit float lanes is f32's (its stores are written
-// out, not called through store_bool_f32: bcastgen inspect counts a store
-// in the function that makes it, or one call deep).
-BCASTGEN_SIMD_AVX512 void store_bool_f16(bool* p, __mmask16 m) {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
-}
-BCASTGEN_SIMD_AVX512 void store_bool_bf16(bool* p, __mmask16 m) {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_maskz_set1_epi8(m, 1));
-}
+// A compare result of 16-bit float lanes is f32's.
+BCASTGEN_SIMD_AVX512 void store_bool_f16(bool* p, __mmask16 m) { store_bool_f32(p, m); }
+BCASTGEN_SIMD_AVX512 void store_bool_bf16(bool* p, __mmask16 m) { store_bool_f32(p, m); }
 BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_f16(const bool* p, __mmask16 t) { return load_cmp_tail_f32(p, t); }
 BCASTGEN_SIMD_AVX512 void store_bool_tail_f16(bool* p, __mmask16 t, __mmask16 m) {
   _mm_mask_storeu_epi8(p, t, _mm_maskz_set1_epi8(m, 1));
