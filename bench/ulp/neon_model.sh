@@ -6,7 +6,7 @@
 # the real NEON code under qemu on every 8191st input; all 2^32 there would
 # take about 37 minutes a function. This checks the algorithm on NEON's
 # lanes and wrappers everywhere, as far as the model is the hardware
-# (README, "Math functions": the accuracy table's NEON column).
+# (README, "Math functions": "The NEON lanes over all 2^32 inputs").
 #
 #   bash bench/ulp/neon_model.sh FUNCTION...   (e.g. erf_f32 fast_gelu_f32)
 #

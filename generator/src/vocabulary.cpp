@@ -6,7 +6,6 @@
 #include <initializer_list>
 #include <map>
 #include <set>
-#include <string_view>
 #include <tuple>
 #include <vector>
 

@@ -1145,7 +1145,9 @@ BCASTGEN_SIMD_AVX512 void stream_exact_bf16(bf16* p, __m512 v) {
   _mm256_stream_si256(reinterpret_cast<__m256i*>(p), detail::high_halves(_mm512_castps_si512(v)));
 }
 BCASTGEN_SIMD_AVX512 __m512 splat_bf16(bf16 x) { return _mm512_set1_ps(to_float(x)); }
-// A compare result of 16-bit float lanes is f32's.
+// A compare result of 16-bit float lanes is f32's. The tail forms spell
+// out f32's masked store: bcastgen inspect reads a masked store's lane mask
+// from the kernel's constant one call deep, not through a second call.
 BCASTGEN_SIMD_AVX512 void store_bool_f16(bool* p, __mmask16 m) { store_bool_f32(p, m); }
 BCASTGEN_SIMD_AVX512 void store_bool_bf16(bool* p, __mmask16 m) { store_bool_f32(p, m); }
 BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_tail_f16(const bool* p, __mmask16 t) { return load_cmp_tail_f32(p, t); }
