@@ -6,8 +6,6 @@
 # (its version pinned by ort/package-lock.json). ONNXRUNTIME_NODE_INSTALL=skip:
 # without it the package's install script fetches CUDA files from a host
 # outside the registries, which fails; the CPU library is in the package.
-# libsimde-dev is not a peer: bench/ulp/neon_model.sh runs the NEON math
-# lanes on x86 through its model of the intrinsics.
 #
 #   bash bench/install-deps.sh
 set -euo pipefail
@@ -17,7 +15,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 npm=()
 command -v npm >/dev/null || npm=(npm)
 bash "$root/scripts/install-deps.sh" \
-  libbenchmark-dev libsleef-dev libsimde-dev \
+  libbenchmark-dev libsleef-dev \
   libxnnpack-dev libpthreadpool-dev \
   libdnnl-dev \
   libeigen3-dev \

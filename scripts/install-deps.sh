@@ -27,6 +27,9 @@ packages=(
   libonnx-testdata python3-onnx
   # tests: the aarch64 stage cross-builds the kernel tests and runs them under qemu-user
   g++-aarch64-linux-gnu qemu-user
+  # tests: SIMDe's model of the AVX-512 intrinsics (the avx512-model stage) and of NEON's
+  # (bench/ulp/isa_model.sh)
+  libsimde-dev
   # the ONNX frontend (generator/onnx/, `bcastgen onnx`): the model reader and shape inference
   libonnx-dev libprotobuf-dev
   "$@"

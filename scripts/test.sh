@@ -15,8 +15,14 @@
 #   aarch64   scripts/test-aarch64.sh: the generated-kernel tests cross-built
 #             for AArch64 in $AARCH64_BUILD_DIR (build-aarch64/) and run
 #             under qemu-user: their scalar and NEON variants.
+#   avx512-model  scripts/test-avx512-model.sh on the sample of the sanitize
+#             stage (BCASTGEN_TEST_SAMPLE=1): the generated kernels' avx512
+#             variants against SIMDe's model of AVX-512, in
+#             $AVX512_MODEL_BUILD_DIR (build-avx512-model/). Only where the
+#             CPU has no AVX-512: where it has, the build stage runs them.
 #   fuzz      scripts/fuzz.sh: each libFuzzer target for $FUZZ_SECONDS (30 s here)
-# BCASTGEN_SKIP_SANITIZE=1, BCASTGEN_SKIP_AARCH64=1 or BCASTGEN_SKIP_FUZZ=1 leave a stage out.
+# BCASTGEN_SKIP_SANITIZE=1, BCASTGEN_SKIP_AARCH64=1, BCASTGEN_SKIP_AVX512_MODEL=1 or
+# BCASTGEN_SKIP_FUZZ=1 leave a stage out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
@@ -56,6 +62,13 @@ sanitize() {
 stage build build_and_test
 [ "${BCASTGEN_SKIP_SANITIZE:-0}" = 1 ] || stage sanitize sanitize
 [ "${BCASTGEN_SKIP_AARCH64:-0}" = 1 ] || stage aarch64 bash scripts/test-aarch64.sh "$BUILD_DIR/generator/bcastgen"
+if [ "${BCASTGEN_SKIP_AVX512_MODEL:-0}" != 1 ]; then
+  if grep -q -w avx512f /proc/cpuinfo; then
+    echo "=== test.sh: stage avx512-model skipped: this CPU runs the avx512 variants natively"
+  else
+    stage avx512-model env BCASTGEN_TEST_SAMPLE=1 bash scripts/test-avx512-model.sh "$BUILD_DIR/generator/bcastgen"
+  fi
+fi
 export FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 [ "${BCASTGEN_SKIP_FUZZ:-0}" = 1 ] || stage fuzz bash scripts/fuzz.sh
 echo "=== test.sh: all stages passed: ${timings[*]}"

@@ -9,8 +9,19 @@
 #include <cstring>
 #include <vector>
 
+#include "bcastgen/cpu.h"
 #include "bcastgen/reference.h"
 #include "bcastgen/registry.h"
+
+// Whether the tests run `isa`'s variants here: the CPU's ISAs, and under
+// tests/avx512_model (BCASTGEN_TEST_AVX512_MODEL) AVX-512 too, whose
+// variants that build compiles against a model of the intrinsics.
+inline bool runs_here(bcastgen::Isa isa) {
+#ifdef BCASTGEN_TEST_AVX512_MODEL
+  if (isa == bcastgen::Isa::Avx512) return true;
+#endif
+  return bcastgen::cpu_supports(isa);
+}
 
 inline bcastgen::Shape shape_of(bcastgen::ShapeRef s) { return bcastgen::Shape(s.dims, s.dims + s.rank); }
 

@@ -15,7 +15,7 @@
 // streaming stores (no fence in its row).
 #pragma once
 
-// (BCASTGEN_SIMD_NEON_MODEL: bench/ulp/neon_model.sh compiles it for x86
+// (BCASTGEN_SIMD_NEON_MODEL: bench/ulp/isa_model.sh neon compiles it for x86
 // against a model of the intrinsics, to check the math lanes over all
 // 2^32 inputs natively.)
 #if !defined(__aarch64__) && !defined(BCASTGEN_SIMD_NEON_MODEL)

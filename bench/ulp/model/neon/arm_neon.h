@@ -1,4 +1,4 @@
-// <arm_neon.h> on x86, for bench/ulp/neon_model.sh only: SIMDe's model of
+// <arm_neon.h> on x86, for bench/ulp/isa_model.sh neon only: SIMDe's model of
 // the NEON intrinsics (Debian's libsimde-dev), so that simd/neon.h's math
 // lanes run natively over all 2^32 inputs (under qemu they take about 37
 // minutes a function). Where SIMDe 0.7.4 lacks an AArch64 intrinsic, or its

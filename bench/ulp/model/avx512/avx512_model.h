@@ -1,0 +1,19 @@
+// Included first (g++ -include avx512_model.h) where simd/avx512.h runs under
+// the model of immintrin.h beside it: its functions and the generated
+// kernels' avx512 variants are compiled for AVX2, whose instructions the
+// model's are, so that no AVX-512 instruction reaches a CPU without it.
+// cpu.h is included once (#pragma once), so this definition stays.
+#pragma once
+
+#include "bcastgen/cpu.h"
+
+#undef BCASTGEN_TARGET_AVX512
+#define BCASTGEN_TARGET_AVX512 BCASTGEN_TARGET_AVX2
+
+namespace avx512_model {
+
+// The generated kernels' check of the CPU, in tests/avx512_model's build
+// (its generate.sh calls this one): the model runs avx512's variants here.
+inline bool cpu_supports(bcastgen::Isa isa) { return isa == bcastgen::Isa::Avx512 || bcastgen::cpu_supports(isa); }
+
+}  // namespace avx512_model
