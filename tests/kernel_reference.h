@@ -13,14 +13,15 @@
 #include "bcastgen/reference.h"
 #include "bcastgen/registry.h"
 
-// Whether the tests run `isa`'s variants here: the CPU's ISAs, and under
-// tests/avx512_model (BCASTGEN_TEST_AVX512_MODEL) AVX-512 too, whose
-// variants that build compiles against a model of the intrinsics.
+// Whether the tests run `isa`'s variants here: the CPU's ISAs, or under
+// tests/avx512_model (which includes avx512_model.h first) the model's,
+// which adds AVX-512.
 inline bool runs_here(bcastgen::Isa isa) {
-#ifdef BCASTGEN_TEST_AVX512_MODEL
-  if (isa == bcastgen::Isa::Avx512) return true;
-#endif
+#ifdef BCASTGEN_AVX512_MODEL
+  return avx512_model::cpu_supports(isa);
+#else
   return bcastgen::cpu_supports(isa);
+#endif
 }
 
 inline bcastgen::Shape shape_of(bcastgen::ShapeRef s) { return bcastgen::Shape(s.dims, s.dims + s.rank); }

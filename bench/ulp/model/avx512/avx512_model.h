@@ -4,6 +4,7 @@
 // model's are, so that no AVX-512 instruction reaches a CPU without it.
 // cpu.h is included once (#pragma once), so this definition stays.
 #pragma once
+#define BCASTGEN_AVX512_MODEL  // tests/kernel_reference.h's runs_here asks the model
 
 #include "bcastgen/cpu.h"
 
@@ -12,8 +13,9 @@
 
 namespace avx512_model {
 
-// The generated kernels' check of the CPU, in tests/avx512_model's build
-// (its generate.sh calls this one): the model runs avx512's variants here.
+// The check of the CPU in tests/avx512_model's build, the generated
+// kernels' (its generate.sh calls this one) and the test drivers': the
+// model runs avx512's variants here.
 inline bool cpu_supports(bcastgen::Isa isa) { return isa == bcastgen::Isa::Avx512 || bcastgen::cpu_supports(isa); }
 
 }  // namespace avx512_model
