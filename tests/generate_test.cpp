@@ -305,6 +305,32 @@ kernels:
   EXPECT_FALSE(contains(plain.substr(0, plain.find("}  // namespace plain_impl")), "x4")) << plain;
 }
 
+// A plan for a CPU kind takes the vocabulary's packs for that kind
+// (math_pack_on): zen4 calls fast_log over two vectors, generic over four, and
+// the variant's reasons (explain, the generated comment) say so.
+TEST(Generate, ACpuKindsPlanTakesItsMathPacks) {
+  auto generated = [](const std::string& cpu) {
+    GenerateOptions o;
+    o.stem = "e";
+    return bcastgen::gen::generate(
+        bcastgen::gen::parse_spec(cpu + "isa: [avx2]\nkernels:\n  - {name: e, inputs: {x: [4096]}, expr: 'fast_log(x)'}\n",
+                                  "e.yaml"),
+        o);
+  };
+  const GeneratedFiles zen4 = generated("cpu: zen4\n"), generic = generated("");
+  const std::string z = function_text(zen4.files.at("e.cpp"), "inline void avx2_block(");
+  EXPECT_TRUE(contains(z, "const x2::f32v t1_x2_0 = x2::fast_log_f32(x2::f32v{{t0_0, t0_1}});")) << z;
+  EXPECT_TRUE(contains(z, "x2::fast_log_f32(x2::f32v{{t0_2, t0_3}})")) << z;
+  EXPECT_FALSE(contains(z, "x4::")) << z;
+  const std::string g = function_text(generic.files.at("e.cpp"), "inline void avx2_block(");
+  EXPECT_TRUE(contains(g, "x4::fast_log_f32(x4::f32v{{t0_0, t0_1, t0_2, t0_3}})")) << g;
+  const std::string why = "math functions take several of a step's vectors a call (simd/math_pack.inl): t1 = fast_log(t0) : f32 takes ";
+  ASSERT_EQ(zen4.plans.size(), 1u);
+  EXPECT_TRUE(contains(zen4.plans[0].isas.at(0).why, why + "2 (zen4)")) << zen4.plans[0].isas.at(0).why;
+  const std::string& generic_why = generic.plans[0].isas.at(0).why;
+  EXPECT_TRUE(contains(generic_why, why + "4") && !contains(generic_why, "(zen4)")) << generic_why;
+}
+
 TEST(Generate, DemoLoopsAreCountedOrPatternFills) {
   const GeneratedFiles g = generate_demo();
   const std::string& cpp = g.files.at("demo.cpp");

@@ -383,21 +383,33 @@ TEST(VocabularyCheck, RowsAreListsOfNames) {
 }
 
 // The math packs are an ISA's opt-in (AVX2's, measured there): vectors
-// per call for every function, and per function where it differs.
+// per call for every function, per function where it differs, and per CPU
+// kind and function where a kind's plans differ.
 TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
   const Vocabulary& v = Vocabulary::builtin();
   const bg::gen::IsaVocabulary& avx2 = *v.isa(Isa::Avx2);
+  const bg::CpuKind generic = bg::CpuKind::Generic, zen4 = bg::CpuKind::Zen4;
   EXPECT_EQ(avx2.math_pack, 4);
-  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastTanh), 4);
-  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastGeluTanh), 2);
-  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Log1p), 2);
-  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastExpm1), 2);
-  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Expm1), 1);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastTanh, generic), 4);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastGeluTanh, generic), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Log1p, generic), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastExpm1, generic), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Expm1, generic), 1);
+  // Zen 4's own: the fast log family over two; the rest as generic.
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastLog, generic), 4);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastLog, zen4), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastLog10, zen4), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastTanh, zen4), 4);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Expm1, zen4), 1);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastLog, bg::CpuKind::Zen3), 4);
   EXPECT_EQ(v.isa(Isa::Avx512)->math_pack, 0);
-  EXPECT_EQ(v.isa(Isa::Avx512)->math_pack_width(bg::UnaryOp::Exp), 1);
+  EXPECT_EQ(v.isa(Isa::Avx512)->math_pack_width(bg::UnaryOp::Exp, generic), 1);
+  EXPECT_EQ(v.isa(Isa::Avx512)->math_pack_width(bg::UnaryOp::FastLog, zen4), 1);
   // An ISA with a base and no packs of its own has the base's.
-  const Vocabulary packed = Vocabulary::parse(edited("index: __m512i\n", "index: __m512i\n    math_pack: 2\n"));
-  EXPECT_EQ(packed.isa(Isa::Avx512Fp16)->math_pack_width(bg::UnaryOp::Exp), 2);
+  const Vocabulary packed = Vocabulary::parse(
+      edited("index: __m512i\n", "index: __m512i\n    math_pack: 2\n    math_pack_on: {zen5: {erf: 4}}\n"));
+  EXPECT_EQ(packed.isa(Isa::Avx512Fp16)->math_pack_width(bg::UnaryOp::Exp, generic), 2);
+  EXPECT_EQ(packed.isa(Isa::Avx512Fp16)->math_pack_width(bg::UnaryOp::Erf, bg::CpuKind::Zen5), 4);
   expect_rejected(edited("math_pack: 4", "math_pack: x4"),
                   "isas.avx2.math_pack: 'x4' is not a number of vectors per call (valid: 1, 2, 4");
   expect_rejected(edited("math_pack: 4", "math_pack: 3"), "isas.avx2.math_pack: '3' is not a number");
@@ -407,6 +419,17 @@ TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
   expect_rejected(edited("expm1: 1,", "expm1: 8,"), "isas.avx2.math_pack_of.expm1: '8' is not a number");
   const std::string avx2_pack_of = "math_pack_of: {log1p: 2, fast_gelu_tanh: 2, fast_expm1: 2, expm1: 1, log: 1, log2: 1, log10: 1}";
   expect_rejected(edited(avx2_pack_of, "math_pack_of: [exp]"), "isas.avx2.math_pack_of must be a mapping");
+  // math_pack_on: a CPU kind of cpu_kinds.h, then as math_pack_of.
+  expect_rejected(edited("math_pack_on: {zen4:", "math_pack_on: {zen9:"),
+                  "isas.avx2.math_pack_on.zen9: unknown CPU kind 'zen9' (valid: generic, intel-xeon, zen3, zen4, zen5)");
+  expect_rejected(edited("math_pack_on: {zen4: {fast_log: 2,", "math_pack_on: {zen4: {fast_log: 3,"),
+                  "isas.avx2.math_pack_on.zen4.fast_log: '3' is not a number of vectors per call");
+  expect_rejected(edited("math_pack_on: {zen4: {fast_log: 2,", "math_pack_on: {zen4: {floor: 2,"),
+                  "isas.avx2.math_pack_on.zen4.floor: 'floor' is exact");
+  expect_rejected(edited("math_pack_on: {zen4: {fast_log: 2,", "math_pack_on: {zen4: {fast_logg: 2,"),
+                  "isas.avx2.math_pack_on.zen4: unknown unary function 'fast_logg'");
+  expect_rejected(edited("math_pack_on: {zen4: {fast_log: 2, fast_log2: 2, fast_log10: 2}}", "math_pack_on: [zen4]"),
+                  "isas.avx2.math_pack_on must be a mapping");
 }
 
 // Each row names a wrapper by convention: form_dtype, cast_from_to.

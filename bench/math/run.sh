@@ -11,6 +11,9 @@
 #   BENCH_MATH_PEERS=native bash bench/math/run.sh ...        (math_bench only)
 #   bash bench/math/run.sh BUILD_DIR --accuracy                (max ulp of every loop, ONNX Runtime and NumPy too)
 #
+# The kernels are planned for this machine's CPU kind, as bench/run.sh's
+# (BENCH_CPU=KIND for another row of the CPU-kind table, e.g. generic).
+#
 # Needs libbenchmark-dev, libsleef-dev and the peers of bench/install-deps.sh.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,7 +24,9 @@ bash "$root/bench/math/kernels.sh" >"$work/math_kernels.yaml"
 # math_bench.cpp's kFast: the functions with a fast tier.
 sed -n 's/.*name: fast_\([a-z0-9_]*\)_small,.*/{Fn::\1, \&mk::fast_\1_small, \&mk::fast_\1_large},/p' "$work/math_kernels.yaml" \
   >"$work/fast_kernels.inc"
-"$build/generator/bcastgen" generate "$work/math_kernels.yaml" -o "$work"
+"$build/generator/bcastgen" generate "$work/math_kernels.yaml" -o "$work" --cpu "${BENCH_CPU:-native}"
+"$build/generator/bcastgen" explain 1 1 --cpu "${BENCH_CPU:-native}" |
+  sed -n 's/^cpu *\([a-z0-9-]*\) (\(.*\)): unroll .*/planned for cpu kind: \1 (\2)/p'
 g++ -std=c++17 -O2 -I"$root/runtime/include" -c "$work/math_kernels.cpp" -o "$work/math_kernels.o"
 sleef_include=/usr/include/$(gcc -dumpmachine)
 g++ -std=c++17 -O2 -mavx2 -mfma -DSLEEF_LOOP_AVX2 -I"$sleef_include" -c "$root/bench/math/sleef_loops.cpp" \

@@ -425,19 +425,10 @@ class BodyEmitter {
     }
   }
 
-  // How many vectors of a step of four each call of node i takes: more than
-  // one where it is an f32 math function (one of math_f32.inl's: it has an
-  // ulp bound and a vector form) that the ISA has over two or four vectors
-  // at once (IsaVocabulary::math_pack), else 1.
-  int math_pack_width(std::size_t i) const {
-    const ExprNode& n = node(i);
-    if (n.kind != ExprKind::Unary || by_lanes(i) || parts(i) != 1 || parts(n.args[0]) != 1) return 1;
-    const IsaVocabulary* iv = voc_.isa(ip_.isa);
-    if (iv == nullptr || unary_info(n.unary).max_ulp == 0) return 1;
-    const DType t = form_dtype(i, node(n.args[0]).dtype);
-    if (t != DType::F32 || !voc_.unary(ip_.isa, t, n.unary).has_value()) return 1;
-    return iv->math_pack_width(n.unary);
-  }
+  // How many vectors of a step of four each call of node i takes: the
+  // plan's (IsaPlan::math_pack), more than one for an f32 math function the
+  // ISA has over two or four vectors at once.
+  int math_pack_width(std::size_t i) const { return ip_.math_pack.empty() ? 1 : ip_.math_pack[i]; }
 
   // The nodes of a step of four whole vectors, node by node, each f32 math
   // function called once per two or four of them (math_pack_width, namespace

@@ -280,6 +280,48 @@ std::string parts_note(const KernelPlan& p, const IsaPlan& ip) {
   return s.empty() ? "" : fmt::format("; mixed widths in lanes of {}: {} per vector", dtype_name(ip.lane_dtype), s);
 }
 
+// Per node, the vectors per call of an f32 math function in a grouped step
+// of four (IsaPlan::math_pack): the vocabulary's math_pack for the ISA and
+// the CPU kind, for a unary node with an ulp bound and an f32 vector form
+// (a 16-bit root held as f32 takes f32's form), of one register per vector
+// and not lane by lane; else 1.
+std::vector<int> math_packs(const KernelPlan& p, const IsaPlan& ip, CpuKind cpu, const Vocabulary& voc) {
+  const ExprDag& d = p.spec.expr;
+  std::vector<int> packs(d.nodes.size(), 1);
+  const IsaVocabulary* iv = voc.isa(ip.isa);
+  if (iv == nullptr) return packs;
+  auto parts = [&](std::size_t i) { return ip.parts.empty() ? 1 : ip.parts[i]; };
+  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+    const ExprNode& n = d.nodes[i];
+    if (n.kind != ExprKind::Unary || unary_info(n.unary).max_ulp == 0 || parts(i) != 1 || parts(n.args[0]) != 1) continue;
+    if (std::find(ip.lane_nodes.begin(), ip.lane_nodes.end(), i) != ip.lane_nodes.end()) continue;
+    const DType arg = d.nodes[n.args[0]].dtype;
+    const bool held_as_f32 = voc.lane_bytes(ip.isa, n.dtype) == dtype_lane_size(DType::F32);
+    const DType form = i == d.root && is_half(n.dtype) && is_half(arg) && held_as_f32 ? DType::F32 : arg;
+    if (form != DType::F32 || !voc.unary(ip.isa, form, n.unary).has_value()) continue;
+    packs[i] = iv->math_pack_width(n.unary, cpu);
+  }
+  return packs;
+}
+
+// "; math functions take several of a step's vectors a call (...): t1 =
+// erf(t0) : f32 takes 2 (zen4)"
+// where a grouped step of four packs a math function, else "".
+std::string math_pack_note(const KernelPlan& p, const IsaPlan& ip, CpuKind cpu, const Vocabulary& voc) {
+  if (ip.unroll != 4 || ip.interleave) return "";
+  const IsaVocabulary& iv = *voc.isa(ip.isa);
+  const auto on = iv.math_pack_on.find(cpu);
+  std::string s;
+  for (std::size_t i = 0; i < ip.math_pack.size(); ++i) {
+    if (ip.math_pack[i] == 1) continue;
+    const UnaryOp op = p.spec.expr.nodes[i].unary;
+    const bool by_cpu = on != iv.math_pack_on.end() && on->second.count(op) != 0;
+    s += fmt::format("{}{} takes {}{}", s.empty() ? "" : ", ", node_text(p, i), ip.math_pack[i],
+                     by_cpu ? fmt::format(" ({})", cpu_kind_name(cpu)) : "");
+  }
+  return s.empty() ? "" : "; math functions take several of a step's vectors a call (simd/math_pack.inl): " + s;
+}
+
 // Rows shorter than a vector: fuse the innermost loops into one block of at
 // most kMaxBlockVectors vectors, as long as every input either moves with
 // the output or reads at most one vector's span, so that one (masked) load
@@ -540,6 +582,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   const CpuKindInfo& cpu = cpu_kind_info(opt.cpu);
   const int unroll = opt.tuning ? opt.tuning->unroll : opt.unroll > 0 ? opt.unroll : cpu.unroll;
   ip.unroll = std::max(1, unroll / max_parts(ip));
+  ip.math_pack = math_packs(p, ip, opt.cpu, voc);
 
   // A short row whose small inputs repeat: fuse the last two loops and
   // keep the pattern in registers, instead of one short row per element.
@@ -581,7 +624,8 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   }
   if (!ip.period && plan_gather(p, ip, voc)) {
     // No streaming stores: blocks this short end in a masked store every few vectors.
-    ip.why = describe_gather(p, ip) + lane_nodes_note(p, ip) + literal_minmax_note(p, ip);
+    ip.why = describe_gather(p, ip) + lane_nodes_note(p, ip) + literal_minmax_note(p, ip) +
+             math_pack_note(p, ip, opt.cpu, voc);
     return ip;
   }
   settle_tail(ip);
@@ -626,6 +670,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
     ip.why += fmt::format("; each vector's loads, nodes and store together ({})",
                           opt.tuning ? "tuned" : cpu.name);
   }
+  ip.why += math_pack_note(p, ip, opt.cpu, voc);
   if (opt.tuning) {
     std::vector<const char*> wider;  // the ISAs whose CPUs run this variant instead of their own
     if (opt.tuning->isa == ip.isa) {

@@ -155,6 +155,21 @@ YAML::Node mapping(const YAML::Node& n, const std::string& where) {
   return n;
 }
 
+// {function: vectors per call}, each a math function of simd/math_f32.inl.
+std::map<UnaryOp, int> pack_widths_of(const YAML::Node& n, const std::string& where) {
+  std::map<UnaryOp, int> widths;
+  for (const auto& g : mapping(n, where)) {
+    const std::string name = g.first.as<std::string>(), fn_where = where + "." + name;
+    const UnaryOp op = unary_named(name, where);
+    if (unary_info(op).max_ulp == 0) {
+      throw InvalidArgument("vocabulary: " + fn_where + ": '" + name +
+                            "' is exact, not a math function of simd/math_f32.inl");
+    }
+    widths[op] = pack_width_of(g.second, fn_where);
+  }
+  return widths;
+}
+
 }  // namespace
 
 Vocabulary Vocabulary::parse(const std::string& yaml_text) {
@@ -240,21 +255,25 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
         continue;
       }
       if (key == "math_pack_of") {
-        for (const auto& g : mapping(f.second, where + "." + key)) {
-          const std::string name = g.first.as<std::string>(), fn_where = where + "." + key + "." + name;
-          const UnaryOp op = unary_named(name, where + "." + key);
-          if (unary_info(op).max_ulp == 0) {
-            throw InvalidArgument("vocabulary: " + fn_where + ": '" + name +
-                                  "' is exact, not a math function of simd/math_f32.inl");
+        iv.math_pack_of = pack_widths_of(f.second, where + "." + key);
+        continue;
+      }
+      if (key == "math_pack_on") {
+        for (const auto& c : mapping(f.second, where + "." + key)) {
+          const std::string name = c.first.as<std::string>(), cpu_where = where + "." + key + "." + name;
+          CpuKind cpu;
+          if (!parse_cpu_kind(name, &cpu)) {
+            throw InvalidArgument("vocabulary: " + cpu_where + ": unknown CPU kind '" + name +
+                                  "' (valid: " + cpu_kind_names() + ")");
           }
-          iv.math_pack_of[op] = pack_width_of(g.second, fn_where);
+          iv.math_pack_on[cpu] = pack_widths_of(c.second, cpu_where);
         }
         continue;
       }
       auto field = fields.find(key);
       if (field == fields.end()) {
         throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key +
-                              "' (valid: base, index, index_const, mask_const, math_pack, math_pack_of; the rest is in the "
+                              "' (valid: base, index, index_const, mask_const, math_pack, math_pack_of, math_pack_on; the rest is in the "
                               "ISA table)");
       }
       *field->second.first = scalar_of(f.second, where + "." + key);
@@ -283,9 +302,10 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   std::stable_sort(extending.begin(), extending.end(), [&](Isa a, Isa b) { return depth(a) < depth(b); });
   for (Isa isa : extending) {  // the math packs of the base, unless its own
     IsaVocabulary& iv = v.isas_[isa];
-    if (iv.math_pack != 0 || !iv.math_pack_of.empty()) continue;
+    if (iv.math_pack != 0 || !iv.math_pack_of.empty() || !iv.math_pack_on.empty()) continue;
     iv.math_pack = v.isas_[*iv.base].math_pack;
     iv.math_pack_of = v.isas_[*iv.base].math_pack_of;
+    iv.math_pack_on = v.isas_[*iv.base].math_pack_on;
   }
   for (Isa isa : extending) {  // the gathered blocks of the base's dtypes
     IsaVocabulary& iv = v.isas_[isa];

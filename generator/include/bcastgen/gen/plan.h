@@ -81,6 +81,11 @@ struct IsaPlan {
   // lane inside the vector loop (operands spilled, the scalar op per lane,
   // the result reloaded), so that the other nodes stay in vectors.
   std::vector<std::size_t> lane_nodes;
+  // vector: per node, how many of a grouped step's four whole vectors each
+  // call of an f32 math function takes (simd/math_pack.inl's x2, x4: the
+  // vocabulary's math_pack for this ISA and the plan's CPU kind); 1 for
+  // every other node, and one call per vector.
+  std::vector<int> math_pack;
   // vector: max/min nodes with a literal operand that take the
   // vocabulary's literal forms, one or two instructions where the
   // NaN-propagating op takes three or four (plan.cpp, literal_minmax).

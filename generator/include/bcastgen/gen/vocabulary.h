@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bcastgen/cpu.h"
+#include "bcastgen/cpu_kinds.h"
 #include "bcastgen/expr.h"
 #include "bcastgen/types.h"
 
@@ -28,12 +29,18 @@ struct IsaVocabulary {
   // How many vectors a step of four gives each call of an f32 math function
   // (simd/math_pack.inl's namespaces x2 and x4, whose operations alternate
   // between the vectors): `math_pack` for every function, `math_pack_of`
-  // for those that differ, as measured (over four, some spill). 0 where the
-  // ISA's header has no packs: one call per vector.
+  // for those that differ, as measured (over four, some spill), and
+  // `math_pack_on` for those that differ on a CPU kind (cpu_kinds.h) whose
+  // plans are made (its window reaches further, so fewer spill less). 0
+  // where the ISA's header has no packs: one call per vector.
   int math_pack = 0;
   std::map<UnaryOp, int> math_pack_of;
-  // The vectors per call for `op` (1: one call per vector).
-  int math_pack_width(UnaryOp op) const {
+  std::map<CpuKind, std::map<UnaryOp, int>> math_pack_on;
+  // The vectors per call for `op` in a plan for `cpu` (1: one call per vector).
+  int math_pack_width(UnaryOp op, CpuKind cpu) const {
+    if (const auto on = math_pack_on.find(cpu); on != math_pack_on.end()) {
+      if (const auto it = on->second.find(op); it != on->second.end()) return it->second;
+    }
     const auto it = math_pack_of.find(op);
     return it != math_pack_of.end() ? it->second : math_pack > 0 ? math_pack : 1;
   }
