@@ -654,10 +654,13 @@ BCASTGEN_SIMD_FN SmallExp exp_minus_square(f32v x, float h, const LogParts& l) {
 // u P) is one fma, rounded once: 1 - 2^n is exact for n >= -24, and so is
 // 2^n u. n is held at -24 (below it erfc < 2^-24.5, so the wider u, down to
 // -1.1, costs nothing visible), and a is clamped to 3.92, where erf rounds
-// to 1 (erfc(3.92) < 2^-25). Q's terms of degree 3 and up go by Estrin's
-// scheme (a shorter dependency chain, which is what bounds this function's
-// speed), its last three by Horner's, so that the large low terms round as
-// before. Measured over all 2^32 inputs: 0.879 ulp. Coefficients:
+// to 1 (erfc(3.92) < 2^-25). Q goes by Horner's scheme: 8 fmas, where
+// Estrin's for its terms of degree 3 and up took a product more and three
+// more live values, which spill when AVX2 runs four vectors at a time
+// (math_pack.inl): 0.91x the time on Zen 4's avx2 (bench/math/ab.sh), and
+// within 1% of Estrin's one vector at a time there, where its chain is 8
+// cycles longer. Measured over all 2^32 inputs: 0.879 ulp (Estrin's: the
+// same, with 70 more results not correctly rounded). Coefficients:
 // scripts/derive-math-polynomials.sollya.
 BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   const f32v a = abs_f32(x);
@@ -671,12 +674,11 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   const f32v small = detail::fmadd_f32(a, r, a);
   // (Below 0.875, t < 0 and the large branch's value is not taken.)
   const f32v t = subtract_f32(detail::min_or_b_f32(splat_f32(3.92f), a), splat_f32(0.875f));
-  // Q = c0 + t (c1 + t (c2 + t H)), H = (c3 + c4 t) + t^2 ((c5 + c6 t) + t^2 (c7 + c8 t)).
-  const f32v t2 = multiply_f32(t, t);
-  const f32v h34 = detail::fmadd_f32(t, splat_f32(0x1.76dfd8p-7f), splat_f32(-0x1.80980ep-5f));
-  const f32v h56 = detail::fmadd_f32(t, splat_f32(0x1.700c7cp-12f), splat_f32(-0x1.2e740ep-9f));
-  const f32v h78 = detail::fmadd_f32(t, splat_f32(0x1.bfebcp-20f), splat_f32(-0x1.24e088p-15f));
-  f32v q = detail::fmadd_f32(t2, detail::fmadd_f32(t2, h78, h56), h34);
+  f32v q = detail::fmadd_f32(t, splat_f32(0x1.bfebcp-20f), splat_f32(-0x1.24e088p-15f));
+  q = detail::fmadd_f32(t, q, splat_f32(0x1.700c7cp-12f));
+  q = detail::fmadd_f32(t, q, splat_f32(-0x1.2e740ep-9f));
+  q = detail::fmadd_f32(t, q, splat_f32(0x1.76dfd8p-7f));
+  q = detail::fmadd_f32(t, q, splat_f32(-0x1.80980ep-5f));
   q = detail::fmadd_f32(t, q, splat_f32(-0x1.a72ed6p-1f));
   q = detail::fmadd_f32(t, q, splat_f32(-0x1.37117cp+1f));
   q = detail::fmadd_f32(t, q, splat_f32(-0x1.88672ep+0f));
