@@ -305,8 +305,9 @@ std::vector<int> math_packs(const KernelPlan& p, const IsaPlan& ip, CpuKind cpu,
 }
 
 // "; math functions take several of a step's vectors a call (...): t1 =
-// erf(t0) : f32 takes 2 (zen4)"
-// where a grouped step of four packs a math function, else "".
+// fast_log(t0) : f32 takes 2 (zen4)" where a grouped step of four packs a
+// math function (the kind named where its row of the vocabulary decided),
+// else "".
 std::string math_pack_note(const KernelPlan& p, const IsaPlan& ip, CpuKind cpu, const Vocabulary& voc) {
   if (ip.unroll != 4 || ip.interleave) return "";
   const IsaVocabulary& iv = *voc.isa(ip.isa);

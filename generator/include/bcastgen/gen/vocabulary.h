@@ -30,9 +30,9 @@ struct IsaVocabulary {
   // (simd/math_pack.inl's namespaces x2 and x4, whose operations alternate
   // between the vectors): `math_pack` for every function, `math_pack_of`
   // for those that differ, as measured (over four, some spill), and
-  // `math_pack_on` for those that differ on a CPU kind (cpu_kinds.h) whose
-  // plans are made (its window reaches further, so fewer spill less). 0
-  // where the ISA's header has no packs: one call per vector.
+  // `math_pack_on` for those that differ in the plans for one CPU kind
+  // (cpu_kinds.h), as measured there. 0 where the ISA's header has no
+  // packs: one call per vector.
   int math_pack = 0;
   std::map<UnaryOp, int> math_pack_of;
   std::map<CpuKind, std::map<UnaryOp, int>> math_pack_on;
