@@ -297,7 +297,7 @@ class BodyEmitter {
   }
 
   // Registers of node i per vector (IsaPlan::parts), and the lanes of each.
-  int parts(std::size_t i) const { return ip_.parts.empty() ? 1 : ip_.parts[i]; }
+  int parts(std::size_t i) const { return ip_.parts_of(i); }
   std::int64_t part_lanes(std::size_t i) const { return ip_.lanes / parts(i); }
 
   // The register holding node i (its part `part`) in the vector at row
@@ -364,17 +364,8 @@ class BodyEmitter {
                   {{"x", x}, {"s", std::to_string(segment)}});
   }
 
-  // The dtype whose vector form computes node i over operands (or to a
-  // result) of dtype t: t, except at the root of a 16-bit float type, which
-  // takes the f32 form. Its store rounds to the type (vcvtps2ph, or bf16's
-  // rounding on the bits), once, as the op's own rounding would, so that the
-  // kernel's last op does not round twice. (A lane-by-lane root rounds in
-  // ops::; rounding a value of the type again is exact.)
-  // (Native 16-bit lanes, avx512fp16's f16, keep their own forms.)
-  DType form_dtype(std::size_t i, DType t) const {
-    const bool held_as_f32 = voc_.lane_bytes(ip_.isa, node(i).dtype) == dtype_lane_size(DType::F32);
-    return i == dag_.root && is_half(node(i).dtype) && is_half(t) && held_as_f32 ? DType::F32 : t;
-  }
+  // The dtype whose vector form computes node i over operands of dtype t (plan.h).
+  DType form_dtype(std::size_t i, DType t) const { return gen::form_dtype(dag_, i, t, ip_.isa, voc_); }
 
   // Whether input `in`'s vector at row offset `off` is one of its held
   // registers (a partial last vector is not: it reads as Stream).
@@ -472,9 +463,7 @@ class BodyEmitter {
     return false;
   }
 
-  bool by_lanes(std::size_t i) const {
-    return std::find(ip_.lane_nodes.begin(), ip_.lane_nodes.end(), i) != ip_.lane_nodes.end();
-  }
+  bool by_lanes(std::size_t i) const { return ip_.by_lanes(i); }
 
   // A node without a vector form (IsaPlan::lane_nodes): its operands are
   // stored to arrays, the scalar op runs on each active lane, and the

@@ -226,7 +226,7 @@ std::vector<IsaPlan::LiteralMinMax> literal_minmax(const KernelPlan& p, const Is
   for (std::size_t i = 0; i < d.nodes.size(); ++i) {
     const ExprNode& n = d.nodes[i];
     if (n.kind != ExprKind::Binary || (n.op != Op::Maximum && n.op != Op::Minimum)) continue;
-    if (std::find(ip.lane_nodes.begin(), ip.lane_nodes.end(), i) != ip.lane_nodes.end()) continue;
+    if (ip.by_lanes(i)) continue;
     const std::size_t a = expand_operand(d, n.args[0]), b = expand_operand(d, n.args[1]);
     const DType t = d.nodes[a].dtype;
     if (!dtype_info(t).is_float) continue;
@@ -280,24 +280,29 @@ std::string parts_note(const KernelPlan& p, const IsaPlan& ip) {
   return s.empty() ? "" : fmt::format("; mixed widths in lanes of {}: {} per vector", dtype_name(ip.lane_dtype), s);
 }
 
+}  // namespace
+
+DType form_dtype(const ExprDag& d, std::size_t i, DType t, Isa isa, const Vocabulary& voc) {
+  const bool held_as_f32 = voc.lane_bytes(isa, d.nodes[i].dtype) == dtype_lane_size(DType::F32);
+  return i == d.root && is_half(d.nodes[i].dtype) && is_half(t) && held_as_f32 ? DType::F32 : t;
+}
+
+namespace {
+
 // Per node, the vectors per call of an f32 math function in a grouped step
 // of four (IsaPlan::math_pack): the vocabulary's math_pack for the ISA and
 // the CPU kind, for a unary node with an ulp bound and an f32 vector form
-// (a 16-bit root held as f32 takes f32's form), of one register per vector
-// and not lane by lane; else 1.
+// (form_dtype), of one register per vector and not lane by lane; else 1.
 std::vector<int> math_packs(const KernelPlan& p, const IsaPlan& ip, CpuKind cpu, const Vocabulary& voc) {
   const ExprDag& d = p.spec.expr;
   std::vector<int> packs(d.nodes.size(), 1);
   const IsaVocabulary* iv = voc.isa(ip.isa);
   if (iv == nullptr) return packs;
-  auto parts = [&](std::size_t i) { return ip.parts.empty() ? 1 : ip.parts[i]; };
   for (std::size_t i = 0; i < d.nodes.size(); ++i) {
     const ExprNode& n = d.nodes[i];
-    if (n.kind != ExprKind::Unary || unary_info(n.unary).max_ulp == 0 || parts(i) != 1 || parts(n.args[0]) != 1) continue;
-    if (std::find(ip.lane_nodes.begin(), ip.lane_nodes.end(), i) != ip.lane_nodes.end()) continue;
-    const DType arg = d.nodes[n.args[0]].dtype;
-    const bool held_as_f32 = voc.lane_bytes(ip.isa, n.dtype) == dtype_lane_size(DType::F32);
-    const DType form = i == d.root && is_half(n.dtype) && is_half(arg) && held_as_f32 ? DType::F32 : arg;
+    if (n.kind != ExprKind::Unary || unary_info(n.unary).max_ulp == 0 || ip.by_lanes(i)) continue;
+    if (ip.parts_of(i) != 1 || ip.parts_of(n.args[0]) != 1) continue;
+    const DType form = form_dtype(d, i, d.nodes[n.args[0]].dtype, ip.isa, voc);
     if (form != DType::F32 || !voc.unary(ip.isa, form, n.unary).has_value()) continue;
     packs[i] = iv->math_pack_width(n.unary, cpu);
   }

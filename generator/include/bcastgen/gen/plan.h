@@ -4,6 +4,7 @@
 // what is decided here.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -81,6 +82,11 @@ struct IsaPlan {
   // lane inside the vector loop (operands spilled, the scalar op per lane,
   // the result reloaded), so that the other nodes stay in vectors.
   std::vector<std::size_t> lane_nodes;
+  bool by_lanes(std::size_t node) const {
+    return std::find(lane_nodes.begin(), lane_nodes.end(), node) != lane_nodes.end();
+  }
+  // The registers per vector of a node (parts; 1 when the DAG has one width).
+  int parts_of(std::size_t node) const { return parts.empty() ? 1 : parts[node]; }
   // vector: per node, how many of a grouped step's four whole vectors each
   // call of an f32 math function takes (simd/math_pack.inl's x2, x4: the
   // vocabulary's math_pack for this ISA and the plan's CPU kind); 1 for
@@ -186,6 +192,15 @@ KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& options,
 // Same, with the kernel's shapes as validate_spec() returned them (the rules are not run again).
 KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOptions& options,
                        const Vocabulary& vocabulary = Vocabulary::builtin());
+
+// The dtype whose vector form on `isa` computes node i of `d` over operands
+// (or to a result) of dtype t: t, except at the root of a 16-bit float type
+// held as f32, which takes the f32 form. Its store rounds to the type
+// (vcvtps2ph, or bf16's rounding on the bits), once, as the op's own
+// rounding would, so that the kernel's last op does not round twice. (A
+// lane-by-lane root rounds in ops::; rounding a value of the type again is
+// exact.) (Native 16-bit lanes, avx512fp16's f16, keep their own forms.)
+DType form_dtype(const ExprDag& d, std::size_t i, DType t, Isa isa, const Vocabulary& voc);
 
 // Human-readable plan, for `bcastgen explain` and generated comments.
 std::string describe_loops(const KernelPlan& plan, const std::string& indent);
