@@ -1032,11 +1032,6 @@ BCASTGEN_SIMD_AVX512 __m512 times_power_of_two(__m512 y, __m512 z) {
   const __m512 n = _mm512_sub_ps(z, _mm512_set1_ps(0x1.8p+23f + 254.0f * (1 << S)));
   return _mm512_maskz_scalef_ps(0xFFFF, y, _mm512_mul_ps(n, _mm512_set1_ps(1.0f / (1 << S))));
 }
-// y 2^n for the n that z holds over the fast tier's kFastExpShifter
-// (kShifter + 191, its literal here): vscalefps takes n as it is.
-BCASTGEN_SIMD_AVX512 __m512 times_fast_power_of_two(__m512 y, __m512 z) {
-  return _mm512_maskz_scalef_ps(0xFFFF, y, _mm512_sub_ps(z, _mm512_set1_ps(0x1.8p+23f + 191.0f)));
-}
 // ln x's special values over y (math_f32.inl's log_specials) in one
 // vfixupimmps: per class of x, one 4-bit token. QNaN, SNaN and +inf give x
 // itself (1), +-0 -inf (4), -inf and x < 0 the default NaN 0xffc00000 (3),

@@ -12,9 +12,8 @@
 // bitwise_or_i32, bitwise_xor_i32, cast_i32_f32, and in namespace detail fmadd_f32, max_or_b_f32,
 // min_or_b_f32, bits_f32, from_bits_f32, shift_left_i32<N>,
 // shift_right_i32<N> (arithmetic), lookup4_f32 (table[j & 3]), lookup8_f32
-// (table[j & 7]) and lookup16_f32 (table[j & 15]); and,
-// where it defines BCASTGEN_SIMD_SCALEF, times_power_of_two<S> and
-// times_fast_power_of_two, and where it defines
+// (table[j & 7]) and lookup16_f32 (table[j & 15]); and, where it defines
+// BCASTGEN_SIMD_SCALEF, times_power_of_two<S>, and where it defines
 // BCASTGEN_SIMD_LOG_SPECIALS, log_specials (all below).
 // Each wrapper is one IEEE operation (fmadd rounds once) or exact (selects,
 // bits, lookups), so
@@ -163,13 +162,29 @@ BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x) {
 // rounding): degree 5, P(0) = 1, relative error 0.09 2^-24
 // (scripts/derive-math-polynomials.sollya). exp_f32's, erf_f32's and the
 // fast tier's.
-BCASTGEN_SIMD_FN f32v exp_polynomial(f32v u) {
-  f32v p = fmadd_f32(u, splat_f32(0x1.6b7536p-10f), splat_f32(0x1.122a66p-7f));
-  p = fmadd_f32(u, p, splat_f32(0x1.555716p-5f));
-  p = fmadd_f32(u, p, splat_f32(0x1.5554acp-3f));
-  p = fmadd_f32(u, p, splat_f32(0x1.fffffep-2f));
-  return fmadd_f32(u, p, splat_f32(1.0f));
+// Its coefficients, from degree 5 down to 0.
+constexpr float kExpPolynomial[6] = {0x1.6b7536p-10f, 0x1.122a66p-7f, 0x1.555716p-5f,
+                                     0x1.5554acp-3f,  0x1.fffffep-2f, 1.0f};
+
+// Horner's scheme over c, highest degree first, from c[J] on (p holds the
+// steps before it). One step per instantiation, so that the steps are
+// unrolled whatever the compiler's loop heuristics.
+template <int J, int D>
+BCASTGEN_SIMD_FN f32v horner_from(const float (&c)[D], f32v u, f32v p) {
+  p = fmadd_f32(u, p, splat_f32(c[J]));
+  if constexpr (J + 1 == D) {
+    return p;
+  } else {
+    return horner_from<J + 1>(c, u, p);
+  }
 }
+
+template <int D>
+BCASTGEN_SIMD_FN f32v horner(const float (&c)[D], f32v u) {
+  return horner_from<2>(c, u, fmadd_f32(u, splat_f32(c[0]), splat_f32(c[1])));
+}
+
+BCASTGEN_SIMD_FN f32v exp_polynomial(f32v u) { return horner(kExpPolynomial, u); }
 
 // e^r = 1 + r P(r) for |r| <= ln2/2 (plus a reduction's rounding), rounded
 // once.
@@ -770,19 +785,6 @@ constexpr float kFastExpShifter = kShifter + 191.0f;
 // shifted to the exponent field, one operation.
 BCASTGEN_SIMD_FN f32v fast_two_to_n_plus_64(f32v z) { return power_of_two_held(z); }
 
-// y 2^n for the n that z holds over kFastExpShifter, rounded once, for the
-// fast tier's e^t, t <= 0: n in [-173, 0], |y| below 2^64, and at least
-// 2^-16 where n is below -64 (the callers' y is near 1 there, or a factor
-// whose exp has underflowed that far only because it is large). Then y 2^(n
-// + 64) is exact (normal) and one product by 2^-64 rounds: three
-// operations without a scale instruction. An ISA with BCASTGEN_SIMD_SCALEF
-// defines its own.
-#ifndef BCASTGEN_SIMD_SCALEF
-BCASTGEN_SIMD_FN f32v times_fast_power_of_two(f32v y, f32v z) {
-  return multiply_f32(multiply_f32(y, fast_two_to_n_plus_64(z)), splat_f32(0x1p-64f));
-}
-#endif
-
 // -min(|x|, c) = max(-|x|, -c), NaN staying NaN: x with its sign bit set,
 // then clamped. (AVX-512's vrangeps would do it in one, but it returns c
 // for a quiet NaN x.)
@@ -817,7 +819,40 @@ BCASTGEN_SIMD_FN FastExp fast_exp_nonpositive(f32v t, f32v t_lo) {
   return fast_exp_of_reduced({add_f32(e.r, t_lo), e.z});
 }
 
-// e^t 2^64 = y 2^(n + 64), exact (normal, as at times_fast_power_of_two).
+// exp_polynomial's Horner scheme for e^r = 1 + r P(r), taken over s = -2r
+// and scaled by 2^-64: the coefficient of degree j times (-1/2)^(j + 1)
+// 2^-64, the constant 2^-64. Each step is the other's times a power of two
+// (normal), so its value is exactly 2^-64 (1 + r P(r)) as that rounds.
+struct ExpMinusHalfPolynomial {
+  float c[7];
+};
+
+constexpr ExpMinusHalfPolynomial exp_minus_half_polynomial() {
+  ExpMinusHalfPolynomial p{};
+  float scale = -0x1p-64f / 2;  // for degree 0; halved and negated per degree
+  for (int j = 5; j >= 0; --j, scale *= -0.5f) p.c[j] = kExpPolynomial[j] * scale;
+  p.c[6] = 0x1p-64f;
+  return p;
+}
+
+constexpr ExpMinusHalfPolynomial kExpMinusHalfPolynomial = exp_minus_half_polynomial();
+
+// e^(-(q + q_lo)/2) = 2^n y for q >= 0 (up to 210, or NaN), |q_lo| <=
+// ulp(q)/2: y 2^-64 in y, n held in z over kFastExpShifter. The same n and
+// the same bits as fast_exp_nonpositive(-q/2, -q_lo/2), with -1/2 taken
+// into the constants: s = q + 2n ln2 + q_lo is -2 times its r (2 ln2 as hi
+// + lo, the first fma exact), and the polynomial's coefficients are scaled
+// to match (kExpMinusHalfPolynomial). One product fewer than halving q, and
+// one fewer than scaling 2^(n + 64) back, for gelu's e^(-a^2/2).
+BCASTGEN_SIMD_FN FastExp fast_exp_minus_half(f32v q, f32v q_lo) {
+  const f32v shifter = splat_f32(kFastExpShifter);
+  const f32v z = fmadd_f32(q, splat_f32(-0x1.715476p-1f), shifter);
+  const f32v n = subtract_f32(z, shifter);
+  const f32v s = fmadd_f32(n, splat_f32(-0x1.05c61p-28f), fmadd_f32(n, splat_f32(0x1.62e43p+0f), q));
+  return {horner(kExpMinusHalfPolynomial.c, add_f32(s, q_lo)), z};
+}
+
+// e^t 2^64 = y 2^(n + 64), exact (normal: |y| in [1/2, 2] and n + 64 >= -109).
 BCASTGEN_SIMD_FN f32v fast_exp_times_2_64(const FastExp& e) { return multiply_f32(e.y, fast_two_to_n_plus_64(e.z)); }
 
 // E 2^64 for E = e^-|x| (|x| clamped to 120): the sigmoids' and
@@ -1077,19 +1112,19 @@ BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
 // x Phi(x) = x/2 (1 + erf(x / sqrt 2)), <= 4 ulp, without cancelling on
 // either side: with a = |x| and v = a Phi(-a), gelu is x - v for x > 0 and
 // -v below, and Phi(-a) <= 1/2 keeps x - v >= x/2. v = W(a) e^(-a^2/2)
-// (fast_gelu_w; measured over all 2^32 inputs: 3.66 ulp). -a^2/2 is a
-// double-float (an fma), and e^(-a^2/2) = y 2^n (fast_exp_nonpositive) is
-// scaled last, after the product W y, so that a subnormal result rounds
-// once more at most. a is clamped to 14.5, past 14.36, where gelu(-a)
-// rounds to -0. max(-0, x) - v keeps the sign of zero: gelu(+-0) = +-0,
-// gelu(-inf) = -0, gelu(inf) = inf, NaN gives NaN.
+// (fast_gelu_w; measured over all 2^32 inputs: 3.66 ulp). a^2 is a
+// double-float (q + q_lo, a product and an fma), and e^(-a^2/2) = 2^n y
+// (fast_exp_minus_half) is applied as W 2^(n + 64), exact, times y 2^-64,
+// which rounds once, also where the result is subnormal. a is clamped to
+// 14.5, past 14.36, where gelu(-a) rounds to -0. max(-0, x) - v keeps the
+// sign of zero: gelu(+-0) = +-0, gelu(-inf) = -0, gelu(inf) = inf, NaN
+// gives NaN.
 BCASTGEN_SIMD_FN f32v fast_gelu_f32(f32v x) {
   const f32v a = detail::min_or_b_f32(splat_f32(14.5f), abs_f32(x));  // NaN stays
   const f32v w = detail::fast_gelu_w(a);
-  const f32v minus_half_a = multiply_f32(a, splat_f32(-0.5f));
-  const f32v e_hi = multiply_f32(minus_half_a, a);
-  const detail::FastExp e = detail::fast_exp_nonpositive(e_hi, detail::fmadd_f32(minus_half_a, a, neg_f32(e_hi)));
-  const f32v v = detail::times_fast_power_of_two(multiply_f32(w, e.y), e.z);
+  const f32v q = multiply_f32(a, a);
+  const detail::FastExp e = detail::fast_exp_minus_half(q, detail::fmadd_f32(a, a, neg_f32(q)));
+  const f32v v = multiply_f32(multiply_f32(w, detail::fast_two_to_n_plus_64(e.z)), e.y);
   return subtract_f32(detail::max_or_b_f32(splat_f32(-0.0f), x), v);
 }
 

@@ -117,7 +117,6 @@ template <int S>
 BCASTGEN_SIMD_FN f32v times_power_of_two(f32v y, f32v z) {
   return BCASTGEN_PACK_EACH2_(one_detail::times_power_of_two<S>, y, z);
 }
-BCASTGEN_PACK_2_(f32v, one_detail, times_fast_power_of_two, f32v, f32v)
 #endif
 #ifdef BCASTGEN_SIMD_LOG_SPECIALS
 BCASTGEN_PACK_2_(f32v, one_detail, log_specials, f32v, f32v)
