@@ -395,10 +395,12 @@ TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Log1p, generic), 2);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastExpm1, generic), 2);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Expm1, generic), 1);
-  // Zen 4's own: the fast log family over two; the rest as generic.
+  // Zen 4's own: the fast log family and fast_gelu over two; the rest as generic.
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastLog, generic), 4);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastLog, zen4), 2);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastLog10, zen4), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastGelu, zen4), 2);
+  EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastGelu, generic), 4);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastTanh, zen4), 4);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::Expm1, zen4), 1);
   EXPECT_EQ(avx2.math_pack_width(bg::UnaryOp::FastLog, bg::CpuKind::Zen3), 4);
@@ -428,7 +430,7 @@ TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
                   "isas.avx2.math_pack_on.zen4.floor: 'floor' is exact");
   expect_rejected(edited("math_pack_on: {zen4: {fast_log: 2,", "math_pack_on: {zen4: {fast_logg: 2,"),
                   "isas.avx2.math_pack_on.zen4: unknown unary function 'fast_logg'");
-  expect_rejected(edited("math_pack_on: {zen4: {fast_log: 2, fast_log2: 2, fast_log10: 2}}", "math_pack_on: [zen4]"),
+  expect_rejected(edited("math_pack_on: {zen4: {fast_log: 2, fast_log2: 2, fast_log10: 2, fast_gelu: 2}}", "math_pack_on: [zen4]"),
                   "isas.avx2.math_pack_on must be a mapping");
 }
 
