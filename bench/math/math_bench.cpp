@@ -9,10 +9,16 @@
 // (3.1 million inputs) against the long double reference
 // (bcastgen::ops::<fn><long double>); `--accuracy DIR` adds ONNX Runtime's
 // and NumPy's outputs dumped there by ort/ort_bench.js and numpy_math.py.
+// With --versus A B [FILTER] it times two loops of each case (e.g.
+// BcastgenFast and Halide) in alternating rounds, as ab.sh does two builds,
+// and prints the medians and the ratio B/A: on a shared host the two sides'
+// figures in a normal run move by 10% from run to run, their ratio in one
+// process much less.
 // bench/math/run.sh builds it; see README, "Math functions".
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -201,7 +207,13 @@ void accuracy(const std::vector<Loop>& loops, const char* outputs_dir) {
 // memory roof: the cases' roof is that time scaled by their bytes (the gate
 // reads two inputs). x is uniform over [-8, 8], the bias (small, as a
 // trained one is) over [-0.5, 0.5], and the gate's z over [-8, 8].
-void register_fused() {
+struct Timed {
+  std::string name;  // Peer/case
+  PeerLoop run;
+  std::int64_t n;
+};
+
+std::vector<Timed> fused_loops() {
   struct Case {
     const char* name;
     Fused fused;
@@ -215,6 +227,7 @@ void register_fused() {
       {"gate_8x128x3072", Fused::Gate, kLarge, kLarge, &mk::gate, &mk::gate_fast},
   };
   static std::deque<bench::AlignedArray<float>> buffers;
+  std::vector<Timed> out;
   for (const Case& c : kCases) {
     bench::AlignedArray<float>& x = buffers.emplace_back(std::move(Buffers(Fn::gelu, c.n).x));
     bench::AlignedArray<float>& b = buffers.emplace_back(std::move(Buffers(Fn::gelu, c.b_n).x));
@@ -235,11 +248,41 @@ void register_fused() {
         {"Copy", [=] { std::memcpy(yp, xp, static_cast<std::size_t>(n) * 4); }},
     };
     for (const auto& [peer, run] : loops) {
-      if (!run) continue;
-      benchmark::RegisterBenchmark((peer + "/" + c.name).c_str(), [run = run, n](benchmark::State& s) {
-        time_loop(s, run, n);
-      })->UseRealTime();
+      if (run) out.push_back({peer + "/" + c.name, run, n});
     }
+  }
+  return out;
+}
+
+// Alternates a block of calls of peer a's loop with one of b's, 41 rounds,
+// for every case both have whose name contains filter.
+void versus(const std::vector<Timed>& timed, const std::string& a, const std::string& b, const std::string& filter) {
+  auto nanoseconds_per_call = [](const PeerLoop& run, int calls) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) run();
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / calls;
+  };
+  std::printf("%-24s %9s %9s  %s/%s median [quartiles]\n", "case", "A ns/el", "B ns/el", b.c_str(), a.c_str());
+  for (const Timed& ta : timed) {
+    const std::string::size_type slash = ta.name.find('/');
+    const std::string case_name = ta.name.substr(slash + 1);
+    if (ta.name.compare(0, slash, a) != 0 || case_name.find(filter) == std::string::npos) continue;
+    const auto tb = std::find_if(timed.begin(), timed.end(), [&](const Timed& t) { return t.name == b + "/" + case_name; });
+    if (tb == timed.end()) continue;
+    const int calls = ta.n >= kLarge ? 2 : 300;
+    nanoseconds_per_call(ta.run, calls);  // warm-up
+    nanoseconds_per_call(tb->run, calls);
+    std::vector<double> na, nb, ratio;
+    for (int round = 0; round < 41; ++round) {
+      const double x = nanoseconds_per_call(ta.run, calls), y = nanoseconds_per_call(tb->run, calls);
+      na.push_back(x / static_cast<double>(ta.n));
+      nb.push_back(y / static_cast<double>(ta.n));
+      ratio.push_back(y / x);
+    }
+    for (std::vector<double>* v : {&na, &nb, &ratio}) std::sort(v->begin(), v->end());
+    std::printf("%-24s %9.3f %9.3f  %.3f [%.3f %.3f]\n", case_name.c_str(), na[20], nb[20], ratio[20], ratio[10],
+                ratio[30]);
+    std::fflush(stdout);
   }
 }
 
@@ -252,13 +295,24 @@ int main(int argc, char** argv) {
     accuracy(loops, argc > 2 ? argv[2] : nullptr);
     return 0;
   }
+  const std::vector<Timed> fused = fused_loops();
+  if (argc > 3 && std::strcmp(argv[1], "--versus") == 0) {
+    std::vector<Timed> timed = fused;
+    for (const Loop& l : loops) timed.push_back({l.name, l.run, l.n});
+    versus(timed, argv[2], argv[3], argc > 4 ? argv[4] : "");
+    return 0;
+  }
   for (const Loop& l : loops) {
     const std::int64_t n = l.n;
     auto* bench = benchmark::RegisterBenchmark(l.name.c_str(),
                                                [run = l.run, n](benchmark::State& s) { time_loop(s, run, n); });
     if (n == kLarge) bench->UseRealTime();
   }
-  register_fused();
+  for (const Timed& t : fused) {
+    benchmark::RegisterBenchmark(t.name.c_str(), [run = t.run, n = t.n](benchmark::State& s) {
+      time_loop(s, run, n);
+    })->UseRealTime();
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
 }

@@ -10,6 +10,7 @@
 #   bash bench/math/run.sh [BUILD_DIR [BENCHMARK_ARGS...]]   (default: build; needs its bcastgen)
 #   BENCH_MATH_PEERS=native bash bench/math/run.sh ...        (math_bench only)
 #   bash bench/math/run.sh BUILD_DIR --accuracy                (max ulp of every loop, ONNX Runtime and NumPy too)
+#   bash bench/math/run.sh BUILD_DIR --versus A B [FILTER]     (two loops alternating, e.g. BcastgenFast Halide bias)
 #
 # The kernels are planned for this machine's CPU kind, as bench/run.sh's
 # (BENCH_CPU=KIND for another row of the CPU-kind table, e.g. generic).
@@ -80,6 +81,7 @@ if [ "${2:-}" = --accuracy ]; then
   /usr/bin/python3 "$root/bench/math/numpy_math.py" --dump "$work/peer-outputs"
   exec "$work/math_bench" --accuracy "$work/peer-outputs"
 fi
+[ "${2:-}" = --versus ] && exec "$work/math_bench" "${@:2}"
 # Each benchmark warms up first: the run's first one (exp in cache) measured
 # 0.68 ns per element cold on Zen 3, 0.42 alone.
 "$work/math_bench" --benchmark_repetitions="${BENCH_REPETITIONS:-11}" --benchmark_report_aggregates_only=true \
