@@ -1115,17 +1115,21 @@ BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
 // (fast_gelu_w; measured over all 2^32 inputs: 3.66 ulp). a^2 is a
 // double-float (q + q_lo, a product and an fma), and e^(-a^2/2) = 2^n y
 // (fast_exp_minus_half) is applied as W 2^(n + 64), exact, times y 2^-64,
-// which rounds once, also where the result is subnormal. a is clamped to
-// 14.5, past 14.36, where gelu(-a) rounds to -0. max(-0, x) - v keeps the
-// sign of zero: gelu(+-0) = +-0, gelu(-inf) = -0, gelu(inf) = inf, NaN
-// gives NaN.
+// in the fma max(-0, x) - W 2^(n + 64) y 2^-64: one rounding on either side,
+// also where the result is subnormal (x - v with v rounded first took one
+// more, up to an ulp of x - v). a is clamped to 14.5, past 14.36, where
+// gelu(-a) rounds to -0. max(-0, x) keeps the sign of zero: gelu(+-0) =
+// +-0, gelu(-inf) = -0, gelu(inf) = inf, NaN gives NaN.
 BCASTGEN_SIMD_FN f32v fast_gelu_f32(f32v x) {
-  const f32v a = detail::min_or_b_f32(splat_f32(14.5f), abs_f32(x));  // NaN stays
+  // A NaN x gives a = 14.5: its NaN reaches only the fma's addend, which
+  // returns it as it is on every ISA (with two NaN operands, x86 returns the
+  // first in the instruction's order, AArch64 the addend).
+  const f32v a = detail::min_or_b_f32(abs_f32(x), splat_f32(14.5f));
   const f32v w = detail::fast_gelu_w(a);
   const f32v q = multiply_f32(a, a);
   const detail::FastExp e = detail::fast_exp_minus_half(q, detail::fmadd_f32(a, a, neg_f32(q)));
-  const f32v v = multiply_f32(multiply_f32(w, detail::fast_two_to_n_plus_64(e.z)), e.y);
-  return subtract_f32(detail::max_or_b_f32(splat_f32(-0.0f), x), v);
+  const f32v w_scaled = multiply_f32(w, detail::fast_two_to_n_plus_64(e.z));
+  return detail::fmadd_f32(neg_f32(w_scaled), e.y, detail::max_or_b_f32(splat_f32(-0.0f), x));
 }
 
 // erf(x), <= 4 ulp, odd: a degree-8 polynomial in t = a - k w for a = |x|,
