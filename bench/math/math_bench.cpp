@@ -255,20 +255,22 @@ std::vector<Timed> fused_loops() {
 }
 
 // Alternates a block of calls of peer a's loop with one of b's, 41 rounds,
-// for every case both have whose name contains filter.
-void versus(const std::vector<Timed>& timed, const std::string& a, const std::string& b, const std::string& filter) {
+// for every case both have whose name contains filter; returns how many.
+int versus(const std::vector<Timed>& timed, const std::string& a, const std::string& b, const std::string& filter) {
   auto nanoseconds_per_call = [](const PeerLoop& run, int calls) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < calls; ++i) run();
     return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / calls;
   };
   std::printf("%-24s %9s %9s  %s/%s median [quartiles]\n", "case", "A ns/el", "B ns/el", b.c_str(), a.c_str());
+  int cases = 0;
   for (const Timed& ta : timed) {
     const std::string::size_type slash = ta.name.find('/');
     const std::string case_name = ta.name.substr(slash + 1);
     if (ta.name.compare(0, slash, a) != 0 || case_name.find(filter) == std::string::npos) continue;
     const auto tb = std::find_if(timed.begin(), timed.end(), [&](const Timed& t) { return t.name == b + "/" + case_name; });
     if (tb == timed.end()) continue;
+    ++cases;
     const int calls = ta.n >= kLarge ? 2 : 300;
     nanoseconds_per_call(ta.run, calls);  // warm-up
     nanoseconds_per_call(tb->run, calls);
@@ -284,6 +286,7 @@ void versus(const std::vector<Timed>& timed, const std::string& a, const std::st
                 ratio[30]);
     std::fflush(stdout);
   }
+  return cases;
 }
 
 }  // namespace
@@ -296,11 +299,17 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::vector<Timed> fused = fused_loops();
-  if (argc > 3 && std::strcmp(argv[1], "--versus") == 0) {
+  if (argc > 1 && std::strcmp(argv[1], "--versus") == 0) {
+    if (argc < 4) {
+      std::fprintf(stderr, "usage: %s --versus A B [FILTER] (A, B: loop prefixes, e.g. BcastgenFast Halide)\n", argv[0]);
+      return 2;
+    }
     std::vector<Timed> timed = fused;
     for (const Loop& l : loops) timed.push_back({l.name, l.run, l.n});
-    versus(timed, argv[2], argv[3], argc > 4 ? argv[4] : "");
-    return 0;
+    if (versus(timed, argv[2], argv[3], argc > 4 ? argv[4] : "") > 0) return 0;
+    std::fprintf(stderr, "%s: no case has both a %s and a %s loop%s%s\n", argv[0], argv[2], argv[3],
+                 argc > 4 ? " matching " : "", argc > 4 ? argv[4] : "");
+    return 1;
   }
   for (const Loop& l : loops) {
     const std::int64_t n = l.n;
