@@ -199,12 +199,14 @@ struct ExpReducedLn2 {
 // bits hold n + offset), and r = t - n ln2 with ln2 as hi + lo, two fmas:
 // the first exact (t and n ln2's hi are multiples of 2^-25 or more where n
 // is nonzero, and |r| <= ln2/2 needs no more than 24 bits of them), the
-// second rounds r.
+// second rounds r. Its constants: 1/ln2 rounded, and ln2 = kLn2Hi - kLn2Lo.
+constexpr float kInvLn2 = 0x1.715476p+0f, kLn2Hi = 0x1.62e43p-1f, kLn2Lo = 0x1.05c61p-29f;
+
 BCASTGEN_SIMD_FN ExpReducedLn2 exp_reduce_ln2(f32v t, float shifter_value) {
   const f32v shifter = splat_f32(shifter_value);
-  const f32v z = fmadd_f32(t, splat_f32(0x1.715476p+0f), shifter);
+  const f32v z = fmadd_f32(t, splat_f32(kInvLn2), shifter);
   const f32v n = subtract_f32(z, shifter);
-  return {fmadd_f32(n, splat_f32(0x1.05c61p-29f), fmadd_f32(n, splat_f32(-0x1.62e43p-1f), t)), z};
+  return {fmadd_f32(n, splat_f32(kLn2Lo), fmadd_f32(n, splat_f32(-kLn2Hi), t)), z};
 }
 
 // e^(x + x_lo), for |x_lo| <= ulp(x) / 2 (a double-float argument).
@@ -840,15 +842,16 @@ constexpr ExpMinusHalfPolynomial kExpMinusHalfPolynomial = exp_minus_half_polyno
 // e^(-(q + q_lo)/2) = 2^n y for q >= 0 (up to 210, or NaN), |q_lo| <=
 // ulp(q)/2: y 2^-64 in y, n held in z over kFastExpShifter. The same n and
 // the same bits as fast_exp_nonpositive(-q/2, -q_lo/2), with -1/2 taken
-// into the constants: s = q + 2n ln2 + q_lo is -2 times its r (2 ln2 as hi
-// + lo, the first fma exact), and the polynomial's coefficients are scaled
-// to match (kExpMinusHalfPolynomial). One product fewer than halving q, and
-// one fewer than scaling 2^(n + 64) back, for gelu's e^(-a^2/2).
+// into the constants: s = q + 2n ln2 + q_lo is -2 times its r
+// (exp_reduce_ln2's constants times -1/2 or -2, exact; the first fma
+// exact), and the polynomial's coefficients are scaled to match
+// (kExpMinusHalfPolynomial). One product fewer than halving q, and one
+// fewer than scaling 2^(n + 64) back, for gelu's e^(-a^2/2).
 BCASTGEN_SIMD_FN FastExp fast_exp_minus_half(f32v q, f32v q_lo) {
   const f32v shifter = splat_f32(kFastExpShifter);
-  const f32v z = fmadd_f32(q, splat_f32(-0x1.715476p-1f), shifter);
+  const f32v z = fmadd_f32(q, splat_f32(-0.5f * kInvLn2), shifter);
   const f32v n = subtract_f32(z, shifter);
-  const f32v s = fmadd_f32(n, splat_f32(-0x1.05c61p-28f), fmadd_f32(n, splat_f32(0x1.62e43p+0f), q));
+  const f32v s = fmadd_f32(n, splat_f32(-2.0f * kLn2Lo), fmadd_f32(n, splat_f32(2.0f * kLn2Hi), q));
   return {horner(kExpMinusHalfPolynomial.c, add_f32(s, q_lo)), z};
 }
 
