@@ -1,15 +1,13 @@
 // A/B of two builds of the math bench's kernels in one process (ab.sh):
 // namespace mkA is the base, mkB the new one. For each one-input kernel it
-// alternates a block of calls of A with one of B, 41 rounds, and prints the
-// medians of their times and of the ratios B/A (with the quartiles): the
-// host's drift, which moves whole runs by 10% to 30% here, hits both sides
-// of a round alike.
-#include <algorithm>
-#include <chrono>
+// alternates a block of calls of A with one of B, 41 rounds (alternate.h),
+// and prints the medians of their times and of the ratios B/A (with the
+// quartiles).
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "alternate.h"
 #include "buffers.h"
 #include "math_inputs.h"
 
@@ -30,12 +28,6 @@ namespace {
 
 using Kernel = void (*)(const float*, float*);
 
-double nanoseconds_per_call(Kernel k, const float* in, float* out, int calls) {
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < calls; ++i) k(in, out);
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / calls;
-}
-
 struct Case {
   const char* name;
   Kernel a, b;
@@ -46,7 +38,6 @@ struct Case {
 
 int main(int argc, char** argv) {
   const std::string filter = argc > 1 ? argv[1] : "";
-  constexpr long kLarge = 8L * 128 * 3072;
 #define X(NAME, ELEMENTS) {#NAME, mkA::NAME, mkB::NAME, ELEMENTS},
   const std::vector<Case> cases = {
 #include "ab_kernels.inc"
@@ -61,21 +52,9 @@ int main(int argc, char** argv) {
     bench::fill_math_input(f, x.data(), x.size());
     const float* in = x.data();
     float* out = y.data();
-    const int calls = c.elements >= kLarge ? 2 : 300;
-    nanoseconds_per_call(c.a, in, out, calls);  // warm-up
-    nanoseconds_per_call(c.b, in, out, calls);
-    std::vector<double> ta, tb, ratio;
-    for (int round = 0; round < 41; ++round) {
-      const double a = nanoseconds_per_call(c.a, in, out, calls);
-      const double b = nanoseconds_per_call(c.b, in, out, calls);
-      ta.push_back(a / c.elements);
-      tb.push_back(b / c.elements);
-      ratio.push_back(b / a);
-    }
-    std::sort(ta.begin(), ta.end());
-    std::sort(tb.begin(), tb.end());
-    std::sort(ratio.begin(), ratio.end());
-    std::printf("%-24s %9.3f %9.3f  %.3f [%.3f %.3f]\n", c.name, ta[20], tb[20], ratio[20], ratio[10], ratio[30]);
+    const bench::Alternation r =
+        bench::alternate([&] { c.a(in, out); }, [&] { c.b(in, out); }, c.elements);
+    std::printf("%-24s %9.3f %9.3f  %.3f [%.3f %.3f]\n", c.name, r.a, r.b, r.ratio, r.ratio_q1, r.ratio_q3);
     std::fflush(stdout);
   }
 }

@@ -18,7 +18,6 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -27,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "alternate.h"
 #include "bcastgen/cpu.h"
 #include "bcastgen/math.h"
 #include "buffers.h"
@@ -254,14 +254,10 @@ std::vector<Timed> fused_loops() {
   return out;
 }
 
-// Alternates a block of calls of peer a's loop with one of b's, 41 rounds,
-// for every case both have whose name contains filter; returns how many.
+// Alternates a block of calls of peer a's loop with one of b's, 41 rounds
+// (alternate.h), for every case both have whose name contains filter;
+// returns how many.
 int versus(const std::vector<Timed>& timed, const std::string& a, const std::string& b, const std::string& filter) {
-  auto nanoseconds_per_call = [](const PeerLoop& run, int calls) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < calls; ++i) run();
-    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / calls;
-  };
   std::printf("%-24s %9s %9s  %s/%s median [quartiles]\n", "case", "A ns/el", "B ns/el", b.c_str(), a.c_str());
   int cases = 0;
   for (const Timed& ta : timed) {
@@ -271,19 +267,9 @@ int versus(const std::vector<Timed>& timed, const std::string& a, const std::str
     const auto tb = std::find_if(timed.begin(), timed.end(), [&](const Timed& t) { return t.name == b + "/" + case_name; });
     if (tb == timed.end()) continue;
     ++cases;
-    const int calls = ta.n >= kLarge ? 2 : 300;
-    nanoseconds_per_call(ta.run, calls);  // warm-up
-    nanoseconds_per_call(tb->run, calls);
-    std::vector<double> na, nb, ratio;
-    for (int round = 0; round < 41; ++round) {
-      const double x = nanoseconds_per_call(ta.run, calls), y = nanoseconds_per_call(tb->run, calls);
-      na.push_back(x / static_cast<double>(ta.n));
-      nb.push_back(y / static_cast<double>(ta.n));
-      ratio.push_back(y / x);
-    }
-    for (std::vector<double>* v : {&na, &nb, &ratio}) std::sort(v->begin(), v->end());
-    std::printf("%-24s %9.3f %9.3f  %.3f [%.3f %.3f]\n", case_name.c_str(), na[20], nb[20], ratio[20], ratio[10],
-                ratio[30]);
+    const bench::Alternation r = bench::alternate(ta.run, tb->run, static_cast<long>(ta.n));
+    std::printf("%-24s %9.3f %9.3f  %.3f [%.3f %.3f]\n", case_name.c_str(), r.a, r.b, r.ratio, r.ratio_q1,
+                r.ratio_q3);
     std::fflush(stdout);
   }
   return cases;
