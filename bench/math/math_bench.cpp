@@ -4,7 +4,8 @@
 // PyTorch itself, oneDNN eltwise, Eigen, XNNPACK and Halide where they have
 // the function (math_peers.h), and bcastgen's fast tier (`accuracy: fast`,
 // "BcastgenFast") where the function has one. In cache (4096 elements) and DRAM-sized
-// ([8,128,3072], 25 MB of traffic), one thread. With --accuracy it instead
+// ([8,128,3072], 25 MB of traffic), one thread; the fused cases also on
+// every core (fused_loops). With --accuracy it instead
 // measures every loop's max error in ulp over every 1367th f32 bit pattern
 // (3.1 million inputs) against the long double reference
 // (bcastgen::ops::<fn><long double>); `--accuracy DIR` adds ONNX Runtime's
@@ -16,6 +17,7 @@
 // process much less.
 // bench/math/run.sh builds it; see README, "Math functions".
 #include <benchmark/benchmark.h>
+#include <pthreadpool.h>
 
 #include <algorithm>
 #include <cmath>
@@ -24,6 +26,7 @@
 #include <cstring>
 #include <deque>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "alternate.h"
@@ -207,6 +210,26 @@ void accuracy(const std::vector<Loop>& loops, const char* outputs_dir) {
 // memory roof: the cases' roof is that time scaled by their bytes (the gate
 // reads two inputs). x is uniform over [-8, 8], the bias (small, as a
 // trained one is) over [-0.5, 0.5], and the gate's z over [-8, 8].
+// "BcastgenFastThreads" and "CopyThreads" are the fast kernel's `_range`
+// entry and the copy split over every core, one block each, on
+// pthreadpool (XNNPACK's pool: the calling thread takes a block, the
+// workers spin between back-to-back calls; a std::thread per call cost
+// about 80 us of start-up on a 2-core VM): how far more cores take the
+// compute-bound kernels towards the roof of those cores.
+const std::size_t kThreads = std::max(1u, std::thread::hardware_concurrency());
+
+template <class Block>  // Block(begin, end) over [0, extent)
+void on_threads(std::int64_t extent, const Block& block) {
+  static pthreadpool_t pool = pthreadpool_create(kThreads);
+  const auto size = static_cast<std::size_t>(extent);
+  pthreadpool_parallelize_1d_tile_1d(
+      pool,
+      [](void* b, std::size_t begin, std::size_t count) {
+        (*static_cast<const Block*>(b))(static_cast<std::int64_t>(begin), static_cast<std::int64_t>(begin + count));
+      },
+      const_cast<Block*>(&block), size, (size + kThreads - 1) / kThreads, 0);
+}
+
 struct Timed {
   std::string name;  // Peer/case
   PeerLoop run;
@@ -218,37 +241,67 @@ std::vector<Timed> fused_loops() {
     const char* name;
     Fused fused;
     std::int64_t n, b_n;
+    int sets;  // of x and y, run in turn; peers only where 1
     void (*kernel)(const float*, const float*, float*);
-    void (*fast)(const float*, const float*, float*);  // accuracy: fast, where it changes the kernel
+    void (*fast)(const float*, const float*, float*);  // accuracy: fast
+    void (*fast_range)(std::int64_t, std::int64_t, const float*, const float*, float*);
+    std::int64_t fast_extent;  // of fast_range's split loop
   };
+  // The last is bias + GELU over 4 sets of x and y in turn (100 MB, past
+  // a 32 MiB L3, where the 25 MB case stays): the roof of DRAM itself.
   static const Case kCases[] = {
-      {"bias_gelu_8x128x3072", Fused::BiasGelu, kLarge, 3072, &mk::bias_gelu, &mk::bias_gelu_fast},
-      {"bias_silu_1x64x112x112", Fused::BiasSilu, 64 * 112 * 112, 64, &mk::bias_silu, &mk::bias_silu_fast},
-      {"gate_8x128x3072", Fused::Gate, kLarge, kLarge, &mk::gate, &mk::gate_fast},
+      {"bias_gelu_8x128x3072", Fused::BiasGelu, kLarge, 3072, 1, &mk::bias_gelu, &mk::bias_gelu_fast,
+       &mk::bias_gelu_fast_range, mk::bias_gelu_fast_shape::outer_extent},
+      {"bias_silu_1x64x112x112", Fused::BiasSilu, 64 * 112 * 112, 64, 1, &mk::bias_silu, &mk::bias_silu_fast,
+       &mk::bias_silu_fast_range, mk::bias_silu_fast_shape::outer_extent},
+      {"gate_8x128x3072", Fused::Gate, kLarge, kLarge, 1, &mk::gate, &mk::gate_fast, &mk::gate_fast_range,
+       mk::gate_fast_shape::outer_extent},
+      {"bias_gelu_8x128x3072_4sets", Fused::BiasGelu, kLarge, 3072, 4, &mk::bias_gelu, &mk::bias_gelu_fast,
+       &mk::bias_gelu_fast_range, mk::bias_gelu_fast_shape::outer_extent},
   };
   static std::deque<bench::AlignedArray<float>> buffers;
+  struct Set {
+    const float* x;
+    float* y;
+  };
   std::vector<Timed> out;
   for (const Case& c : kCases) {
-    bench::AlignedArray<float>& x = buffers.emplace_back(std::move(Buffers(Fn::gelu, c.n).x));
     bench::AlignedArray<float>& b = buffers.emplace_back(std::move(Buffers(Fn::gelu, c.b_n).x));
     if (c.fused != Fused::Gate) {
       for (float& v : b) v /= 16.0f;
     }
-    bench::AlignedArray<float>& y = buffers.emplace_back(static_cast<std::size_t>(c.n));
-    const float *xp = x.data(), *bp = b.data();
-    float* yp = y.data();
-    const std::int64_t n = c.n;
+    std::vector<Set> sets;
+    for (int i = 0; i < c.sets; ++i) {
+      const float* x = buffers.emplace_back(std::move(Buffers(Fn::gelu, c.n).x)).data();
+      sets.push_back({x, buffers.emplace_back(static_cast<std::size_t>(c.n)).data()});
+    }
+    const float* bp = b.data();
+    const std::int64_t n = c.n, extent = c.fast_extent;
     auto kernel = c.kernel, fast_kernel = c.fast;
+    auto fast_range = c.fast_range;
+    // loop(per_set) runs per_set(x, y) on each set in turn.
+    auto loop = [sets](auto per_set) { return PeerLoop([=] { for (const Set& s : sets) per_set(s.x, s.y); }); };
+    const float* x0 = sets[0].x;
+    float* y0 = sets[0].y;
+    const bool peers = c.sets == 1;
     const std::pair<std::string, PeerLoop> loops[] = {
-        {"Bcastgen", [=] { kernel(xp, bp, yp); }},
-        {"BcastgenFast", fast_kernel ? PeerLoop([=] { fast_kernel(xp, bp, yp); }) : PeerLoop()},
-        {"Torch", torch_fused(c.fused, xp, bp, yp)},
-        {"Onednn", onednn_fused(c.fused, xp, bp, yp)},
-        {"Halide", halide_fused(c.fused, xp, bp, yp)},
-        {"Copy", [=] { std::memcpy(yp, xp, static_cast<std::size_t>(n) * 4); }},
+        {"Bcastgen", loop([=](const float* x, float* y) { kernel(x, bp, y); })},
+        {"BcastgenFast", loop([=](const float* x, float* y) { fast_kernel(x, bp, y); })},
+        {"Torch", peers ? torch_fused(c.fused, x0, bp, y0) : PeerLoop()},
+        {"Onednn", peers ? onednn_fused(c.fused, x0, bp, y0) : PeerLoop()},
+        {"Halide", peers ? halide_fused(c.fused, x0, bp, y0) : PeerLoop()},
+        {"Copy", loop([=](const float* x, float* y) { std::memcpy(y, x, static_cast<std::size_t>(n) * 4); })},
+        {"BcastgenFastThreads", loop([=](const float* x, float* y) {
+           on_threads(extent, [=](std::int64_t begin, std::int64_t end) { fast_range(begin, end, x, bp, y); });
+         })},
+        {"CopyThreads", loop([=](const float* x, float* y) {
+           on_threads(n, [=](std::int64_t begin, std::int64_t end) {
+             std::memcpy(y + begin, x + begin, static_cast<std::size_t>(end - begin) * 4);
+           });
+         })},
     };
     for (const auto& [peer, run] : loops) {
-      if (run) out.push_back({peer + "/" + c.name, run, n});
+      if (run) out.push_back({peer + "/" + c.name, run, n * c.sets});
     }
   }
   return out;
@@ -285,6 +338,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::vector<Timed> fused = fused_loops();
+  std::printf("threads of the *Threads loops: %zu\n", kThreads);
   if (argc > 1 && std::strcmp(argv[1], "--versus") == 0) {
     if (argc < 4) {
       std::fprintf(stderr, "usage: %s --versus A B [FILTER] (A, B: loop prefixes, e.g. BcastgenFast Halide)\n", argv[0]);

@@ -8,9 +8,10 @@
 prints the peers' accuracy (max ulp over every 1367th bit pattern), the
 speed per function (ns per element, medians) with bcastgen's ratio to the
 fastest peer within bcastgen's bound and to the fastest of any accuracy,
-and the fused cases against the memory roof. "bcastgen fast" is the fast
-tier (`accuracy: fast`, within 4 ulp) where a function has one, with its
-own ratio to the fastest peer of any accuracy."""
+and the fused cases against the memory roof, on one core and on every core
+(the fast kernels' `_range` entry against a copy split as much). "bcastgen
+fast" is the fast tier (`accuracy: fast`, within 4 ulp) where a function has
+one, with its own ratio to the fastest peer of any accuracy."""
 import os
 import re
 import sys
@@ -22,6 +23,8 @@ SIZES = ["4096", "8x128x3072"]
 FUSED = [("bias_gelu_8x128x3072", "`gelu(x + b)`, [8,128,3072] + [3072]", 1.0),
          ("bias_silu_1x64x112x112", "`silu(x + b)`, [1,64,112,112] + [1,64,1,1]", 1.0),
          ("gate_8x128x3072", "`sigmoid(x) * z`, [8,128,3072] twice", 1.5)]  # bytes relative to a copy
+# bias + GELU over 4 sets of x and y in turn (100 MB: past the L3), bcastgen and the copy only.
+DRAM = ("bias_gelu_8x128x3072_4sets", "`gelu(x + b)`, 4 sets of x and y in turn (100 MB)", 1.0)
 
 
 def bounds():
@@ -48,6 +51,15 @@ def read_speed(path):
             per_elt[(m[1], m[2])] = float(m[4])
             total[(m[1], m[2])] = float(m[3])
     return per_elt, total
+
+
+def read_threads(path):
+    """The thread count of math_bench's *Threads loops, or None (older outputs)."""
+    for line in open(path):
+        m = re.match(r"threads of the \*Threads loops: (\d+)", line)
+        if m:
+            return int(m[1])
+    return None
 
 
 def read_accuracy(path):
@@ -109,6 +121,19 @@ def main(speed_path, accuracy_path):
             share += f" (fast: {roof / total[('BcastgenFast', case)]:.0%})"
         print(f"| {label} | " + " | ".join(c + " ms" if c != "-" else c for c in cells) +
               f" | {roof:.3g} ms | {share} |")
+    threads = read_threads(speed_path)
+    if threads is None:
+        return
+    # The fast kernels' _range entry over every core, against the copy over as many.
+    print()
+    print(f"| case | bcastgen fast, 1 thread | {threads} threads | speed-up | copy roof, 1 thread | "
+          f"{threads} threads | fast's share of the roof, 1 thread | {threads} threads |")
+    print("|---" * 8 + "|")
+    for case, label, scale in FUSED + [DRAM]:
+        one, many = total[("BcastgenFast", case)], total[("BcastgenFastThreads", case)]
+        roof_one, roof_many = total[("Copy", case)] * scale, total[("CopyThreads", case)] * scale
+        print(f"| {label} | {one:.3g} ms | {many:.3g} ms | {one / many:.2f}x | {roof_one:.3g} ms | "
+              f"{roof_many:.3g} ms | {roof_one / one:.0%} | {roof_many / many:.0%} |")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 # `accuracy: fast`, where a function has one) against SLEEF u10, PyTorch,
 # oneDNN, Eigen, XNNPACK and Halide (math_bench.cpp), then ONNX Runtime
 # (ort/ort_bench.js) and NumPy (numpy_math.py): generates the kernels (y =
-# f(x) over [4096] and [8,128,3072], and the fused cases), builds the Halide
+# f(x) over [4096] and [8,128,3072], and the fused cases, also on every
+# core and over 100 MB of buffers), builds the Halide
 # pipelines and math_bench.cpp, and runs all three. Medians of
 # BENCH_REPETITIONS (default 11) runs.
 #
@@ -85,7 +86,7 @@ fi
 # Each benchmark warms up first: the run's first one (exp in cache) measured
 # 0.68 ns per element cold on Zen 3, 0.42 alone.
 "$work/math_bench" --benchmark_repetitions="${BENCH_REPETITIONS:-11}" --benchmark_report_aggregates_only=true \
-  --benchmark_min_time=0.05 --benchmark_min_warmup_time=0.02 "${@:2}" 2>&1 | grep -E 'median|Run on|CPU'
+  --benchmark_min_time=0.05 --benchmark_min_warmup_time=0.02 "${@:2}" 2>&1 | grep -E 'median|Run on|CPU|^threads of'
 [ "${BENCH_MATH_PEERS:-all}" = native ] && exit 0
 # ONNX Runtime (its models written by ort/make_models.py) and NumPy, each in
 # its own process; one thread each.
