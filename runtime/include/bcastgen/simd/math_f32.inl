@@ -199,7 +199,8 @@ struct ExpReducedLn2 {
 // bits hold n + offset), and r = t - n ln2 with ln2 as hi + lo, two fmas:
 // the first exact (t and n ln2's hi are multiples of 2^-25 or more where n
 // is nonzero, and |r| <= ln2/2 needs no more than 24 bits of them), the
-// second rounds r. Its constants: 1/ln2 rounded, and ln2 = kLn2Hi - kLn2Lo.
+// second rounds r. Its constants: 1/ln2 rounded, and ln2 = kLn2Hi - kLn2Lo
+// (kLn2Hi is ln 2 rounded to float; other reductions use it alone).
 constexpr float kInvLn2 = 0x1.715476p+0f, kLn2Hi = 0x1.62e43p-1f, kLn2Lo = 0x1.05c61p-29f;
 
 BCASTGEN_SIMD_FN ExpReducedLn2 exp_reduce_ln2(f32v t, float shifter_value) {
@@ -360,7 +361,7 @@ BCASTGEN_SIMD_FN f32v exp2_f32(f32v x) {
   const f32v shifter = splat_f32(detail::kFractionShifter<3>);
   const f32v z = detail::fmadd_f32(xc, splat_f32(8.0f), shifter);
   const f32v t = detail::fmadd_f32(subtract_f32(z, shifter), splat_f32(-0.125f), xc);
-  const f32v r = detail::fmadd_f32(t, splat_f32(0x1.62e43p-1f), multiply_f32(t, splat_f32(-0x1.05c61p-29f)));
+  const f32v r = detail::fmadd_f32(t, splat_f32(detail::kLn2Hi), multiply_f32(t, splat_f32(-detail::kLn2Lo)));
   const detail::ExpParts e = detail::exp_reduced(z, r);
   return detail::times_power_of_two<3>(add_f32(e.hi, e.u), e.z);
 }
@@ -381,7 +382,7 @@ BCASTGEN_SIMD_FN f32v exp2_f32(f32v x) {
 BCASTGEN_SIMD_FN f32v expm1_f32(f32v x) {
   const f32v xc = detail::min_or_b_f32(splat_f32(88.8f), detail::max_or_b_f32(splat_f32(-18.0f), x));
   const f32v shifter = splat_f32(detail::kShifter);
-  const f32v z = detail::fmadd_f32(xc, splat_f32(0x1.715476p+0f), shifter);
+  const f32v z = detail::fmadd_f32(xc, splat_f32(detail::kInvLn2), shifter);
   const f32v n = subtract_f32(z, shifter);
   const f32v r_hi = detail::fmadd_f32(n, splat_f32(-0x1.62ep-1f), xc);
   const f32v r = detail::fmadd_f32(n, splat_f32(-0x1.0bfbe8p-15f), r_hi);
@@ -454,10 +455,8 @@ BCASTGEN_SIMD_FN LogReduced log_reduce(f32v x) {
 
 // ln(1 + r) = r + r^2 P(r): P(r) = -1/2 + r Q(r).
 BCASTGEN_SIMD_FN f32v log_series(f32v r) {
-  f32v q = fmadd_f32(r, splat_f32(-0x1.5690bep-3f), splat_f32(0x1.9a8de6p-3f));
-  q = fmadd_f32(r, q, splat_f32(-0x1.ffffaap-3f));
-  q = fmadd_f32(r, q, splat_f32(0x1.555548p-2f));
-  return fmadd_f32(r, q, splat_f32(-0.5f));
+  static constexpr float kP[5] = {-0x1.5690bep-3f, 0x1.9a8de6p-3f, -0x1.ffffaap-3f, 0x1.555548p-2f, -0.5f};
+  return horner(kP, r);
 }
 
 BCASTGEN_SIMD_FN LogParts log_parts(f32v x) {
@@ -495,7 +494,7 @@ BCASTGEN_SIMD_FN LogParts fast_log_parts(f32v x) {
                                      0.0f,            0x1.95effep-4f,  0x1.a6263cp-3f,  0x1.36a74p-2f};
   const LogReduced d = log_reduce(x);
   const f32v r = fmadd_f32(d.z, lookup8_f32(kInvC, d.i), splat_f32(-1.0f));
-  const f32v hi = fmadd_f32(d.k, splat_f32(0x1.62e43p-1f), lookup8_f32(kLogC, d.i));
+  const f32v hi = fmadd_f32(d.k, splat_f32(kLn2Hi), lookup8_f32(kLogC, d.i));
   return {hi, fmadd_f32(multiply_f32(r, r), log_series(r), r)};
 }
 
@@ -705,9 +704,9 @@ BCASTGEN_SIMD_FN f32v erf_f32(f32v x) {
   // that 2^n is its bits shifted.
   const f32v shifter = splat_f32(detail::kShifter + 127.0f);
   const f32v z = detail::max_or_b_f32(splat_f32(detail::kShifter + 103.0f),
-                                      detail::fmadd_f32(q, splat_f32(0x1.715476p+0f), shifter));
+                                      detail::fmadd_f32(q, splat_f32(detail::kInvLn2), shifter));
   const f32v n = subtract_f32(z, shifter);
-  const f32v u = detail::fmadd_f32(n, splat_f32(-0x1.62e43p-1f), q);
+  const f32v u = detail::fmadd_f32(n, splat_f32(-detail::kLn2Hi), q);
   const f32v one = splat_f32(1.0f);
   const f32v pu = detail::exp_polynomial(u);
   const f32v scale = detail::power_of_two_held(z);
@@ -969,13 +968,11 @@ struct FastExpm1Parts {
 
 BCASTGEN_SIMD_FN FastExpm1Parts fast_expm1_parts(f32v t, float shifter_value) {
   const f32v shifter = splat_f32(shifter_value);
-  const f32v z = fmadd_f32(t, splat_f32(0x1.715476p+0f), shifter);
+  const f32v z = fmadd_f32(t, splat_f32(kInvLn2), shifter);
   const f32v n = subtract_f32(z, shifter);
   const f32v r = fmadd_f32(n, splat_f32(-0x1.0bfbe8p-15f), fmadd_f32(n, splat_f32(-0x1.62ep-1f), t));
-  f32v q = fmadd_f32(r, splat_f32(0x1.6d447ap-10f), splat_f32(0x1.11d8c4p-7f));
-  q = fmadd_f32(r, q, splat_f32(0x1.5554f4p-5f));
-  q = fmadd_f32(r, q, splat_f32(0x1.555526p-3f));
-  return {fmadd_f32(multiply_f32(r, r), fmadd_f32(r, q, splat_f32(0.5f)), r), z};
+  static constexpr float kP[5] = {0x1.6d447ap-10f, 0x1.11d8c4p-7f, 0x1.5554f4p-5f, 0x1.555526p-3f, 0.5f};
+  return {fmadd_f32(multiply_f32(r, r), horner(kP, r), r), z};
 }
 
 }  // namespace detail
@@ -1055,15 +1052,9 @@ namespace detail {
 // 2^-24 (scripts/derive-math-polynomials.sollya). Horner's scheme: its last
 // step, 1 + e (c1 + ...), rounds once, and is exactly 1 below e = 2^-24.
 BCASTGEN_SIMD_FN f32v log1p_ratio_polynomial(f32v e) {
-  f32v p = fmadd_f32(e, splat_f32(-0x1.afc06ep-9f), splat_f32(0x1.492c9p-6f));
-  p = fmadd_f32(e, p, splat_f32(-0x1.d695d8p-5f));
-  p = fmadd_f32(e, p, splat_f32(0x1.b4872ap-4f));
-  p = fmadd_f32(e, p, splat_f32(-0x1.3a2fa4p-3f));
-  p = fmadd_f32(e, p, splat_f32(0x1.934142p-3f));
-  p = fmadd_f32(e, p, splat_f32(-0x1.ff2136p-3f));
-  p = fmadd_f32(e, p, splat_f32(0x1.554da4p-2f));
-  p = fmadd_f32(e, p, splat_f32(-0x1.ffffdp-2f));
-  return fmadd_f32(e, p, splat_f32(1.0f));
+  static constexpr float kP[10] = {-0x1.afc06ep-9f, 0x1.492c9p-6f,  -0x1.d695d8p-5f, 0x1.b4872ap-4f, -0x1.3a2fa4p-3f,
+                                   0x1.934142p-3f,  -0x1.ff2136p-3f, 0x1.554da4p-2f, -0x1.ffffdp-2f,  1.0f};
+  return horner(kP, e);
 }
 
 }  // namespace detail
@@ -1099,13 +1090,10 @@ namespace detail {
 // W = s Q(s), s = a / (a + 4) and Q of degree 9, with s's rounding error
 // recovered: 22 operations and the same division.)
 BCASTGEN_SIMD_FN f32v fast_gelu_w(f32v a) {
-  f32v m = fmadd_f32(a, splat_f32(0x1.3ba424p-7f), splat_f32(0x1.72fbcap-4f));
-  m = fmadd_f32(a, m, splat_f32(0x1.9349dep-2f));
-  m = fmadd_f32(a, m, splat_f32(0x1.d38324p-1f));
-  const f32v big_m = fmadd_f32(multiply_f32(a, m), a, a);
-  f32v r = fmadd_f32(a, splat_f32(0x1.4a3fdp-19f), splat_f32(0x1.89c478p-6f));
-  r = fmadd_f32(a, r, splat_f32(0x1.d55c84p-3f));
-  r = fmadd_f32(a, r, splat_f32(0x1.d4aa58p-1f));
+  static constexpr float kM[4] = {0x1.3ba424p-7f, 0x1.72fbcap-4f, 0x1.9349dep-2f, 0x1.d38324p-1f};  // m4 .. m1
+  static constexpr float kR[4] = {0x1.4a3fdp-19f, 0x1.89c478p-6f, 0x1.d55c84p-3f, 0x1.d4aa58p-1f};  // r4 .. r1
+  const f32v big_m = fmadd_f32(multiply_f32(a, horner(kM, a)), a, a);
+  const f32v r = horner(kR, a);
   const f32v q = add_f32(fmadd_f32(big_m, splat_f32(0x1.40d932p+1f), multiply_f32(a, r)), splat_f32(2.0f));
   return divide_f32(big_m, q);
 }
