@@ -218,12 +218,17 @@ void accuracy(const std::vector<Loop>& loops, const char* outputs_dir) {
 // compute-bound kernels towards the roof of those cores.
 const std::size_t kThreads = std::max(1u, std::thread::hardware_concurrency());
 
+// One pool for every loop, made on first use.
+pthreadpool_t thread_pool() {
+  static const pthreadpool_t pool = pthreadpool_create(kThreads);
+  return pool;
+}
+
 template <class Block>  // Block(begin, end) over [0, extent)
 void on_threads(std::int64_t extent, const Block& block) {
-  static pthreadpool_t pool = pthreadpool_create(kThreads);
   const auto size = static_cast<std::size_t>(extent);
   pthreadpool_parallelize_1d_tile_1d(
-      pool,
+      thread_pool(),
       [](void* b, std::size_t begin, std::size_t count) {
         (*static_cast<const Block*>(b))(static_cast<std::int64_t>(begin), static_cast<std::int64_t>(begin + count));
       },
