@@ -129,13 +129,6 @@ inline simde__m512 maskz_fixupimm_ps(simde__mmask16 k, simde__m512 a, simde__m51
 }
 
 // Those SIMDe 0.7.4 lacks, lane by lane.
-inline simde__m512i srai_epi32(simde__m512i a, unsigned n) {
-  alignas(64) std::int32_t x[16];
-  simde_mm512_store_si512(x, a);
-  for (std::int32_t& v : x) v = n > 31 ? (v < 0 ? -1 : 0) : v >> n;
-  return simde_mm512_load_si512(x);
-}
-
 // Within each 128-bit lane, the element that the index's low 2 bits name.
 inline simde__m512 permutevar_ps(simde__m512 a, simde__m512i j) {
   alignas(64) float x[16], r[16];
@@ -280,7 +273,8 @@ inline std::uint64_t test_epi8(std::uint64_t k, V a, V b) {
 #undef _mm512_maskz_srli_epi32
 #define _mm512_maskz_srli_epi32(k, a, n) simde_mm512_maskz_mov_epi32(k, simde_mm512_srli_epi32(a, n))
 #undef _mm512_maskz_srai_epi32
-#define _mm512_maskz_srai_epi32(k, a, n) simde_mm512_maskz_mov_epi32(k, avx512_model::srai_epi32(a, n))
+// srai is srav by a count in every lane (defined below).
+#define _mm512_maskz_srai_epi32(k, a, n) _mm512_maskz_srav_epi32(k, a, simde_mm512_set1_epi32(static_cast<int>(n)))
 #undef _mm512_maskz_permutevar_ps
 #define _mm512_maskz_permutevar_ps(k, a, j) simde_mm512_maskz_mov_ps(k, avx512_model::permutevar_ps(a, j))
 #undef _mm512_maskz_sqrt_ps
