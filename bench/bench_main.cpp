@@ -2,6 +2,7 @@
 //
 //   bcastgen_bench [--cases-json=PATH] [--fused-json=PATH] [--status-json=PATH]
 //                  [--caches-json=PATH] [--check-only] [Google Benchmark flags]
+//   bcastgen_bench --versus=A,B[,FILTER]   (e.g. --versus=bcastgen,halide_s0,f5)
 //
 // 1. Builds every case of bench/cases.yaml (the generated kernel table gives
 //    the shapes), fills the inputs and runs bcastgen once: its output is the
@@ -17,6 +18,8 @@
 // --status-json writes every (case, peer)'s status: ok, n/a with the reason,
 // or mismatch, and a fused peer's bytes per call; --caches-json the per-core
 // cache sizes and where they come from (detect_caches(), caches.cpp).
+// --versus=A,B[,FILTER] times peers A and B of each case whose name holds
+// FILTER in alternating rounds instead of step 3 (versus()).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -29,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "alternate.h"
 #include "bcastgen/registry.h"
 #include "bench.h"
 #include "fused.h"
@@ -255,7 +259,8 @@ struct Harness {
   bool check_only = false;
   int mismatches = 0;
   std::vector<Status> statuses;
-  std::vector<PeerRun> keep;  // alive until the benchmarks have run
+  std::vector<PeerRun> keep;       // alive until the benchmarks have run
+  std::vector<long> elements;      // of each one's output, for --versus
 
   // `against` names what `expected` is ("bcastgen", "the reference");
   // `bytes` is what one call counts as moved for Google Benchmark's rate.
@@ -286,8 +291,40 @@ struct Harness {
     if (p.run && s.status == "ok" && !check_only) register_timed(name + "/" + peer, p.run, bytes);
     statuses.push_back(std::move(s));
     keep.push_back(std::move(p));
+    elements.push_back(static_cast<long>(out_bytes / elem));
   }
 };
+
+// --versus=A,B[,FILTER]: peers A and B of every case whose name contains
+// FILTER, timed in 41 alternating rounds (alternate.h) instead of the
+// Google Benchmark run: on a shared host a whole run's figures move by 5%
+// to 10%, the ratio of two loops timed turn about much less. Returns how
+// many cases had both, each checked.
+int versus(const Harness& h, const std::string& spec) {
+  const std::string::size_type c1 = spec.find(',');
+  if (c1 == std::string::npos || c1 == 0 || c1 + 1 == spec.size()) return -1;
+  const std::string::size_type c2 = spec.find(',', c1 + 1);
+  const std::string a = spec.substr(0, c1);
+  const std::string b = c2 == std::string::npos ? spec.substr(c1 + 1) : spec.substr(c1 + 1, c2 - c1 - 1);
+  const std::string filter = c2 == std::string::npos ? "" : spec.substr(c2 + 1);
+  std::printf("%-28s %11s %11s  %s/%s median [quartiles]\n", "case", "A ns/call", "B ns/call", b.c_str(), a.c_str());
+  int cases = 0;
+  for (std::size_t i = 0; i < h.statuses.size(); ++i) {
+    const Status& s = h.statuses[i];
+    if (s.peer != a || s.status != "ok" || s.case_name.find(filter) == std::string::npos) continue;
+    for (std::size_t j = 0; j < h.statuses.size(); ++j) {
+      const Status& t = h.statuses[j];
+      if (t.case_name != s.case_name || t.peer != b || t.status != "ok") continue;
+      const Alternation r = alternate(h.keep[i].run, h.keep[j].run, h.elements[i]);
+      const double n = static_cast<double>(h.elements[i]);
+      std::printf("%-28s %11.0f %11.0f  %.3f [%.3f %.3f]\n", s.case_name.c_str(), r.a * n, r.b * n, r.ratio, r.ratio_q1,
+                  r.ratio_q3);
+      std::fflush(stdout);
+      ++cases;
+    }
+  }
+  return cases;
+}
 
 std::string json_inputs(const FusedCase& c) {
   std::string o = "[";
@@ -306,7 +343,7 @@ std::string json_inputs(const FusedCase& c) {
 int main(int argc, char** argv) {
   using namespace bench;
   benchmark::Initialize(&argc, argv);
-  std::string cases_json, status_json, caches_json, fused_json;
+  std::string cases_json, status_json, caches_json, fused_json, versus_spec;
   bool check_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -320,6 +357,8 @@ int main(int argc, char** argv) {
       fused_json = arg.substr(13);
     } else if (arg == "--check-only") {
       check_only = true;
+    } else if (arg.rfind("--versus=", 0) == 0) {
+      versus_spec = arg.substr(9);
     } else {
       std::cerr << "bcastgen_bench: unknown argument " << arg << "\n";
       return 2;
@@ -412,6 +451,18 @@ int main(int argc, char** argv) {
   }
   if (mismatches) std::cerr << "*** " << mismatches << " peer output(s) differ from bcastgen's (see above) ***\n";
   if (check_only) return mismatches ? 1 : 0;
+  if (!versus_spec.empty()) {
+    const int cases = versus(h, versus_spec);
+    if (cases < 0) {
+      std::cerr << "bcastgen_bench: --versus=A,B[,FILTER] needs two peer names (e.g. bcastgen,halide_s0,f5)\n";
+      return 2;
+    }
+    if (cases == 0) {
+      std::cerr << "bcastgen_bench: no case has both peers, checked, in --versus=" << versus_spec << "\n";
+      return 1;
+    }
+    return mismatches ? 1 : 0;
+  }
 
   std::vector<Roof> roofs = make_roofs();
   for (const Roof& r : roofs) register_timed("roof/" + r.name, r.run, r.bytes);

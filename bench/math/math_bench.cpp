@@ -313,7 +313,7 @@ std::vector<Timed> fused_loops() {
 }
 
 // Alternates a block of calls of peer a's loop with one of b's, 41 rounds
-// (alternate.h), for every case both have whose name contains filter;
+// (alternate.h, in bench/), for every case both have whose name contains filter;
 // returns how many.
 int versus(const std::vector<Timed>& timed, const std::string& a, const std::string& b, const std::string& filter) {
   std::printf("%-24s %9s %9s  %s/%s median [quartiles]\n", "case", "A ns/el", "B ns/el", b.c_str(), a.c_str());
