@@ -1,8 +1,8 @@
 // Two loops timed in alternating rounds in one process, for
 // math/ab_driver.cpp (two builds of a kernel), and math_bench --versus and
-// bcastgen_bench --versus (bcastgen's loop and a peer's): the host's drift, which moves whole runs by 10% to 30% here,
-// hits both sides of a round alike, so the ratio of a round's times is
-// steadier than either side's.
+// bcastgen_bench --versus (bcastgen's loop and a peer's): the host's drift,
+// which moves whole runs by 10% to 30% here, hits both sides of a round
+// alike, so the ratio of a round's times is steadier than either side's.
 #pragma once
 
 #include <algorithm>
