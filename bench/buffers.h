@@ -35,7 +35,14 @@ inline Buffer aligned_buffer(std::size_t bytes) {
     return Buffer(static_cast<unsigned char*>(p));
   }
   static unsigned counter = 0;
-  const std::size_t offset = (counter++ % 8) * (4096 + 64 * 5);
+  // BENCH_STAGGER_BYTES (a multiple of 64; default 4416 = 4096 + 320) sets the
+  // step: bench/plan_ab/run.sh sweeps it to time plans at other placements.
+  static const std::size_t step = [] {
+    const char* v = std::getenv("BENCH_STAGGER_BYTES");
+    const long n = v ? std::atol(v) : 4096 + 64 * 5;
+    return n >= 0 && n % 64 == 0 ? static_cast<std::size_t>(n) : std::size_t{4096 + 64 * 5};
+  }();
+  const std::size_t offset = (counter++ % 8) * step;
   const std::size_t size = (bytes + offset + kHuge - 1) / kHuge * kHuge;
   void* p = std::aligned_alloc(kHuge, size);
   if (p == nullptr) throw std::bad_alloc();

@@ -53,6 +53,10 @@ std::vector<Roof> make_roofs() {
     // For the diagnosis only: L2 (3 x 64 KiB, inside 512 KiB or more), L3 (3 x 2 MiB,
     // beyond a 1 MiB L2, inside 32 MiB), and write-only streaming (case 13's 32 MiB output).
     roofs.push_back(add_roof(k, "l2_add", 16384, false));
+    // L2 at 1.5 MiB (3 x 512 KiB), the footprint of cases 2, 3 and 12b: where the
+    // L2 holds 2 MiB (Intel Xeon since Sapphire Rapids) they live there, and an
+    // add loop at three quarters of it reaches less than at 192 KiB.
+    roofs.push_back(add_roof(k, "l2_add_1536kib", 131072, false));
     roofs.push_back(add_roof(k, "l3_add", 524288, false));
     // L3 at 12 MiB (3 x 4 MiB), the footprint of cases 5, 10, F3 and F6: on a VM
     // that shares its L3 with other tenants, the add loop there reaches less than
