@@ -117,21 +117,27 @@ def level_of(ws, usable, last_known):
     return "DRAM" if last_known >= 3 else "L3/DRAM?" if last_known == 2 else "?"
 
 
-# The L2 and L3 add roofs and the footprints (bytes) they were measured at.
-L2_ROOFS = (("l2_add", 16384 * 12), ("l2_add_1536kib", 131072 * 12))
-L3_ROOFS = (("l3_add", 524288 * 12), ("l3_add_12mib", 1048576 * 12))
+# The roof loops of bench/roofs.cpp: name, elements, bytes moved per element
+# (a + b + c for an add, c for a fill); the footprint is their product.
+ROOF_LOOPS = (("dram_add_store", 4194304, 12), ("dram_add_stream", 4194304, 12), ("l1_add", 2048, 12),
+              ("l2_add", 16384, 12), ("l2_add_1536kib", 131072, 12), ("l3_add", 524288, 12),
+              ("l3_add_12mib", 1048576, 12), ("dram_fill_stream", 8388608, 4))
+FOOTPRINT = {name: n * per for name, n, per in ROOF_LOOPS}
+# Each level's add roofs, measured at different footprints.
+L2_ROOFS = ("l2_add", "l2_add_1536kib")
+L3_ROOFS = ("l3_add", "l3_add_12mib")
 
 
-def nearest_roof_name(ws, roofs, measured):
-    """Of a level's roofs (name, footprint), the one measured at the footprint
-    nearest ws (by ratio): an add loop reaches less as its footprint nears
-    the level's size (a shared L3 reaches less at 12 MiB than at 6, a 2 MiB
-    L2 less at 1.5 MiB than at 192 KiB), so a case is judged against the
-    loop nearest its own size."""
-    have = [(name, b) for name, b in measured if name in roofs]
+def nearest_roof_name(ws, roofs, names):
+    """Of a level's roofs, the one measured at the footprint nearest ws (by
+    ratio): an add loop reaches less as its footprint nears the level's size
+    (a shared L3 reaches less at 12 MiB than at 6, a 2 MiB L2 less at 1.5 MiB
+    than at 192 KiB), so a case is judged against the loop nearest its own
+    size."""
+    have = [name for name in names if name in roofs]
     if not have:
         return None
-    return min(have, key=lambda nb: abs(math.log(ws / nb[1])))[0]
+    return min(have, key=lambda name: abs(math.log(ws / FOOTPRINT[name])))
 
 
 def level_roof(level, e, roofs, widest, write_only, ws):
@@ -367,12 +373,8 @@ def main():
               if not any(name.endswith("/" + s) for s in HALIDE_SCHEDULES)}
 
     roofs = {}
-    for name, elements, nbytes in (("dram_add_store", 4194304, 4194304 * 12),
-                                   ("dram_add_stream", 4194304, 4194304 * 12),
-                                   ("l1_add", 2048, 2048 * 12), ("l2_add", 16384, 16384 * 12),
-                                   ("l2_add_1536kib", 131072, 131072 * 12),
-                                   ("l3_add", 524288, 524288 * 12), ("l3_add_12mib", 1048576, 1048576 * 12),
-                                   ("dram_fill_stream", 8388608, 8388608 * 4)):
+    for name, elements, _ in ROOF_LOOPS:
+        nbytes = FOOTPRINT[name]
         # Each roof is measured per ISA ("roof/NAME@avx2", "roof/NAME@avx512"):
         # the machine's roof is the faster one.
         by_isa = {k.split("@", 1)[1]: ns for k, ns in times.items() if k.startswith("roof/%s@" % name)}
@@ -385,8 +387,8 @@ def main():
     usable = {lv: n for lv, (n, _) in caches.items() if lv not in implausible}
     # An L2 roof measured at a footprint the L2 cannot hold (the 1.5 MiB loop
     # where the L2 is 1 MiB) ran in the L3: it is no L2 roof there.
-    for name, footprint in L2_ROOFS:
-        if 2 in usable and footprint > usable[2]:
+    for name in L2_ROOFS:
+        if 2 in usable and FOOTPRINT[name] > usable[2]:
             roofs.pop(name, None)
     last_known = 0
     while last_known + 1 in usable:
