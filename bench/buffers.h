@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -36,11 +37,18 @@ inline Buffer aligned_buffer(std::size_t bytes) {
   }
   static unsigned counter = 0;
   // BENCH_STAGGER_BYTES (a multiple of 64; default 4416 = 4096 + 320) sets the
-  // step: bench/plan_ab/run.sh sweeps it to time plans at other placements.
+  // step: bench/plan_ab/run.sh sweeps it to time plans at other placements. A
+  // bad value stops the run rather than timing the default under its name.
   static const std::size_t step = [] {
     const char* v = std::getenv("BENCH_STAGGER_BYTES");
-    const long n = v ? std::atol(v) : 4096 + 64 * 5;
-    return n >= 0 && n % 64 == 0 ? static_cast<std::size_t>(n) : std::size_t{4096 + 64 * 5};
+    if (v == nullptr) return std::size_t{4096 + 64 * 5};
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || n < 0 || n % 64 != 0) {
+      std::fprintf(stderr, "BENCH_STAGGER_BYTES='%s': not a non-negative multiple of 64\n", v);
+      std::exit(2);
+    }
+    return static_cast<std::size_t>(n);
   }();
   const std::size_t offset = (counter++ % 8) * step;
   const std::size_t size = (bytes + offset + kHuge - 1) / kHuge * kHuge;
