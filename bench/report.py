@@ -41,8 +41,11 @@ Definitions (also in README.md, "## Benchmarks"):
   in GB/s. Every other case ("in-cache") against the L1 add roof in
   elements/ns, scaled by 4 / the widest element size (u8 vectors carry 4x the
   f32 elements).
-- % level roof (informative): against the add loop measured in the level the
-  working set lives in (L1: elements/ns as above; L2, L3, DRAM: GB/s).
+- % level roof (informative): against the roof loop measured in the level
+  the working set lives in (L1: elements/ns as above; L2, L3, DRAM: GB/s):
+  of the L2 and L3 loops, the one nearest the case's footprint and then its
+  share of written bytes (an add, or a bias add that reads as much as it
+  writes: a store that is not streaming reads its line first).
 
 The fused cases (issue 14, fused.json; README.md, "### Fused cases"):
 - fused bytes: every input once and the output once. A peer's bytes: what
@@ -118,31 +121,40 @@ def level_of(ws, usable, last_known):
 
 
 # The roof loops of bench/roofs.cpp: name, elements, bytes moved per element
-# (a + b + c for an add, c for a fill); the footprint is their product.
+# (a + b + c for an add, a + c for a copy, c for a fill); the footprint is
+# their product, and every loop writes 4 of those bytes per element.
 ROOF_LOOPS = (("dram_add_store", 4194304, 12), ("dram_add_stream", 4194304, 12), ("l1_add", 2048, 12),
-              ("l2_add", 16384, 12), ("l2_add_1536kib", 131072, 12), ("l3_add", 524288, 12),
-              ("l3_add_12mib", 1048576, 12), ("dram_fill_stream", 8388608, 4))
+              ("l2_add", 16384, 12), ("l2_add_1536kib", 131072, 12), ("l2_copy_1536kib", 196608, 8),
+              ("l3_add", 524288, 12), ("l3_copy", 786432, 8), ("l3_add_12mib", 1048576, 12),
+              ("l3_copy_12mib", 1572864, 8), ("dram_fill_stream", 8388608, 4))
 FOOTPRINT = {name: n * per for name, n, per in ROOF_LOOPS}
-# Each level's add roofs, measured at different footprints.
-L2_ROOFS = ("l2_add", "l2_add_1536kib")
-L3_ROOFS = ("l3_add", "l3_add_12mib")
+WRITTEN_SHARE = {name: 4 / per for name, _, per in ROOF_LOOPS}
+# Each level's roofs with normal stores, measured at different footprints
+# and read/write mixes.
+L2_ROOFS = ("l2_add", "l2_add_1536kib", "l2_copy_1536kib")
+L3_ROOFS = ("l3_add", "l3_copy", "l3_add_12mib", "l3_copy_12mib")
 
 
-def nearest_roof_name(ws, roofs, names):
+def nearest_roof_name(ws, written, roofs, names):
     """Of a level's roofs, the one measured at the footprint nearest ws (by
-    ratio): an add loop reaches less as its footprint nears the level's size
-    (a shared L3 reaches less at 12 MiB than at 6, a 2 MiB L2 less at 1.5 MiB
-    than at 192 KiB), so a case is judged against the loop nearest its own
-    size."""
+    ratio), and of those the one whose share of written bytes is nearest the
+    case's (written / ws). An add loop reaches less as its footprint nears
+    the level's size (a shared L3 reaches less at 12 MiB than at 6, a 2 MiB
+    L2 less at 1.5 MiB than at 192 KiB); and a store that is not streaming
+    first reads its line, so a case that writes half its bytes moves more
+    lines per counted byte than an add, which writes a third: in a 2 MiB L2
+    the copy loop reaches 0.75x the add's GB/s at the same footprint."""
     have = [name for name in names if name in roofs]
     if not have:
         return None
-    return min(have, key=lambda name: abs(math.log(ws / FOOTPRINT[name])))
+    return min(have, key=lambda name: (round(abs(math.log(ws / FOOTPRINT[name])), 6),
+                                       abs(written / ws - WRITTEN_SHARE[name])))
 
 
-def level_roof(level, e, roofs, widest, write_only, ws):
+def level_roof(level, e, roofs, widest, write_only, ws, written):
     """% of the roof of the level the case lives in (None if unknown); e has
-    the peer's gbps and el_ns, ws is the case's working set in bytes."""
+    the peer's gbps and el_ns, ws is the case's working set in bytes and
+    written the output's."""
     if e.get("ns") is None:
         return None
     if level == "DRAM":
@@ -150,8 +162,8 @@ def level_roof(level, e, roofs, widest, write_only, ws):
         return 100 * e["gbps"] / roofs[rn]["gbps"] if rn in roofs else None
     if level == "L1":
         return 100 * e["el_ns"] / (roofs["l1_add"]["el_ns"] * 4 / widest) if "l1_add" in roofs else None
-    rn = (nearest_roof_name(ws, roofs, L2_ROOFS) if level == "L2" else
-          nearest_roof_name(ws, roofs, L3_ROOFS) if level in ("L3", "L3/DRAM?") else None)
+    rn = (nearest_roof_name(ws, written, roofs, L2_ROOFS) if level == "L2" else
+          nearest_roof_name(ws, written, roofs, L3_ROOFS) if level in ("L3", "L3/DRAM?") else None)
     return 100 * e["gbps"] / roofs[rn]["gbps"] if rn in roofs else None
 
 
@@ -217,6 +229,7 @@ def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known,
 
     for c in cases:
         fb = c["fused_bytes"]
+        out_bytes = c["out_bytes"]
         level = level_of(fb, usable, last_known)
         res = {}
         for peer in ["bcastgen"] + FUSED_CHAINS + FUSED_FUSING:
@@ -236,13 +249,13 @@ def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known,
         peer = min(fusing, key=lambda p: res[p]["ns"]) if fusing else None
         r = dict(case=c, level=level, res=res, chain=chain, peer=peer, canonical=c["chain_bytes"] / fb,
                  bound=res[chain]["bytes"] / fb if chain else None, vs_chain=None, pct=None, vs_peer=None,
-                 verdict="-", level_pct=level_roof(level, bc, roofs, 4, False, fb))
+                 verdict="-", level_pct=level_roof(level, bc, roofs, 4, False, fb, out_bytes))
         if bc["ns"] is not None and chain:
             r["vs_chain"] = res[chain]["ns"] / bc["ns"]
             r["pct"] = 100 * r["vs_chain"] / r["bound"]
         if bc["ns"] is not None and peer:
             r["vs_peer"] = res[peer]["ns"] / bc["ns"]
-            r["verdict"] = judge(res[peer], bc, lambda e: level_roof(level, e, roofs, 4, False, fb))
+            r["verdict"] = judge(res[peer], bc, lambda e: level_roof(level, e, roofs, 4, False, fb, out_bytes))
         rows.append(r)
         for p in ["bcastgen"] + FUSED_CHAINS + FUSED_FUSING:
             e, mine = res[p], p == "bcastgen"
@@ -425,7 +438,7 @@ def main():
         roof_name = ""
 
         def level_roof_pct(e):
-            return level_roof(level, e, roofs, widest, c["op"] == "broadcast", ws)
+            return level_roof(level, e, roofs, widest, c["op"] == "broadcast", ws, c["out_bytes"])
 
         verdict = judge(res[best], bc, level_roof_pct) if speedup else "-"
         if bc["ns"] and level in ("?", "L3/DRAM?"):

@@ -1,7 +1,8 @@
 // The roof loops, written once over an ISA policy I (roofs_avx2.cpp,
 // roofs_avx512.cpp instantiate them with their own flags): c[i] = a[i] + b[i]
 // on f32, 64-byte aligned, four vectors per iteration, with normal or
-// streaming stores, and a streaming fill. n is a multiple of 4 * I::kLanes.
+// streaming stores; c[i] = a[i] + b[0] with normal stores; a streaming fill.
+// n is a multiple of 4 * I::kLanes.
 #pragma once
 
 #include <immintrin.h>
@@ -20,6 +21,25 @@ __attribute__((noinline)) void roof_add(const float* a, const float* b, float* c
     const auto r1 = I::add(I::load(a + i + W), I::load(b + i + W));
     const auto r2 = I::add(I::load(a + i + 2 * W), I::load(b + i + 2 * W));
     const auto r3 = I::add(I::load(a + i + 3 * W), I::load(b + i + 3 * W));
+    I::store(c + i, r0);
+    I::store(c + i + W, r1);
+    I::store(c + i + 2 * W, r2);
+    I::store(c + i + 3 * W, r3);
+  }
+  I::fence();
+}
+
+// c[i] = a[i] + b[0]: one stream read, one written, as a bias add whose
+// second operand stays in a register (most broadcast cases' traffic).
+template <class I>
+__attribute__((noinline)) void roof_copy(const float* a, const float* b, float* c, std::int64_t n) {
+  constexpr int W = I::kLanes;
+  const auto v = I::broadcast(b);
+  for (std::int64_t i = 0; i < n; i += 4 * W) {
+    const auto r0 = I::add(I::load(a + i), v);
+    const auto r1 = I::add(I::load(a + i + W), v);
+    const auto r2 = I::add(I::load(a + i + 2 * W), v);
+    const auto r3 = I::add(I::load(a + i + 3 * W), v);
     I::store(c + i, r0);
     I::store(c + i + W, r1);
     I::store(c + i + 2 * W, r2);
@@ -51,10 +71,12 @@ struct RoofArrays {
   float* fc() const { return reinterpret_cast<float*>(c.get()); }
 };
 
-// The roof kernels of one ISA: add with normal stores, add and fill with streaming stores.
+// The roof kernels of one ISA: add and copy with normal stores, add and fill
+// with streaming stores.
 struct RoofKernels {
   const char* isa;
   void (*add_store)(const float*, const float*, float*, std::int64_t);
+  void (*copy_store)(const float*, const float*, float*, std::int64_t);
   void (*add_stream)(const float*, const float*, float*, std::int64_t);
   void (*fill_stream)(const float*, float*, std::int64_t);
 };
