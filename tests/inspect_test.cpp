@@ -154,6 +154,53 @@ void scalar(const float* a, const float* b, float* out, std::int64_t stride) {
   EXPECT_TRUE(contains(k.findings[0].message, "parameter 'stride'")) << k.findings[0].message;
 }
 
+// A peeled row (plan.h, IsaPlan::peel) moves its pointers by the output's
+// offset in its line, an address modulo a constant: that shift is named,
+// not reported, and the loops and offsets after it stay constant; an
+// address used any other way (divided, not reduced) is still a run-time
+// offset.
+TEST(Inspect, PeeledRowsMoveByTheOutputsOffsetInItsLine) {
+  const std::string code = R"(
+namespace scale_impl {
+__attribute__((target("avx512f,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:scale:avx512")
+void avx512(const float* a, float* out) {
+  for (std::int64_t i0 = 0; i0 < 6; ++i0) {
+    const float* a1 = a + i0 * 196;
+    float* out1 = out + i0 * 196;
+    const std::int64_t head = static_cast<std::int64_t>((0 - reinterpret_cast<std::uintptr_t>(out1)) % 64 / 4);
+    const __mmask16 h = static_cast<__mmask16>(_bzhi_u64(~0ull, static_cast<unsigned>(head)));
+    _mm512_mask_storeu_ps(out1, h, _mm512_maskz_loadu_ps(h, a1));
+    const float* a_line = a1 + head;
+    float* out_line = out1 + head;
+    for (std::int64_t j = 0; j < 176; j += 16) _mm512_storeu_ps(out_line + j, _mm512_loadu_ps(a_line + j));
+    const __mmask16 t = static_cast<__mmask16>(_bzhi_u64(~0ull, static_cast<unsigned>(20 - head)));
+    _mm512_mask_storeu_ps(out_line + 176, t, _mm512_maskz_loadu_ps(t, a_line + 176));
+  }
+}
+BCASTGEN_KERNEL("bcastgen.kernel:scale:scalar")
+void scalar(const float* a, float* out) {
+  const std::int64_t skew = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(out) / 64);
+  for (std::int64_t j = 0; j < 8; ++j) out[j] = a[j + skew];
+}
+}  // namespace scale_impl
+)";
+  const InspectReport r = inspect_code(code);
+  const KernelReport& k = only_kernel(r);
+  ASSERT_EQ(k.variants.size(), 2u);
+  const auto& peeled = k.variants[0];
+  EXPECT_TRUE(contains(peeled.peel, "a pointer's offset in its 64-byte line")) << peeled.peel;
+  EXPECT_FALSE(peeled.stored.has_value());
+  EXPECT_TRUE(contains(peeled.stored_note, "a peeled row's masked head and rest")) << peeled.stored_note;
+  for (const auto& l : peeled.loops) EXPECT_TRUE(l.trips.has_value()) << l.var;
+  EXPECT_TRUE(k.variants[1].peel.empty());
+  // Only the scalar variant's skewed subscript is a finding.
+  ASSERT_EQ(k.findings.size(), 1u) << bcastgen::clangtool::render_text(r);
+  EXPECT_EQ(k.findings[0].check, "offset");
+  EXPECT_EQ(k.findings[0].variant, "scalar");
+  EXPECT_TRUE(contains(k.findings[0].message, "'a[j + skew]'")) << k.findings[0].message;
+  EXPECT_TRUE(contains(k.findings[0].message, "parameter 'out'")) << k.findings[0].message;
+}
+
 TEST(Inspect, RuntimeSubscriptsAreReported) {
   const InspectReport r = inspect_code(R"(
 int table[4];

@@ -60,6 +60,10 @@ class VariantWalker {
     if (it == facts_.functions.end()) return;
     out_.stored = 0;
     walk(it->second, {}, {}, {}, true, 0, 1);
+    if (!out_.peel.empty() && !out_.stored) {
+      out_.stored_note += "; a peeled row's masked head and rest store as many lanes as its start leaves, known at "
+                          "run time";
+    }
     for (auto& [family, names] : out_.intrinsics) {
       std::sort(names.begin(), names.end());
       names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -170,6 +174,8 @@ class VariantWalker {
       const Staticness s = resolve(o.index, f, binding, top);
       if (s.kind == Staticness::Runtime) {
         find("offset", o.where, "offset '" + o.text + "'" + in(f) + " is not a compile-time constant: " + s.culprit);
+      } else if (!s.peel.empty() && out_.peel.empty()) {
+        out_.peel = "line " + std::to_string(o.where.line) + in(f) + ": '" + o.text + "' moves by " + s.peel;
       }
     }
     const std::set<std::string>* allowed = allowed_families(tag_.variant);

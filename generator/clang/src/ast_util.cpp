@@ -15,10 +15,13 @@ void Staticness::merge(const Staticness& other) {
   if (kind == Runtime) return;
   if (other.kind == Runtime) {
     *this = other;
-  } else if (other.kind == Param) {
+    return;
+  }
+  if (other.kind == Param) {
     kind = Param;
     params.insert(other.params.begin(), other.params.end());
   }
+  if (peel.empty()) peel = other.peel;
 }
 
 const LoopFact* FunctionFacts::loop(const clang::Stmt* s) const {

@@ -27,7 +27,11 @@ struct Staticness {
   enum Kind { Static, Param, Runtime } kind = Static;
   std::set<unsigned> params;  // Param: the function parameters it depends on
   std::string culprit;        // Runtime: what makes it so ("'n' is a parameter")
-  static Staticness runtime(std::string why) { return {Runtime, {}, std::move(why)}; }
+  // Static or Param, but for a pointer's offset in its line, which a peeled
+  // row reads at run time: what it is (empty: none). Bounded by the line,
+  // it moves the row's pointers, not its loops or constant offsets.
+  std::string peel;
+  static Staticness runtime(std::string why) { return {Runtime, {}, std::move(why), {}}; }
   // Runtime wins, then parameters (united), then static.
   void merge(const Staticness& other);
 };

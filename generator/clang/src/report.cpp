@@ -65,6 +65,7 @@ std::string render_text(const InspectReport& report) {
       out << "\n    stores: "
           << (v.stored ? std::to_string(*v.stored) + " output elements" : "not counted (" + v.stored_note + ")")
           << (v.streams ? ", streaming (_stream_)" : ", not streaming") << "\n";
+      if (!v.peel.empty()) out << "    peel: " << v.peel << "\n";
     }
     if (!k.range_drivers.empty()) {
       out << "  range drivers (run-time [begin, end) of the split loop, not linted):";
@@ -102,7 +103,8 @@ nlohmann::json render_json(const InspectReport& report) {
       }
       variants.push_back({{"name", v.name}, {"function", v.function}, {"line", v.line}, {"target", v.target},
                           {"depth", v.depth}, {"loops", loops}, {"intrinsics", v.intrinsics},
-                          {"streams", v.streams}, {"stored", optional(v.stored)}, {"stored_note", v.stored_note}});
+                          {"streams", v.streams}, {"stored", optional(v.stored)}, {"stored_note", v.stored_note},
+                          {"peel", v.peel}});
     }
     json findings = json::array();
     for (const Finding& f : k.findings) {

@@ -7,6 +7,22 @@
 namespace bcastgen::clangtool {
 namespace {
 
+// Whether e is a pointer's address as an integer, give or take integer
+// constants: `0 - reinterpret_cast<std::uintptr_t>(p)`.
+bool is_address(clang::ASTContext& context, const clang::Expr* e) {
+  e = e->IgnoreParens();
+  if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
+    if (cast->getCastKind() == clang::CK_PointerToIntegral) return true;
+    return cast->getType()->isIntegralOrEnumerationType() && is_address(context, cast->getSubExpr());
+  }
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+    if (b->getOpcode() != clang::BO_Add && b->getOpcode() != clang::BO_Sub) return false;
+    if (b->getLHS()->getIntegerConstantExpr(context)) return is_address(context, b->getRHS());
+    if (b->getRHS()->getIntegerConstantExpr(context)) return is_address(context, b->getLHS());
+  }
+  return false;
+}
+
 Staticness classify_at(clang::ASTContext& context, const clang::FunctionDecl* fn, const clang::Expr* e, int depth) {
   if (depth > 32) return Staticness::runtime("the expression is too deep to follow");
   if (e->isValueDependent() || e->isTypeDependent()) return Staticness::runtime("'" + text_of(context, e) + "' is dependent");
@@ -59,6 +75,14 @@ Staticness classify_at(clang::ASTContext& context, const clang::FunctionDecl* fn
   if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
     if (b->isAssignmentOp()) return Staticness::runtime(text + " assigns a variable");
     if (b->getOpcode() == clang::BO_Comma) return classify_at(context, fn, b->getRHS(), depth + 1);
+    // A peeled row's head: an address modulo its line.
+    if (b->getOpcode() == clang::BO_Rem && is_address(context, b->getLHS())) {
+      if (const auto line = b->getRHS()->getIntegerConstantExpr(context); line && line->isStrictlyPositive()) {
+        Staticness s;
+        s.peel = text + ": a pointer's offset in its " + std::to_string(line->getExtValue()) + "-byte line";
+        return s;
+      }
+    }
     Staticness s = classify_at(context, fn, b->getLHS(), depth + 1);
     s.merge(classify_at(context, fn, b->getRHS(), depth + 1));
     return s;

@@ -65,6 +65,9 @@ struct VariantReport {
   bool streams = false;                   // non-temporal stores (_stream_)
   std::optional<std::int64_t> stored;     // output elements stored, when countable
   std::string stored_note;                // why not countable
+  // A peeled row: the pointer's offset in its line that moves the row's
+  // pointers at run time (static_expr.cpp), and where; empty: none.
+  std::string peel;
 };
 
 struct KernelReport {
