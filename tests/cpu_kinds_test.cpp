@@ -164,6 +164,54 @@ TEST(CpuKinds, ZenFourRunsStreamsInItsAvx2Variant) {
   }
 }
 
+// intel-xeon's fact: rows that start at different offsets in the output's
+// lines are peeled to the next line, in the avx512 variants (the ISA with a
+// run-time mask form) and only where every input is a stream or a splat;
+// rows on lines (so also every streaming output), patterns, compares into
+// bool and rows shorter than a step are not; no other kind peels. The plan line, explain,
+// the manifest and the code say so.
+TEST(CpuKinds, IntelXeonPeelsRowsToTheOutputsLines) {
+  const char* const kText =
+      "kernels:\n"
+      "  - {name: se_scale, inputs: {x: [32, 256, 14, 14], s: [32, 256, 1, 1]}, expr: x * s}\n"
+      "  - {name: u8_rows, inputs: {a: {shape: [5, 300], dtype: u8}, b: {shape: [300], dtype: u8}}, expr: a + b}\n"
+      "  - {name: on_lines, inputs: {a: [8, 768], b: [768]}, expr: a * b}\n"
+      "  - {name: pattern, inputs: {x: [1, 40, 40, 3], m: [3]}, expr: x - m}\n"
+      "  - {name: compare, inputs: {a: [8, 196], b: [196]}, expr: a > b}\n"
+      "  - {name: short_row, inputs: {a: [8, 40], b: [8, 1]}, expr: a * b}\n";
+  const gen::Spec spec = gen::parse_spec(kText, "p.yaml");
+  for (const bg::CpuKindInfo& row : bg::kCpuKindInfo) {
+    gen::PlanOptions opt = gen::plan_options(spec);
+    opt.cpu = row.kind;
+    for (const gen::KernelSpec& k : spec.kernels) {
+      SCOPED_TRACE(k.name + " for " + row.name);
+      const gen::KernelPlan p = gen::plan_kernel(k, opt);
+      for (const gen::IsaPlan& ip : p.isas) {
+        const bool avx512 = bg::isa_includes(ip.isa, Isa::Avx512);
+        const bool peels = row.kind == CpuKind::IntelXeon && avx512 && (k.name == "se_scale" || k.name == "u8_rows");
+        EXPECT_EQ(ip.peel, peels) << bg::isa_name(ip.isa) << ": " << ip.why;
+        EXPECT_EQ(ip.why.find("a masked vector up to the next line") != std::string::npos, peels) << ip.why;
+      }
+      const bool any = std::any_of(p.isas.begin(), p.isas.end(), [](const gen::IsaPlan& ip) { return ip.peel; });
+      const nlohmann::json j = gen::plan_json(p);
+      for (const auto& ij : j["isas"]) {
+        if (ij["isa"] == "avx512") EXPECT_EQ(ij["peel"], any) << ij.dump();
+      }
+    }
+    EXPECT_EQ(row.peel_rows, row.kind == CpuKind::IntelXeon);
+    const std::string text = gen::explain_plan_text(gen::plan_kernel(spec.kernels[0], opt));
+    EXPECT_EQ(text.find("rows peeled to the output's lines") != std::string::npos, row.peel_rows) << text;
+  }
+  // The rows of 196 floats start at 4 offsets in a 64-byte line.
+  gen::PlanOptions opt = gen::plan_options(spec);
+  opt.cpu = CpuKind::IntelXeon;
+  const gen::KernelPlan p = gen::plan_kernel(spec.kernels[0], opt);
+  for (const gen::IsaPlan& ip : p.isas) {
+    if (ip.peel) EXPECT_NE(ip.why.find("row 196, whose starts fall at 4 offsets in the output's 64-byte lines"),
+                           std::string::npos) << ip.why;
+  }
+}
+
 TEST(CpuKinds, GeneratedCodeNamesItsKindAndItsOrder) {
   gen::GenerateOptions o;
   o.stem = "cpu";

@@ -661,6 +661,7 @@ class BodyEmitter {
   }
 
   void emit_vector_row(const std::string& out_ptr) {
+    if (ip_.peel) return emit_peeled_row(out_ptr);
     const int W = ip_.lanes;
     for (const Input& in : inputs_) {
       if (vector_extent() == 0) break;  // a row shorter than a vector: all scalar
@@ -715,6 +716,82 @@ class BodyEmitter {
         }
       }
     }
+  }
+
+  // A row peeled to the output's lines (IsaPlan::peel): the lanes up to
+  // the next line (`head`, 0 to lanes - 1, from the output pointer), masked;
+  // then, from pointers `head` elements further, the steps and whole
+  // vectors that every head leaves, at constant offsets, each storing whole
+  // lines; then the `rest` (a constant minus head), in one or two masked
+  // vectors. Only head, and so rest, is known at run time.
+  void emit_peeled_row(const std::string& out_ptr) {
+    const int W = ip_.lanes;
+    const int line = isa_info(ip_.isa).vector_bytes;
+    for (const Input& in : inputs_) {
+      if (in.access == Access::Splat) emit_splat(in);
+    }
+    // One vector at `off` under the mask of its first `lanes` lanes.
+    auto masked_vector = [&](const std::string& out, std::int64_t off, const std::string& lanes,
+                             const std::string& tag) {
+      const std::string mask = expand(iv_->mask_first, {{"mask", tv_->mask}, {"n", lanes}});
+      pr_.line(fmt::format("const {} tail = {};", tv_->mask, mask));
+      emit_vectors(out, "", {off}, tag, true);
+    };
+    pr_.line(fmt::format("// peel: the row's lanes before {}'s next {}-byte line (0 to {}), masked", out_ptr, line,
+                         W - 1));
+    pr_.line(fmt::format("const std::int64_t head = static_cast<std::int64_t>((0 - "
+                         "reinterpret_cast<std::uintptr_t>({})) % {} / {});",
+                         out_ptr, line, line / W));
+    pr_.open("if (head != 0)");
+    masked_vector(out_ptr, 0, "head", "h");
+    pr_.close();
+    // From the line on: every streamed operand and out, head elements further.
+    const std::vector<Input> row_inputs = inputs_;
+    for (std::size_t k = 0; k < inputs_.size(); ++k) {
+      if (inputs_[k].access != Access::Stream) continue;
+      const std::string shifted = inputs_[k].name + "_line";
+      pr_.line(fmt::format("const {}* {} = {} + head;", elem(k), shifted, inputs_[k].ptr));
+      inputs_[k].ptr = shifted;
+    }
+    const std::string out = "out_line";
+    pr_.line(fmt::format("{}* {} = {} + head;", dtype_info(p_.out_dtype).cpp_type, out, out_ptr));
+    // What every head leaves: the steps, then whole vectors, then 0 to
+    // lanes - 1 elements more than the least rest.
+    const std::int64_t least = ip_.row - (W - 1);
+    const std::int64_t steps_end = least / ip_.step * ip_.step;
+    const std::int64_t start = steps_end + (least - steps_end) / W * W;
+    const std::int64_t least_rest = least - start;
+    if (steps_end > 0) {
+      pr_.line(fmt::format("// {} iterations of {} elements ({} lanes x {}), each vector one line",
+                           steps_end / ip_.step, ip_.step, W, ip_.unroll));
+      pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", steps_end, ip_.step));
+      std::vector<std::int64_t> offs;
+      for (int u = 0; u < ip_.unroll; ++u) offs.push_back(static_cast<std::int64_t>(u) * W);
+      emit_vectors(out, "j", offs, "", false, ip_.interleave);
+      pr_.close("for j");
+    }
+    if (start > steps_end) {
+      std::vector<std::int64_t> offs;
+      for (std::int64_t o = steps_end; o < start; o += W) offs.push_back(o);
+      pr_.line(fmt::format("// {} whole vector{} at {}", offs.size(), offs.size() > 1 ? "s" : "", steps_end));
+      emit_vectors(out, "", offs, "t", false);
+    }
+    const std::int64_t most_rest = least_rest + W - 1;
+    pr_.line(fmt::format("// the rest: {} to {} elements, masked", least_rest, most_rest));
+    pr_.line(fmt::format("const std::int64_t rest = {} - head;", ip_.row - start));
+    if (most_rest <= W) {
+      pr_.open(least_rest == 0 ? "if (rest != 0)" : "");
+      masked_vector(out, start, "rest", "m");
+      pr_.close();
+    } else {
+      pr_.open("");
+      masked_vector(out, start, fmt::format("rest < {0} ? rest : {0}", W), "m");
+      pr_.close();
+      pr_.open(fmt::format("if (rest > {})", W));
+      masked_vector(out, start + W, fmt::format("rest - {}", W), "n");
+      pr_.close();
+    }
+    inputs_ = row_inputs;
   }
 
   // A splat input: its one value of the row in every lane.

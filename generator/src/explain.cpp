@@ -190,8 +190,9 @@ std::string explain_plan_text(const KernelPlan& p) {
          "   without the NaN fixup, where the ISA has that store)\n";
   }
   const CpuKindInfo& cpu = cpu_kind_info(p.cpu);
-  s += fmt::format("cpu       {} ({}): unroll {}, {}{}; {}\n", cpu.name, cpu.description, cpu.unroll,
+  s += fmt::format("cpu       {} ({}): unroll {}, {}{}{}; {}\n", cpu.name, cpu.description, cpu.unroll,
                    cpu.interleave ? "each vector's loads, nodes and store together" : "loads, then nodes, then stores",
+                   cpu.peel_rows ? ", rows peeled to the output's lines" : "",
                    cpu.stream_vector_bytes == 0
                        ? std::string()
                        : fmt::format(", streaming kernels in vectors of at most {} bytes", cpu.stream_vector_bytes),

@@ -84,6 +84,7 @@ nlohmann::json plan_json(const KernelPlan& p) {
                     {"period", ip.period},
                     {"stream", ip.stream},
                     {"interleave", ip.interleave},
+                    {"peel", ip.peel},
                     {"plan", ip.why}});
   }
   j["isas"] = isas;

@@ -265,6 +265,15 @@ bool one_element_type(const KernelPlan& p, DType lane) {
   return p.out_dtype == lane;
 }
 
+// How many offsets in a line of `line` bytes the rows of the output start
+// at (as far as the loops' extents reach): line / gcd(line, the loops'
+// strides in bytes).
+std::int64_t row_offsets_in_line(const KernelPlan& p, const IsaPlan& ip, int line) {
+  std::int64_t g = line;
+  for (const Loop& l : ip.outer) g = std::gcd(g, l.out * dtype_size(p.out_dtype));
+  return line / g;
+}
+
 int max_parts(const IsaPlan& ip) { return ip.parts.empty() ? 1 : *std::max_element(ip.parts.begin(), ip.parts.end()); }
 
 // "; lanes of u8: f32 nodes in 4 registers per vector" for a DAG of mixed widths, else "".
@@ -650,12 +659,32 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   const StreamRule stream = stream_rule(p, opt);
   ip.stream = can_stream && stream.bytes && p.footprint_bytes >= *stream.bytes && rows_aligned;
 
+  // Rows that start at different offsets in the output's lines, peeled to
+  // the next line (a fact of the CPU kind): only where the tail is a mask
+  // the ISA can make at run time and stores by, every input is a stream or
+  // a splat (a pattern's or a held row's registers follow the row's
+  // offsets), every node has one register and a vector form, and the row
+  // has a step.
+  bool plain_inputs = true;
+  for (Access a : ip.access) plain_inputs = plain_inputs && (a == Access::Stream || a == Access::Splat);
+  ip.peel = cpu.peel_rows && !rows_aligned && !ip.stream && !out_is_cmp && row.mask_tail &&
+            !voc.isa(isa)->mask_first.empty() && voc.type(isa, p.out_dtype)->store_first.empty() && plain_inputs &&
+            ip.period == 0 && ip.held_vectors == 0 && ip.lane_nodes.empty() && max_parts(ip) == 1 &&
+            ip.main_trips > 0;
+
   std::string tail = ip.tail_lanes == 0 ? "no partial vector"
                      : row.mask_tail   ? fmt::format("a masked vector of {} lanes", ip.tail_lanes)
                                        : fmt::format("{} unrolled scalar elements", ip.tail_lanes);
   ip.why = ip.held_vectors
                ? fmt::format("{} lanes; row {} unrolled whole: {} vector{} in groups of {} + {}", ip.lanes, ip.row,
                              ip.tail_vectors, ip.tail_vectors == 1 ? "" : "s", ip.unroll, tail)
+           : ip.peel
+               ? fmt::format("{} lanes x unroll {} = {} elements per step; row {}, whose starts fall at {} offsets in "
+                             "the output's {}-byte lines: a masked vector up to the next line, then from there the "
+                             "steps and whole vectors every start leaves, each storing one line, and the rest masked "
+                             "({})",
+                             ip.lanes, ip.unroll, ip.step, ip.row, row_offsets_in_line(p, ip, row.vector_bytes),
+                             row.vector_bytes, cpu.name)
                : fmt::format("{} lanes x unroll {} = {} elements per step; row {} = {} x {} + {} vectors + {}",
                              ip.lanes, ip.unroll, ip.step, ip.row, ip.main_trips, ip.step, ip.tail_vectors, tail);
   if (ip.period) {

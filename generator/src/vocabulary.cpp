@@ -246,7 +246,8 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     const std::map<std::string, std::pair<std::string*, Placeholders>> fields = {
         {"index", {&iv.index, {}}},
         {"index_const", {&iv.index_const, placeholders({"words"})}},
-        {"mask_const", {&iv.mask_const, placeholders({"words", "bits"})}}};
+        {"mask_const", {&iv.mask_const, placeholders({"words", "bits"})}},
+        {"mask_first", {&iv.mask_first, placeholders({"mask", "n"})}}};
     for (const auto& f : mapping(kv.second, where)) {
       const std::string key = f.first.as<std::string>();
       if (key == "base") continue;
@@ -273,7 +274,8 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
       auto field = fields.find(key);
       if (field == fields.end()) {
         throw InvalidArgument("vocabulary: " + where + ": unknown field '" + key +
-                              "' (valid: base, index, index_const, mask_const, math_pack, math_pack_of, math_pack_on; the rest is in the "
+                              "' (valid: base, index, index_const, mask_const, mask_first, math_pack, math_pack_of, "
+                              "math_pack_on; the rest is in the "
                               "ISA table)");
       }
       *field->second.first = scalar_of(f.second, where + "." + key);
@@ -314,6 +316,10 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     iv.index = base.index;
     iv.index_const = base.index_const;
     iv.mask_const = base.mask_const;
+  }
+  for (Isa isa : extending) {  // the base's run-time masks, unless its own
+    IsaVocabulary& iv = v.isas_[isa];
+    if (iv.mask_first.empty()) iv.mask_first = v.isas_[*iv.base].mask_first;
   }
   for (const auto& isa_kv : mapping(root["types"], "types")) {
     const std::string isa_text = isa_kv.first.as<std::string>();

@@ -26,6 +26,10 @@ struct IsaVocabulary {
   std::string index;        // register type of a permute's index vector
   std::string index_const;  // an index vector from {words}: 32-bit lane numbers
   std::string mask_const;   // a lane mask from {words} (-1/0 per 32-bit word) or {bits} (one bit per lane)
+  // The tail mask (of type {mask}) of the first {n} lanes, n known only at
+  // run time: the masked head of a peeled row (plan.h, IsaPlan::peel).
+  // Empty where the ISA has none: its rows are not peeled.
+  std::string mask_first;
   // How many vectors a step of four gives each call of an f32 math function
   // (simd/math_pack.inl's namespaces x2 and x4, whose operations alternate
   // between the vectors): `math_pack` for every function, `math_pack_of`
