@@ -195,7 +195,9 @@ TEST(CpuKinds, IntelXeonPeelsRowsToTheOutputsLines) {
       const bool any = std::any_of(p.isas.begin(), p.isas.end(), [](const gen::IsaPlan& ip) { return ip.peel; });
       const nlohmann::json j = gen::plan_json(p);
       for (const auto& ij : j["isas"]) {
-        if (ij["isa"] == "avx512") EXPECT_EQ(ij["peel"], any) << ij.dump();
+        if (ij["isa"] == "avx512") {
+          EXPECT_EQ(ij["peel"], any) << ij.dump();
+        }
       }
     }
     EXPECT_EQ(row.peel_rows, row.kind == CpuKind::IntelXeon);
@@ -207,8 +209,10 @@ TEST(CpuKinds, IntelXeonPeelsRowsToTheOutputsLines) {
   opt.cpu = CpuKind::IntelXeon;
   const gen::KernelPlan p = gen::plan_kernel(spec.kernels[0], opt);
   for (const gen::IsaPlan& ip : p.isas) {
-    if (ip.peel) EXPECT_NE(ip.why.find("row 196, whose starts fall at 4 offsets in the output's 64-byte lines"),
-                           std::string::npos) << ip.why;
+    if (ip.peel) {
+      EXPECT_NE(ip.why.find("row 196, whose starts fall at 4 offsets in the output's 64-byte lines"), std::string::npos)
+          << ip.why;
+    }
   }
 }
 

@@ -79,11 +79,12 @@ struct IsaPlan {
   // nodes, then its stores.
   bool interleave = false;
   // Each row starts with a masked vector of the lanes up to the output's
-  // next vector-sized line, counted from the output pointer at run time,
-  // then the steps, whole vectors and a masked tail from there, so that
-  // each whole vector stores one whole line (the CPU kind's `peel_rows`
-  // fact; planned where rows start at different offsets in the lines, every
-  // input is streamed or splatted and every node has one register).
+  // next vector-sized line, counted from the output pointer at run time;
+  // then, from there, the steps and whole vectors every start leaves (at
+  // constant trip counts and offsets), each storing one whole line, and the
+  // rest in one or two masked vectors (the CPU kind's `peel_rows` fact;
+  // planned where rows start at different offsets in the lines, every input
+  // is streamed or splatted and every node has one register).
   bool peel = false;
   // vector: DAG nodes with no vector form on this ISA, computed lane by
   // lane inside the vector loop (operands spilled, the scalar op per lane,
