@@ -31,6 +31,9 @@ Staticness classify_at(clang::ASTContext& context, const clang::FunctionDecl* fn
   const std::string text = "'" + text_of(context, e) + "'";
 
   if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
+    // An address is known only at run time, whatever the pointer (a block's
+    // pointer parameters count as static: they move the data, not the loops).
+    if (cast->getCastKind() == clang::CK_PointerToIntegral) return Staticness::runtime(text + " is an address");
     if (cast->getType()->isIntegralOrEnumerationType() || cast->getType()->isBooleanType() ||
         cast->getCastKind() == clang::CK_NoOp) {
       return classify_at(context, fn, cast->getSubExpr(), depth + 1);
