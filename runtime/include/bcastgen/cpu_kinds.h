@@ -87,7 +87,7 @@ inline constexpr CpuKindInfo kCpuKindInfo[] = {
      kStreamBytes, kStreamReadingBytes,
      "the generic plan was tuned here (bench/run.sh, README \"Benchmarks\"); rows peeled to the output's lines "
      "measured on an Emerald Rapids (family 6 model 207): case 10's rows of 196 floats at 0.99x to 1.05x Halide's "
-     "speed, against 0.91x to 0.96x unpeeled, in alternating rounds at six placements of its buffers; 0.95x the time "
+     "speed, against 0.91x to 0.96x unpeeled, in alternating rounds at five placements of its buffers; 0.95x the time "
      "of the unpeeled plan at four of six placements, 0.99x to 1.01x at two (bench/plan_ab; README \"Plans per CPU "
      "kind\")"},
     {CpuKind::Zen3, "zen3", "AMD Zen 3 (EPYC Milan): AVX2", "AuthenticAMD", 0x19,
