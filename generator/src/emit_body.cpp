@@ -669,15 +669,7 @@ class BodyEmitter {
       else if (in.access == Access::Pattern) emit_pattern(in);
     }
     const std::int64_t main_end = ip_.main_trips * ip_.step;
-    if (ip_.main_trips > 0) {
-      pr_.line(fmt::format("// {} iterations of {} elements ({} lanes x {})", ip_.main_trips, ip_.step, W,
-                           ip_.unroll));
-      pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", main_end, ip_.step));
-      std::vector<std::int64_t> offs;
-      for (int u = 0; u < ip_.unroll; ++u) offs.push_back(static_cast<std::int64_t>(u) * W);
-      emit_vectors(out_ptr, "j", offs, "", false, ip_.interleave);
-      pr_.close("for j");
-    }
+    if (ip_.main_trips > 0) emit_steps(out_ptr, main_end);
     if (ip_.held_vectors > 0) {
       // The whole row, straight-line, one scope per group: vector v reads
       // held register v.
@@ -691,11 +683,7 @@ class BodyEmitter {
         pr_.close();
       }
     } else if (ip_.tail_vectors > 0) {
-      pr_.line(fmt::format("// tail: {} whole vector{} at {}", ip_.tail_vectors, ip_.tail_vectors > 1 ? "s" : "",
-                           main_end));
-      std::vector<std::int64_t> offs;
-      for (int v = 0; v < ip_.tail_vectors; ++v) offs.push_back(main_end + static_cast<std::int64_t>(v) * W);
-      emit_vectors(out_ptr, "", offs, "t", false);
+      emit_whole_vectors(out_ptr, main_end, ip_.tail_vectors, "tail: ");
     }
     if (ip_.tail_lanes > 0) {
       const std::int64_t start = main_end + static_cast<std::int64_t>(ip_.tail_vectors) * W;
@@ -716,6 +704,26 @@ class BodyEmitter {
         }
       }
     }
+  }
+
+  // The main loop: j from 0 to `end` by whole steps, the step's vectors at
+  // each j.
+  void emit_steps(const std::string& out_ptr, std::int64_t end) {
+    pr_.line(fmt::format("// {} iterations of {} elements ({} lanes x {})", end / ip_.step, ip_.step, ip_.lanes,
+                         ip_.unroll));
+    pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", end, ip_.step));
+    std::vector<std::int64_t> offs;
+    for (int u = 0; u < ip_.unroll; ++u) offs.push_back(static_cast<std::int64_t>(u) * ip_.lanes);
+    emit_vectors(out_ptr, "j", offs, "", false, ip_.interleave);
+    pr_.close("for j");
+  }
+
+  // `count` whole vectors from element `from` of the row, straight-line.
+  void emit_whole_vectors(const std::string& out_ptr, std::int64_t from, int count, const std::string& label) {
+    pr_.line(fmt::format("// {}{} whole vector{} at {}", label, count, count > 1 ? "s" : "", from));
+    std::vector<std::int64_t> offs;
+    for (int v = 0; v < count; ++v) offs.push_back(from + static_cast<std::int64_t>(v) * ip_.lanes);
+    emit_vectors(out_ptr, "", offs, "t", false);
   }
 
   // A row peeled to the output's lines (IsaPlan::peel): the lanes up to
@@ -761,21 +769,8 @@ class BodyEmitter {
     const std::int64_t steps_end = least / ip_.step * ip_.step;
     const std::int64_t start = steps_end + (least - steps_end) / W * W;
     const std::int64_t least_rest = least - start;
-    if (steps_end > 0) {
-      pr_.line(fmt::format("// {} iterations of {} elements ({} lanes x {}), each vector one line",
-                           steps_end / ip_.step, ip_.step, W, ip_.unroll));
-      pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", steps_end, ip_.step));
-      std::vector<std::int64_t> offs;
-      for (int u = 0; u < ip_.unroll; ++u) offs.push_back(static_cast<std::int64_t>(u) * W);
-      emit_vectors(out, "j", offs, "", false, ip_.interleave);
-      pr_.close("for j");
-    }
-    if (start > steps_end) {
-      std::vector<std::int64_t> offs;
-      for (std::int64_t o = steps_end; o < start; o += W) offs.push_back(o);
-      pr_.line(fmt::format("// {} whole vector{} at {}", offs.size(), offs.size() > 1 ? "s" : "", steps_end));
-      emit_vectors(out, "", offs, "t", false);
-    }
+    if (steps_end > 0) emit_steps(out, steps_end);
+    if (start > steps_end) emit_whole_vectors(out, steps_end, static_cast<int>((start - steps_end) / W), "");
     const std::int64_t most_rest = least_rest + W - 1;
     pr_.line(fmt::format("// the rest: {} to {} elements, masked", least_rest, most_rest));
     pr_.line(fmt::format("const std::int64_t rest = {} - head;", ip_.row - start));

@@ -664,10 +664,10 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   // the ISA can make at run time and stores by, every input is a stream or
   // a splat (a pattern's or a held row's registers follow the row's
   // offsets), every node has one register and a vector form, and the row
-  // has a step.
+  // has a step. (A streaming output's rows are aligned: never peeled.)
   bool plain_inputs = true;
   for (Access a : ip.access) plain_inputs = plain_inputs && (a == Access::Stream || a == Access::Splat);
-  ip.peel = cpu.peel_rows && !rows_aligned && !ip.stream && !out_is_cmp && row.mask_tail &&
+  ip.peel = cpu.peel_rows && !rows_aligned && !out_is_cmp && row.mask_tail &&
             !voc.isa(isa)->mask_first.empty() && voc.type(isa, p.out_dtype)->store_first.empty() && plain_inputs &&
             ip.period == 0 && ip.held_vectors == 0 && ip.lane_nodes.empty() && max_parts(ip) == 1 &&
             ip.main_trips > 0;
