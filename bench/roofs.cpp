@@ -1,9 +1,10 @@
 // Roofs, measured in the same run as the cases: hand-written loops of
 // c[i] = a[i] + b[i] (f32, 64-byte aligned, 4 vectors per iteration) at
 // sizes that live in each level of the memory hierarchy, with normal and with
-// streaming stores, and c[i] = a[i] + b[0] in the L2 and L3 (roof_loops.h). Each roof is measured with AVX2 and, where
-// the CPU has it, AVX-512 vectors, as "NAME@ISA"; report.py takes the faster
-// of the two as the machine's roof NAME.
+// streaming stores, and c[i] = a[i] + b[0] in the L2 and L3 (roof_loops.h).
+// Each roof is measured with AVX2 and, where the CPU has it, AVX-512 vectors,
+// as "NAME@ISA"; report.py takes the faster of the two as the machine's roof
+// NAME.
 #include <cstring>
 
 #include "roof_loops.h"
@@ -26,17 +27,21 @@ RoofArrays::RoofArrays(std::int64_t n_) : n(n_) {
 
 namespace {
 
-Roof add_roof(const RoofKernels& k, const std::string& name, std::int64_t n, bool stream) {
+// A loop over a, b and c that moves `per_element` bytes of them per element.
+Roof abc_roof(const RoofKernels& k, const std::string& name, std::int64_t n,
+              void (*fn)(const float*, const float*, float*, std::int64_t), std::size_t per_element) {
   auto arr = std::make_shared<RoofArrays>(n);
-  auto* fn = stream ? k.add_stream : k.add_store;
-  return {name + "@" + k.isa, n, static_cast<std::size_t>(n) * 12, [arr, fn] { fn(arr->fa(), arr->fb(), arr->fc(), arr->n); }};
+  return {name + "@" + k.isa, n, static_cast<std::size_t>(n) * per_element,
+          [arr, fn] { fn(arr->fa(), arr->fb(), arr->fc(), arr->n); }};
 }
 
+Roof add_roof(const RoofKernels& k, const std::string& name, std::int64_t n, bool stream) {
+  return abc_roof(k, name, n, stream ? k.add_stream : k.add_store, 12);
+}
+
+// c = a + b[0]: a read and c written.
 Roof copy_roof(const RoofKernels& k, const std::string& name, std::int64_t n) {
-  auto arr = std::make_shared<RoofArrays>(n);
-  auto* fn = k.copy_store;
-  return {name + "@" + k.isa, n, static_cast<std::size_t>(n) * 8,
-          [arr, fn] { fn(arr->fa(), arr->fb(), arr->fc(), arr->n); }};
+  return abc_roof(k, name, n, k.copy_store, 8);
 }
 
 Roof fill_roof(const RoofKernels& k, const std::string& name, std::int64_t n) {
