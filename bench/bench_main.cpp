@@ -241,9 +241,20 @@ std::string check(void* out, std::size_t out_bytes, std::size_t elem, const std:
   return os.str();
 }
 
+// Untimed calls before each repetition. Google Benchmark sizes the iteration
+// count on a benchmark's first repetition only, and random interleaving puts
+// any other case before each later one, so without them a repetition's first
+// calls find the caches holding another case's buffers: case 13's 32 MiB
+// broadcast took 1.67x, 1.50x and 1.07x its steady time on the first three
+// calls after two passes over 48 MiB, and its steady time from the fourth
+// (Intel Xeon, 2026-12-01). NumPy and ONNX Runtime, timed in their own
+// processes, run each case back to back, so they were always warm.
+constexpr int kWarmUpCalls = 3;
+
 void register_timed(const std::string& name, const std::function<void()>& run, std::size_t bytes) {
   benchmark::RegisterBenchmark(name.c_str(),
                                [run, bytes](benchmark::State& state) {
+                                 for (int i = 0; i < kWarmUpCalls; ++i) run();
                                  for (auto _ : state) {
                                    run();
                                    benchmark::ClobberMemory();
