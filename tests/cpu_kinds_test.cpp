@@ -144,7 +144,7 @@ TEST(CpuKinds, ZenFourRunsStreamsInItsAvx2Variant) {
         }
       }
       gen::PlanOptions tuned = opt;
-      tuned.tuning = gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns"};
+      tuned.tuning = gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns", std::nullopt};
       const gen::KernelPlan t = gen::plan_kernel(k, tuned);
       EXPECT_TRUE(has_variant(t, Isa::Avx512));
       // The tuned order: each vector's loads, nodes and store together, where a main loop exists.
@@ -216,6 +216,42 @@ TEST(CpuKinds, IntelXeonPeelsRowsToTheOutputsLines) {
   }
 }
 
+// A kernel's tuned peel (bcastgen tune, a wisdom file's "peel") replaces the
+// kind's fact: peeled on every kind where the plan can peel, unpeeled even on
+// intel-xeon; the plan line says it was tuned. Rows on the lines never peel.
+TEST(CpuKinds, TunedPeelReplacesTheKindsFact) {
+  const char* const kText =
+      "kernels:\n"
+      "  - {name: se_scale, inputs: {x: [32, 256, 14, 14], s: [32, 256, 1, 1]}, expr: x * s}\n"
+      "  - {name: on_lines, inputs: {a: [8, 768], b: [768]}, expr: a * b}\n";
+  const gen::Spec spec = gen::parse_spec(kText, "p.yaml");
+  for (const bg::CpuKindInfo& row : bg::kCpuKindInfo) {
+    for (const bool peel : {false, true}) {
+      gen::PlanOptions opt = gen::plan_options(spec);
+      opt.cpu = row.kind;
+      opt.tuning = gen::KernelTuning{false, 4, std::nullopt, "wisdom w.json", "grouped x4 1 ns", peel};
+      for (const gen::KernelSpec& k : spec.kernels) {
+        SCOPED_TRACE(k.name + " for " + row.name + (peel ? ", tuned peeled" : ", tuned unpeeled"));
+        const gen::KernelPlan p = gen::plan_kernel(k, opt);
+        bool any = false;
+        for (const gen::IsaPlan& ip : p.isas) {
+          const bool peels = peel && bg::isa_includes(ip.isa, Isa::Avx512) && k.name == "se_scale";
+          EXPECT_EQ(ip.peel, peels) << bg::isa_name(ip.isa) << ": " << ip.why;
+          any = any || ip.peel;
+          if (ip.peel) {
+            EXPECT_NE(ip.why.find("each storing one line, and the rest masked (tuned)"), std::string::npos) << ip.why;
+          }
+          if (ip.vector) {
+            EXPECT_NE(ip.why.find("; order, unroll and peel from wisdom w.json (grouped x4 1 ns)"), std::string::npos)
+                << ip.why;
+          }
+        }
+        EXPECT_EQ(any, peel && k.name == "se_scale");
+      }
+    }
+  }
+}
+
 TEST(CpuKinds, GeneratedCodeNamesItsKindAndItsOrder) {
   gen::GenerateOptions o;
   o.stem = "cpu";
@@ -240,7 +276,7 @@ TEST(CpuKinds, GeneratedCodeNamesItsKindAndItsOrder) {
     return load > store;
   };
   gen::GenerateOptions tuned = o;
-  tuned.tuning["k"] = gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns"};
+  tuned.tuning["k"] = gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns", std::nullopt};
   EXPECT_FALSE(second_load_after_first_store(g));
   EXPECT_TRUE(second_load_after_first_store(gen::generate(spec_for(CpuKind::Generic), tuned).files.at("cpu.cpp")));
   // Deterministic: the same spec and kind give the same bytes.

@@ -572,6 +572,45 @@ TEST(GenerateCli, WisdomIsaLeavesOutTheWiderVariants) {
   }
 }
 
+// An entry's "peel": scale's rows of 1000 floats start at 2 offsets in the
+// 64-byte lines, so its avx512 variant peels them as the file says, on a kind
+// (zen4) whose row does not; row_add's rows are on the lines and never peel.
+TEST(GenerateCli, WisdomPeelPeelsRowsAsMeasured) {
+  namespace gen = bcastgen::gen;
+  for (const bool peel : {true, false}) {
+    SCOPED_TRACE(peel ? "peeled" : "unpeeled");
+    TempDir dir;
+    spit(dir / "tuned.yaml", kTunedSpec);
+    gen::Wisdom w = gen::parse_wisdom(wisdom_for(kTunedSpec), "w.json");
+    const GeneratedFiles plain = gen::generate(gen::parse_spec(kTunedSpec, "tuned.yaml"), GenerateOptions{});
+    gen::WisdomEntry e;
+    e.fingerprint = gen::kernel_fingerprint(plain.plans.at(1));
+    e.tuning.measured = "grouped x4 peeled avx512 900 ns";
+    e.tuning.peel = peel;
+    w.kernels["scale"] = e;
+    w.kernels["row_add"].tuning.peel = true;
+    const std::string text = gen::wisdom_text(w);
+    EXPECT_TRUE(contains(text, peel ? "\"peel\": true" : "\"peel\": false")) << text;
+    EXPECT_EQ(gen::parse_wisdom(text, "w.json").kernels.at("scale").tuning.peel, std::optional<bool>(peel));
+    spit(dir / "w.json", text);
+    const CmdResult r = bcastgen({"generate", dir / "tuned.yaml", "-o", dir / "out", "--wisdom", dir / "w.json"});
+    ASSERT_EQ(r.code, 0) << show(r);
+    const nlohmann::json j = nlohmann::json::parse(slurp(dir / "out/tuned.manifest.json"));
+    int peeled = 0;
+    for (const auto& k : j.at("kernels")) {
+      for (const auto& ip : k.at("isas")) {
+        const bool expected =
+            peel && k["name"] == "scale" && ip["isa"].get<std::string>().rfind("avx512", 0) == 0;
+        EXPECT_EQ(ip["peel"], expected) << k["name"] << " " << ip.dump();
+        peeled += expected;
+      }
+    }
+    EXPECT_EQ(peeled > 0, peel);
+    EXPECT_TRUE(contains(slurp(dir / "out/tuned.cpp"),
+                         "order, unroll and peel from wisdom w.json (grouped x4 peeled avx512 900 ns)"));
+  }
+}
+
 // A bad, foreign or stale wisdom file: exit 2, a message naming the file
 // and the place, and the output directory as it was.
 TEST(GenerateCli, BadOrForeignWisdomExitsTwoAndWritesNothing) {
@@ -602,6 +641,8 @@ TEST(GenerateCli, BadOrForeignWisdomExitsTwoAndWritesNothing) {
        "w.json: kernels.row_sub: the spec has no such kernel (a wisdom file belongs to the spec it was tuned for)"},
       {good, other_shapes, "", "w.json: kernels.row_add: the kernel has changed since it was tuned"},
       {good, kTunedSpec, "generic", "w.json: cpu: tuned for CPU kind zen4, but the spec plans for generic: give --cpu zen4"},
+      {replaced("\"interleave\"", "\"peel\": 1, \"interleave\""), kTunedSpec, "",
+       "w.json: kernels.row_add.peel: is number, not boolean"},
       {replaced("\"interleave\"", "\"isa\": \"avx1024\", \"interleave\""), kTunedSpec, "",
        "w.json: kernels.row_add.isa: unknown ISA 'avx1024'"},
       {replaced("\"interleave\"", "\"isa\": \"avx2\", \"interleave\""), "isa: [avx512, scalar]\n" + std::string(kTunedSpec),
@@ -661,6 +702,13 @@ TEST(TuneCli, WritesWisdomThatGenerateReads) {
       EXPECT_NE(*isa, bcastgen::active_isa());
     }
     EXPECT_TRUE(contains(r.out, p.spec.name)) << show(r);
+    // Peeled candidates are timed where the plan peels: scale's rows start
+    // off the lines, in the avx512 variant (the ISA with a run-time mask);
+    // the entry then says which won. row_add's rows are on the lines.
+    const bool peeled_timed = p.spec.name == "scale" && bcastgen::cpu_supports(bcastgen::Isa::Avx512);
+    EXPECT_EQ(contains(measured, "peeled avx512 "), peeled_timed) << measured;
+    EXPECT_FALSE(contains(measured, "peeled avx2 ")) << measured;
+    EXPECT_EQ(w.kernels.at(p.spec.name).tuning.peel.has_value(), peeled_timed);
   }
   const CmdResult g = bcastgen({"generate", dir / "tuned.yaml", "-o", dir / "out", "--wisdom", dir / "w.json"});
   EXPECT_EQ(g.code, 0) << show(g);

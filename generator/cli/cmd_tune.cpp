@@ -1,9 +1,10 @@
 // `bcastgen tune SPEC -o WISDOM`: each kernel of a spec planned as every
-// candidate (the order of a main-loop step's loads and stores, and the
-// unroll), built by the system compiler into one driver with the candidates
-// side by side, timed on this machine in each vector variant it runs, and
-// what won written to a wisdom file
-// (wisdom.h) that `bcastgen generate --wisdom` plans with. As FFTW's wisdom:
+// candidate (the order of a main-loop step's loads and stores, the unroll,
+// and, where its rows can be peeled to the output's lines, the peel), built
+// by the system compiler into one driver with the candidates side by side,
+// timed on this machine in each vector variant it runs, and what won
+// written to a wisdom file (wisdom.h) that `bcastgen generate --wisdom`
+// plans with. As FFTW's wisdom:
 // the timing is done once, on the machine the kernels are for, and the
 // generation that reads the file stays deterministic.
 #include <algorithm>
@@ -39,14 +40,34 @@ namespace fs = std::filesystem;
 struct Candidate {
   bool interleave;
   int unroll;
-  std::string name() const { return fmt::format("{} x{}", interleave ? "interleaved" : "grouped", unroll); }
+  bool peel;
+  std::string name() const {
+    return fmt::format("{} x{}{}", interleave ? "interleaved" : "grouped", unroll, peel ? " peeled" : "");
+  }
 };
 
 // Both orders at the two unrolls that make sense for streaming kernels (4
-// vectors per step is every kind's today; 2 halves the registers a step holds).
+// vectors per step is every kind's today; 2 halves the registers a step
+// holds), with rows unpeeled and peeled. A peeled candidate is built only if
+// some kernel's plan peels in it, and timed only in the variants that peel:
+// elsewhere its code is its unpeeled twin's (plan.cpp: rows that start at
+// one offset in the lines, patterns, held rows, ISAs without a run-time mask).
 const std::vector<Candidate>& candidates() {
-  static const std::vector<Candidate> kAll = {{false, 4}, {true, 4}, {false, 2}, {true, 2}};
+  static const std::vector<Candidate> kAll = {{false, 4, false}, {true, 4, false}, {false, 2, false},
+                                              {true, 2, false},  {false, 4, true}, {true, 4, true},
+                                              {false, 2, true},  {true, 2, true}};
   return kAll;
+}
+
+// The plans of each candidate: plans[candidate][kernel]; empty for a
+// candidate that is not built.
+using CandidatePlans = std::vector<std::vector<gen::KernelPlan>>;
+
+bool peels(const gen::KernelPlan& plan, Isa isa) {
+  for (const gen::IsaPlan& ip : plan.isas) {
+    if (ip.isa == isa) return ip.peel;
+  }
+  return false;
 }
 
 // The placements of a kernel's buffers each trial is timed at, as the bytes
@@ -84,10 +105,15 @@ std::vector<Isa> variants_to_time(const gen::KernelPlan& plan, Isa active) {
   return timed;
 }
 
-std::vector<Trial> trials_of(const gen::KernelPlan& plan, Isa active) {
+// Kernel k's trials: each built candidate in each variant to time, but a
+// peeled candidate only where its plan peels.
+std::vector<Trial> trials_of(const CandidatePlans& plans, std::size_t k, Isa active) {
   std::vector<Trial> trials;
-  for (Isa isa : variants_to_time(plan, active)) {
-    for (std::size_t c = 0; c < candidates().size(); ++c) trials.push_back({c, isa});
+  for (Isa isa : variants_to_time(plans.front()[k], active)) {
+    for (std::size_t c = 0; c < candidates().size(); ++c) {
+      if (plans[c].empty() || (candidates()[c].peel && !peels(plans[c][k], isa))) continue;
+      trials.push_back({c, isa});
+    }
   }
   return trials;
 }
@@ -100,12 +126,13 @@ int fill_kind(DType t) {
   return dtype_info(t).is_float ? 0 : 4;
 }
 
-std::string driver_source(const std::vector<gen::KernelPlan>& plans, Isa active) {
+std::string driver_source(const CandidatePlans& plans, Isa active) {
   std::vector<gen::Values> headers, kernels;
   for (std::size_t c = 0; c < candidates().size(); ++c) {
-    headers.push_back(gen::Values().set("header", fmt::format("c{}.h", c)));
+    if (!plans[c].empty()) headers.push_back(gen::Values().set("header", fmt::format("c{}.h", c)));
   }
-  for (const gen::KernelPlan& p : plans) {
+  for (std::size_t kernel = 0; kernel < plans.front().size(); ++kernel) {
+    const gen::KernelPlan& p = plans.front()[kernel];
     const gen::KernelSpec& k = p.spec;
     std::vector<gen::Values> inputs, calls;
     std::string args;
@@ -117,7 +144,7 @@ std::string driver_source(const std::vector<gen::KernelPlan>& plans, Isa active)
                            .set("fill", static_cast<std::int64_t>(fill_kind(k.inputs[i].dtype))));
       args += fmt::format("in{}, ", i);
     }
-    for (const Trial& t : trials_of(p, active)) {
+    for (const Trial& t : trials_of(plans, kernel, active)) {
       calls.push_back(gen::Values().set(
           "call", fmt::format("bcastgen_tune_c{}::{}_isa(bcastgen::Isa::{}, {}static_cast<{}*>(out));", t.candidate,
                               k.name, isa_enumerator(t.isa), args, dtype_info(p.out_dtype).cpp_type)));
@@ -183,7 +210,7 @@ int tune(const TuneArgs& args) {
 
   const TempDir dir("bcastgen-tune-", args.keep_temp);
   std::vector<fs::path> sources;
-  std::vector<gen::KernelPlan> plans;
+  CandidatePlans plans(candidates().size());
   // As the kind's row plans them, without tuning: the plans generate
   // --wisdom fingerprints, and whose dispatched variant is the kind's trial.
   std::vector<gen::KernelPlan> untuned;
@@ -191,7 +218,9 @@ int tune(const TuneArgs& args) {
   for (std::size_t k = 0; k < spec.spec().kernels.size(); ++k) {
     untuned.push_back(gen::plan_kernel(spec.spec().kernels[k], spec.shapes()[k], untuned_options));
   }
+  std::size_t built = 0;
   for (std::size_t c = 0; c < candidates().size(); ++c) {
+    const Candidate& cand = candidates()[c];
     gen::CheckedSpec cs = spec;
     cs.set_namespace(fmt::format("bcastgen_tune_c{}", c));
     gen::GenerateOptions o;
@@ -199,17 +228,21 @@ int tune(const TuneArgs& args) {
     o.source_name = spec_path.filename().string();
     o.emit_runtime = c == 0;  // the runtime headers once: the build needs no installed bcastgen
     for (const gen::KernelSpec& k : cs.spec().kernels) {
-      o.tuning[k.name] = gen::KernelTuning{candidates()[c].interleave, candidates()[c].unroll, std::nullopt, "tune",
-                                         "candidate"};
+      o.tuning[k.name] = gen::KernelTuning{cand.interleave, cand.unroll, std::nullopt, "tune", "candidate", cand.peel};
     }
     gen::GeneratedFiles files = gen::generate(cs, o);
-    if (c == 0) plans = files.plans;
+    const bool any_peels = std::any_of(files.plans.begin(), files.plans.end(), [](const gen::KernelPlan& p) {
+      return std::any_of(p.isas.begin(), p.isas.end(), [](const gen::IsaPlan& ip) { return ip.peel; });
+    });
+    if (cand.peel && !any_peels) continue;  // every kernel as its unpeeled twin
+    plans[c] = files.plans;
+    ++built;
     gen::write_files(dir.path().string(), files.files);
     sources.push_back(dir / (o.stem + ".cpp"));
   }
   gen::write_files(dir.path().string(), {{"driver.cpp", driver_source(plans, isa)}});
   sources.insert(sources.begin(), dir / "driver.cpp");
-  std::cerr << "bcastgen: tune: " << plans.size() << " kernel(s) x " << candidates().size()
+  std::cerr << "bcastgen: tune: " << plans.front().size() << " kernel(s) x " << built
             << " candidate plans, planned for " << row.name << ", timed in the variant this CPU dispatches to (up to "
             << isa_name(isa) << ") and in the narrower vector ones it runs; compiling\n";
   compile_program(sources, dir.path(), dir / "driver", "the tune driver");
@@ -235,16 +268,20 @@ int tune(const TuneArgs& args) {
   // The kind's own facts in the dispatched variant win unless another trial
   // is more than keep_within faster in every pass: noise must not flip a
   // fact from run to run. The times reported are the medians of the passes.
-  for (std::size_t k = 0; k < plans.size(); ++k) {
-    const gen::KernelPlan& p = plans[k];
-    const std::vector<Trial> trials = trials_of(p, isa);
-    // The trial of the plan the kind's row gives (untuned): its order and
-    // unroll, in the variant the dispatcher picks from that plan's.
+  for (std::size_t k = 0; k < plans.front().size(); ++k) {
+    const gen::KernelPlan& p = plans.front()[k];
+    const std::vector<Trial> trials = trials_of(plans, k, isa);
+    // The trial of the plan the kind's row gives (untuned): its order,
+    // unroll and peel, in the variant the dispatcher picks from that plan's.
     const Isa kinds_variant = variants_to_time(untuned[k], isa).front();
+    const bool kinds_peel = peels(untuned[k], kinds_variant);
     std::size_t kinds = 0;
     for (std::size_t c = 0; c < trials.size(); ++c) {
       const Candidate& cand = candidates()[trials[c].candidate];
-      if (cand.interleave == row.interleave && cand.unroll == row.unroll && trials[c].isa == kinds_variant) kinds = c;
+      if (cand.interleave == row.interleave && cand.unroll == row.unroll && cand.peel == kinds_peel &&
+          trials[c].isa == kinds_variant) {
+        kinds = c;
+      }
     }
     std::vector<std::vector<double>> per_pass;  // [pass][trial]
     for (const auto& pass : passes) {
@@ -275,6 +312,11 @@ int tune(const TuneArgs& args) {
     e.fingerprint = gen::kernel_fingerprint(untuned[k]);
     e.tuning.interleave = candidates()[trials[best].candidate].interleave;
     e.tuning.unroll = candidates()[trials[best].candidate].unroll;
+    // The peel, where it was measured: kernels whose rows cannot peel keep
+    // the kind's fact (it changes nothing for them).
+    if (std::any_of(trials.begin(), trials.end(), [](const Trial& t) { return candidates()[t.candidate].peel; })) {
+      e.tuning.peel = candidates()[trials[best].candidate].peel;
+    }
     // A narrower variant than the widest timed won: CPUs with wider vectors
     // run it too. Else every variant stays (a wider one this CPU lacks was
     // not measured, so it is not left out).
@@ -303,7 +345,7 @@ Action register_tune(CLI::App& app) {
   cmd->add_option("--cpu", args->cpu, "the CPU kind the kernels are planned for (default native: this machine's)")
       ->capture_default_str();
   cmd->add_option("--keep-within", args->keep_within,
-                  "keep the CPU kind's own order and unroll unless another is faster by more than this fraction "
+                  "keep the CPU kind's own order, unroll and peel unless another is faster by more than this fraction "
                   "in every pass")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();

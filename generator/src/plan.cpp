@@ -660,14 +660,16 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   ip.stream = can_stream && stream.bytes && p.footprint_bytes >= *stream.bytes && rows_aligned;
 
   // Rows that start at different offsets in the output's lines, peeled to
-  // the next line (a fact of the CPU kind): only where the tail is a mask
+  // the next line (a fact of the CPU kind, or measured for this kernel by
+  // tune): only where the tail is a mask
   // the ISA can make at run time and stores by, every input is a stream or
   // a splat (a pattern's or a held row's registers follow the row's
   // offsets), every node has one register and a vector form, and the row
   // has a step. (A streaming output's rows are aligned: never peeled.)
   bool plain_inputs = true;
   for (Access a : ip.access) plain_inputs = plain_inputs && (a == Access::Stream || a == Access::Splat);
-  ip.peel = cpu.peel_rows && !rows_aligned && !out_is_cmp && row.mask_tail &&
+  const bool tuned_peel = opt.tuning && opt.tuning->peel;
+  ip.peel = (tuned_peel ? *opt.tuning->peel : cpu.peel_rows) && !rows_aligned && !out_is_cmp && row.mask_tail &&
             !voc.isa(isa)->mask_first.empty() && voc.type(isa, p.out_dtype)->store_first.empty() && plain_inputs &&
             ip.period == 0 && ip.held_vectors == 0 && ip.lane_nodes.empty() && max_parts(ip) == 1 &&
             ip.main_trips > 0;
@@ -684,7 +686,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
                              "steps and whole vectors every start leaves, each storing one line, and the rest masked "
                              "({})",
                              ip.lanes, ip.unroll, ip.step, ip.row, row_offsets_in_line(p, ip, row.vector_bytes),
-                             row.vector_bytes, cpu.name)
+                             row.vector_bytes, tuned_peel ? "tuned" : cpu.name)
                : fmt::format("{} lanes x unroll {} = {} elements per step; row {} = {} x {} + {} vectors + {}",
                              ip.lanes, ip.unroll, ip.step, ip.row, ip.main_trips, ip.step, ip.tail_vectors, tail);
   if (ip.period) {
@@ -715,8 +717,9 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
         }
       }
     }
-    ip.why += fmt::format("; {} from {} ({})", wider.empty() ? "order and unroll" : "order, unroll and variant",
-                          opt.tuning->source, opt.tuning->measured);
+    const char* what = tuned_peel ? (wider.empty() ? "order, unroll and peel" : "order, unroll, peel and variant")
+                                  : (wider.empty() ? "order and unroll" : "order, unroll and variant");
+    ip.why += fmt::format("; {} from {} ({})", what, opt.tuning->source, opt.tuning->measured);
     if (!wider.empty()) ip.why += "; " + runs_in_place_of(wider);
   }
   if (ip.stream) {

@@ -92,6 +92,7 @@ Wisdom parse_wisdom(std::string_view text, const std::string& file) {
       }
       entry.tuning.isa = parsed;
     }
+    if (e.contains("peel")) entry.tuning.peel = member(e, "peel", json::value_t::boolean, file, where).get<bool>();
     if (e.contains("measured")) {
       entry.tuning.measured = member(e, "measured", json::value_t::string, file, where).get<std::string>();
     }
@@ -112,6 +113,7 @@ std::string wisdom_text(const Wisdom& w) {
                      {"unroll", e.tuning.unroll},
                      {"measured", e.tuning.measured}};
     if (e.tuning.isa) kernels[name]["isa"] = isa_name(*e.tuning.isa);
+    if (e.tuning.peel) kernels[name]["peel"] = *e.tuning.peel;
     if (!e.fingerprint.empty()) kernels[name]["fingerprint"] = e.fingerprint;
   }
   j["kernels"] = kernels;

@@ -146,7 +146,7 @@ struct KernelPlan {
 };
 
 // Facts measured for one kernel on one machine (bcastgen tune, wisdom.h),
-// in place of the CPU kind's order and unroll.
+// in place of the CPU kind's order, unroll and peel.
 struct KernelTuning {
   bool interleave = false;  // each vector's loads, nodes and store together
   int unroll = 4;           // vectors per main-loop step: 1, 2 or 4
@@ -158,6 +158,9 @@ struct KernelTuning {
   std::optional<Isa> isa;
   std::string source;       // where they come from, for the plan's why: "wisdom w.json"
   std::string measured;     // what was measured, for the plan's why
+  // Rows peeled to the output's lines (IsaPlan::peel), measured for this
+  // kernel, where its plan can peel. Unset: the CPU kind's peel_rows.
+  std::optional<bool> peel;
 };
 
 struct PlanOptions {

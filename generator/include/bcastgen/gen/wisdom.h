@@ -1,6 +1,7 @@
 // Wisdom files: the plan facts `bcastgen tune` measured per kernel on one
 // machine (the order of a main-loop step's loads and stores, the unroll,
-// and the variant that CPUs with wider vectors run too), which `bcastgen
+// whether rows are peeled to the output's lines, and the variant that CPUs
+// with wider vectors run too), which `bcastgen
 // generate --wisdom FILE` plans with in place of the CPU kind's row. The
 // timing happens once, in `tune`; generation reads the file, so the same
 // spec and file give the same code on every machine.
@@ -9,15 +10,16 @@
 //   {"format": "bcastgen wisdom 1", "cpu": "zen4",
 //    "machine": "AuthenticAMD family 25 model 17", "spec": "model.yaml",
 //    "kernels": {"bias_add": {"fingerprint": "0123456789abcdef",
-//                             "interleave": true, "unroll": 4, "isa": "avx2",
+//                             "interleave": true, "unroll": 4, "isa": "avx2", "peel": false,
 //                             "measured": "interleaved x4 1210 ns; ..."}}}
 // "fingerprint" identifies what the kernel computes and over which shapes
 // (kernel_fingerprint); an entry without one (written by hand, to pin a
 // kernel's plan) applies whatever they are. A kernel changed since it was
 // tuned is an error, as is an entry for a kernel the spec lacks, a file
 // tuned for another CPU kind than the one the spec plans for, or an "isa"
-// the spec does not generate. Without "isa", every ISA keeps its variant.
-// Kernels without an entry keep the kind's facts.
+// the spec does not generate. Without "isa", every ISA keeps its variant;
+// without "peel" (tune writes it where the kernel's plan can peel), the
+// kind's peel_rows holds. Kernels without an entry keep the kind's facts.
 #pragma once
 
 #include <map>
