@@ -413,7 +413,11 @@ int main(int argc, char** argv) {
     f << "]\n";
   }
 
-  // Peers: make, check once, register.
+  // Peers: make, check once, register. BENCH_AA=1 adds bcastgen's kernel
+  // again as the peer bcastgen_twin, so that report.py's a/a line shows how
+  // often a verdict of a kernel against itself is not a tie on this machine.
+  const char* aa_env = std::getenv("BENCH_AA");
+  const bool aa = aa_env != nullptr && std::string(aa_env) == "1";
   Harness h;
   h.check_only = check_only;
   for (const Entry& e : entries) {
@@ -423,12 +427,22 @@ int main(int argc, char** argv) {
             static_cast<std::size_t>(bcastgen::dtype_size(c.out_dtype)), c.expected,
             c.a_bytes + c.b_bytes + c.out_bytes, "bcastgen");
     }
+    if (aa) {
+      h.add(c.name, c.label, "bcastgen_twin", make_peer("bcastgen", e), c.out_ptr(), c.out_bytes,
+            static_cast<std::size_t>(bcastgen::dtype_size(c.out_dtype)), c.expected,
+            c.a_bytes + c.b_bytes + c.out_bytes, "bcastgen");
+    }
   }
   // The fused cases (fused.h): every peer against the reference's output.
   const std::vector<std::unique_ptr<FusedCase>> fused = make_fused_cases();
   for (const auto& c : fused) {
     for (const char* peer : kFusedPeers) {
       h.add(c->name, c->label, peer, make_fused_peer(peer, *c), c->out.ptr(), c->out.bytes,
+            static_cast<std::size_t>(bcastgen::dtype_size(c->out.dtype)), c->expected, c->fused_bytes(),
+            "the reference");
+    }
+    if (aa) {
+      h.add(c->name, c->label, "bcastgen_twin", make_fused_peer("bcastgen", *c), c->out.ptr(), c->out.bytes,
             static_cast<std::size_t>(bcastgen::dtype_size(c->out.dtype)), c->expected, c->fused_bytes(),
             "the reference");
     }

@@ -47,6 +47,11 @@ Definitions (also in README.md, "## Benchmarks"):
   share of written bytes (an add, or a bias add that reads as much as it
   writes: a store that is not streaming reads its line first).
 
+- a/a (BENCH_AA=1): bcastgen against its own kernel timed as the peer
+  bcastgen_twin, by the verdict rules above, in one line after the
+  summaries: the spread of the twin's ratio and its verdicts are the noise
+  floor of the run's verdicts.
+
 The fused cases (issue 14, fused.json; README.md, "### Fused cases"):
 - fused bytes: every input once and the output once. A peer's bytes: what
   its calls read and write, each call its operands and its result (status
@@ -82,6 +87,11 @@ FUSED_FUSING = ["eigen", "onednn", "halide", "onnxruntime"]  # ONNX Runtime: its
 PLAUSIBLE = {1: 4 << 20, 2: 64 << 20, 3: 128 << 20}
 TIE_WITHIN = 1.03
 TIE_ROOF_PCT = 90.0
+# BENCH_AA=1: bcastgen_bench times bcastgen's kernel a second time as this
+# peer, judged against bcastgen as any peer is, but kept out of the tables:
+# its verdicts are the noise floor of a run (the a/a line).
+TWIN = "bcastgen_twin"
+AA = []  # (case, twin / bcastgen time, verdict)
 SIZES = {"f32": 4, "f64": 8, "u8": 1, "i8": 1, "bool": 1, "i32": 4, "u32": 4, "i16": 2, "u16": 2,
          "i64": 8, "u64": 8}
 
@@ -179,6 +189,27 @@ def judge(peer, bc, level_roof_pct):
     return "ahead" if peer["ns"] / bc["ns"] >= 1.0 else "below"
 
 
+def judge_twin(case, status, times, fastest, ws, out_numel, bc, level_roof_pct):
+    """With BENCH_AA=1: bcastgen's verdict against its own kernel timed as a
+    peer, recorded in AA."""
+    twin = peer_entry(case, TWIN, status, times, fastest, ws, out_numel)
+    if twin["ns"] is not None and bc["ns"] is not None:
+        AA.append((case, twin["ns"] / bc["ns"], judge(twin, bc, level_roof_pct)))
+
+
+def aa_summary():
+    """The a/a line: how often a verdict of bcastgen against itself is not a
+    tie, and the spread of the ratio ("" without BENCH_AA)."""
+    if not AA:
+        return ""
+    ratios = [r for _, r, _ in AA]
+    return ("a/a: cases=%d twin_ratio_min=%.3f twin_ratio_max=%.3f below_twin=%d ahead_of_twin=%d ties_roof=%d "
+            "(bcastgen's kernel timed twice, BENCH_AA=1; below: %s)" % (
+                len(AA), min(ratios), max(ratios), sum(1 for a in AA if a[2] == "below"),
+                sum(1 for a in AA if a[2] == "ahead"), sum(1 for a in AA if a[2] == "tie (roof)"),
+                ", ".join("%s %.3f" % (c, r) for c, r, v in AA if v == "below") or "none"))
+
+
 def peer_entry(case, peer, status, times, fastest, ws, out_numel):
     """A (case, peer)'s status, note and, when it ran and matched, its median
     and fastest time, effective GB/s (ws bytes / time) and elements/ns."""
@@ -257,6 +288,8 @@ def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known,
         if bc["ns"] is not None and peer:
             r["vs_peer"] = res[peer]["ns"] / bc["ns"]
             r["verdict"] = judge(res[peer], bc, lambda e: level_roof(level, e, roofs, 4, False, fb, out_bytes))
+        judge_twin(c["name"], status, times, fastest, fb, c["out_numel"], bc,
+                   lambda e: level_roof(level, e, roofs, 4, False, fb, out_bytes))
         rows.append(r)
         for p in ["bcastgen"] + FUSED_CHAINS + FUSED_FUSING:
             e, mine = res[p], p == "bcastgen"
@@ -442,6 +475,7 @@ def main():
             return level_roof(level, e, roofs, widest, c["op"] == "broadcast", ws, c["out_bytes"])
 
         verdict = judge(res[best], bc, level_roof_pct) if speedup else "-"
+        judge_twin(c["name"], status, times, fastest, ws, c["out_numel"], bc, level_roof_pct)
         if bc["ns"] and level in ("?", "L3/DRAM?"):
             # The level is not known: no % roof (the summary says so); the
             # level roof column is against the L3 roof, the higher candidate.
@@ -580,8 +614,10 @@ def main():
         out += [""] + f_lines
         mismatch = mismatch or f_mismatch
     text = "\n".join(out)
+    aa = aa_summary()
     with open(os.path.join(rdir, "table.md"), "w") as f:
-        f.write(text + "\n\n" + summary + "\n" + (fused_summary + "\n" if fused_summary else ""))
+        f.write(text + "\n\n" + summary + "\n" + (fused_summary + "\n" if fused_summary else "") +
+                (aa + "\n" if aa else ""))
     fields = ["case", "kernel", "op", "dtype", "a", "b", "out", "working_set_bytes", "level", "peer", "status",
               "ns_per_call", "min_ns_per_call", "gb_per_s", "elements_per_ns", "speedup_vs_best_peer",
               "speedup_fastest_reps", "best_peer", "verdict", "roof", "pct_roof",
@@ -598,6 +634,8 @@ def main():
     print(summary)
     if fused_summary:
         print(fused_summary)
+    if aa:
+        print(aa)
     return 1 if mismatch else 0
 
 

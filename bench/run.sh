@@ -11,7 +11,9 @@
 # exits 2 before the run); BENCH_SYSFS_ROOT (default /sys: where the
 # cache sizes are read first; an empty directory tests the fallbacks) and
 # BENCH_SKIP_SYSCONF=1 (skips the sysconf fallback, to test CPUID's);
-# BENCH_TUNE=1 (plans each kernel as `bcastgen tune` measures it here).
+# BENCH_TUNE=1 (plans each kernel as `bcastgen tune` measures it here);
+# BENCH_AA=1 (times bcastgen's kernels a second time as a peer: the a/a line
+# says how often a verdict of a kernel against itself is not a tie).
 # Results go to BUILD_DIR/bench/results/.
 # Installs its own dependencies first (bench/install-deps.sh: the build's,
 # plus XNNPACK, oneDNN, Eigen, Halide, libtorch, NumPy, Google Benchmark).
