@@ -144,7 +144,8 @@ TEST(CpuKinds, ZenFourRunsStreamsInItsAvx2Variant) {
         }
       }
       gen::PlanOptions tuned = opt;
-      tuned.tuning = gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns", std::nullopt};
+      tuned.tuning =
+          gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns", std::nullopt};
       const gen::KernelPlan t = gen::plan_kernel(k, tuned);
       EXPECT_TRUE(has_variant(t, Isa::Avx512));
       // The tuned order: each vector's loads, nodes and store together, where a main loop exists.
@@ -276,7 +277,8 @@ TEST(CpuKinds, GeneratedCodeNamesItsKindAndItsOrder) {
     return load > store;
   };
   gen::GenerateOptions tuned = o;
-  tuned.tuning["k"] = gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns", std::nullopt};
+  tuned.tuning["k"] =
+      gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns", std::nullopt};
   EXPECT_FALSE(second_load_after_first_store(g));
   EXPECT_TRUE(second_load_after_first_store(gen::generate(spec_for(CpuKind::Generic), tuned).files.at("cpu.cpp")));
   // Deterministic: the same spec and kind give the same bytes.

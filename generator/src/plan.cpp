@@ -661,11 +661,11 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
 
   // Rows that start at different offsets in the output's lines, peeled to
   // the next line (a fact of the CPU kind, or measured for this kernel by
-  // tune): only where the tail is a mask
-  // the ISA can make at run time and stores by, every input is a stream or
-  // a splat (a pattern's or a held row's registers follow the row's
-  // offsets), every node has one register and a vector form, and the row
-  // has a step. (A streaming output's rows are aligned: never peeled.)
+  // tune): only where the tail is a mask the ISA can make at run time and
+  // stores by, every input is a stream or a splat (a pattern's or a held
+  // row's registers follow the row's offsets), every node has one register
+  // and a vector form, and the row has a step. (A streaming output's rows
+  // are aligned: never peeled.)
   bool plain_inputs = true;
   for (Access a : ip.access) plain_inputs = plain_inputs && (a == Access::Stream || a == Access::Splat);
   const bool tuned_peel = opt.tuning && opt.tuning->peel;

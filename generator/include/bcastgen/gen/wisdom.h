@@ -1,8 +1,8 @@
 // Wisdom files: the plan facts `bcastgen tune` measured per kernel on one
 // machine (the order of a main-loop step's loads and stores, the unroll,
 // whether rows are peeled to the output's lines, and the variant that CPUs
-// with wider vectors run too), which `bcastgen
-// generate --wisdom FILE` plans with in place of the CPU kind's row. The
+// with wider vectors run too), which `bcastgen generate --wisdom FILE`
+// plans with in place of the CPU kind's row. The
 // timing happens once, in `tune`; generation reads the file, so the same
 // spec and file give the same code on every machine.
 //
