@@ -11,7 +11,8 @@
 #
 # BCASTGEN_TEST_SAMPLE=1 builds the test command's sample (broadcast.yaml,
 # fused.yaml and half.yaml: every shape class, fused form and 16-bit float
-# path); the avx512-model stage of scripts/test.sh runs that. All specs take
+# path; and cpu_intel_xeon.yaml: rows peeled to the output's lines, an
+# avx512-only form); the avx512-model stage of scripts/test.sh runs that. All specs take
 # about 10 minutes on 2 cores, most of it compiling SIMDe's code. Needs
 # libsimde-dev (scripts/install-deps.sh) and a CPU with AVX2, FMA and F16C.
 set -euo pipefail
