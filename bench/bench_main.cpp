@@ -29,6 +29,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -180,9 +181,23 @@ struct Status {
 
 const char* const kPeers[] = {"bcastgen", "xnnpack", "onednn", "eigen", "fallback", "halide_s0", "halide_s1", "torch"};
 
+// BENCH_AA=1 adds this peer to every case: bcastgen's kernel again, so that
+// report.py's a/a line shows how often a verdict of a kernel against itself
+// is not a tie on this machine.
+const char* const kTwin = "bcastgen_twin";
+
+// `peers`, and the twin after them under BENCH_AA=1.
+template <std::size_t N>
+std::vector<std::string> peers_to_run(const char* const (&peers)[N]) {
+  std::vector<std::string> v(std::begin(peers), std::end(peers));
+  const char* aa = std::getenv("BENCH_AA");
+  if (aa != nullptr && std::string(aa) == "1") v.push_back(kTwin);
+  return v;
+}
+
 PeerRun make_peer(const std::string& peer, const Entry& e) {
   try {
-    if (peer == "bcastgen") {
+    if (peer == "bcastgen" || peer == kTwin) {
       PeerRun p;
       p.run = e.bcastgen;
       p.note = std::string("isa ") + bcastgen::isa_name(bcastgen::active_isa());
@@ -206,7 +221,7 @@ const char* const kFusedPeers[] = {"bcastgen", "bcastgen_chain", "xnnpack", "fal
 
 PeerRun make_fused_peer(const std::string& peer, const FusedCase& c) {
   try {
-    if (peer == "bcastgen") return make_fused_bcastgen(c);
+    if (peer == "bcastgen" || peer == kTwin) return make_fused_bcastgen(c);
     if (peer == "bcastgen_chain") return make_fused_bcastgen_chain(c);
     if (peer == "xnnpack") return make_fused_xnnpack(c);
     if (peer == "fallback") return make_fused_fallback(c);
@@ -413,22 +428,14 @@ int main(int argc, char** argv) {
     f << "]\n";
   }
 
-  // Peers: make, check once, register. BENCH_AA=1 adds bcastgen's kernel
-  // again as the peer bcastgen_twin, so that report.py's a/a line shows how
-  // often a verdict of a kernel against itself is not a tie on this machine.
-  const char* aa_env = std::getenv("BENCH_AA");
-  const bool aa = aa_env != nullptr && std::string(aa_env) == "1";
+  // Peers: make, check once, register.
   Harness h;
   h.check_only = check_only;
+  const std::vector<std::string> peers = peers_to_run(kPeers), fused_peers = peers_to_run(kFusedPeers);
   for (const Entry& e : entries) {
     const Case& c = *e.c;
-    for (const char* peer : kPeers) {
+    for (const std::string& peer : peers) {
       h.add(c.name, c.label, peer, make_peer(peer, e), c.out_ptr(), c.out_bytes,
-            static_cast<std::size_t>(bcastgen::dtype_size(c.out_dtype)), c.expected,
-            c.a_bytes + c.b_bytes + c.out_bytes, "bcastgen");
-    }
-    if (aa) {
-      h.add(c.name, c.label, "bcastgen_twin", make_peer("bcastgen", e), c.out_ptr(), c.out_bytes,
             static_cast<std::size_t>(bcastgen::dtype_size(c.out_dtype)), c.expected,
             c.a_bytes + c.b_bytes + c.out_bytes, "bcastgen");
     }
@@ -436,13 +443,8 @@ int main(int argc, char** argv) {
   // The fused cases (fused.h): every peer against the reference's output.
   const std::vector<std::unique_ptr<FusedCase>> fused = make_fused_cases();
   for (const auto& c : fused) {
-    for (const char* peer : kFusedPeers) {
+    for (const std::string& peer : fused_peers) {
       h.add(c->name, c->label, peer, make_fused_peer(peer, *c), c->out.ptr(), c->out.bytes,
-            static_cast<std::size_t>(bcastgen::dtype_size(c->out.dtype)), c->expected, c->fused_bytes(),
-            "the reference");
-    }
-    if (aa) {
-      h.add(c->name, c->label, "bcastgen_twin", make_fused_peer("bcastgen", *c), c->out.ptr(), c->out.bytes,
             static_cast<std::size_t>(bcastgen::dtype_size(c->out.dtype)), c->expected, c->fused_bytes(),
             "the reference");
     }
