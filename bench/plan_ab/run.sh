@@ -8,6 +8,10 @@
 #   (defaults: build/generator/bcastgen, generic, native,
 #    bench/cases.yaml bench/fused_cases.yaml)
 #
+# PLAN_AB_WISDOM_B=W.json plans side B with that wisdom file as well (one
+# spec then, the one `bcastgen tune` wrote it for): whether what tune
+# measured holds in the benchmark's own buffers (bench/buffers.h).
+#
 # Per kernel it prints the median ns per call of each plan, B / A's time
 # (median of the passes, and each pass's) and whether the two plans differ
 # at all (identical plans are timed anyway: their ratios show the noise).
@@ -27,8 +31,9 @@ for spec in "${specs[@]}"; do
   stem=$(basename "${spec%.*}")
   for side in a b; do
     kind=$kind_a; [ $side = b ] && kind=$kind_b
+    wisdom=(); [ $side = b ] && [ -n "${PLAN_AB_WISDOM_B:-}" ] && wisdom=(--wisdom "$PLAN_AB_WISDOM_B")
     mkdir -p "$work/$side"
-    "$bcastgen" generate "$spec" -o "$work/$side" --cpu "$kind" --namespace "plan_${side}_${stem}" \
+    "$bcastgen" generate "$spec" -o "$work/$side" --cpu "$kind" --namespace "plan_${side}_${stem}" "${wisdom[@]}" \
       >"$work/generate.log" 2>&1 || { cat "$work/generate.log"; exit 2; }
     sources+=("$work/$side/$stem.cpp")
   done
@@ -36,7 +41,7 @@ done
 /usr/bin/python3 "$root/bench/plan_ab/make_driver.py" "$work" "${specs[@]}" > "$work/driver.cpp"
 g++ -O2 -std=c++17 -I "$work" -I "$root/runtime/include" -I "$root/bench" "$work/driver.cpp" "${sources[@]}" \
   -o "$work/driver"
-echo "plan A: --cpu $kind_a, plan B: --cpu $kind_b ($("$bcastgen" explain 1 1 --cpu "$kind_b" | sed -n 's/^cpu *\([a-z0-9-]*\).*/\1/p')); $(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+echo "plan A: --cpu $kind_a, plan B: --cpu $kind_b${PLAN_AB_WISDOM_B:+ --wisdom $PLAN_AB_WISDOM_B} ($("$bcastgen" explain 1 1 --cpu "$kind_b" | sed -n 's/^cpu *\([a-z0-9-]*\).*/\1/p')); $(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 # Passes of the whole driver (PLAN_AB_PASSES, default 3): this VM's L3 and
 # DRAM drift by several per cent within minutes, so a fact is taken from
 # ratios that agree across passes, not from one.
