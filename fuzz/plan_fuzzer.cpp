@@ -355,16 +355,27 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   FUZZ_CHECK(p.footprint_bytes >= p.out_bytes, ctx + ": the footprint holds the output");
   FUZZ_CHECK(p.classes.size() == inputs, ctx + ": one class per input");
   // One variant per ISA, but those the CPU kind's stream_vector_bytes leaves
-  // out, whose CPUs run a narrower variant that says so.
+  // out, whose CPUs run a narrower variant that lists them (runs_for) and
+  // says so on its plan line.
   for (Isa isa : opt.isas) {
     const bool planned =
         std::any_of(p.isas.begin(), p.isas.end(), [&](const IsaPlan& ip) { return ip.isa == isa; });
-    const bool run_narrower = std::any_of(p.isas.begin(), p.isas.end(), [&](const IsaPlan& ip) {
-      return isa_includes(isa, ip.isa) && ip.why.find(std::string("runs on ")) != std::string::npos &&
-             ip.why.find(isa_name(isa)) != std::string::npos;
-    });
-    FUZZ_CHECK(planned || (cpu_kind_info(opt.cpu).stream_vector_bytes > 0 && run_narrower),
+    const auto runs_for = [&](const IsaPlan& ip) {
+      return std::find(ip.runs_for.begin(), ip.runs_for.end(), isa) != ip.runs_for.end();
+    };
+    const long in_place = std::count_if(p.isas.begin(), p.isas.end(), runs_for);
+    FUZZ_CHECK(planned || (cpu_kind_info(opt.cpu).stream_vector_bytes > 0 && in_place == 1),
                ctx + ": no variant of " + isa_name(isa) + " and none that runs in its place");
+    FUZZ_CHECK(!(planned && in_place > 0), ctx + ": a variant of " + isa_name(isa) + " and one that runs for it");
+  }
+  for (const IsaPlan& ip : p.isas) {
+    for (Isa wide : ip.runs_for) {
+      FUZZ_CHECK(isa_includes(wide, ip.isa) && wide != ip.isa,
+                 ctx + ": " + isa_name(ip.isa) + " runs for " + isa_name(wide) + ", which does not include it");
+      FUZZ_CHECK(ip.why.find(std::string("runs on ")) != std::string::npos &&
+                     ip.why.find(isa_name(wide)) != std::string::npos,
+                 ctx + ": " + isa_name(ip.isa) + "'s plan line does not say it runs for " + isa_name(wide));
+    }
   }
   FUZZ_CHECK(p.isas.size() <= opt.isas.size(), ctx + ": at most one variant per ISA");
   check_loops(p.loops, inputs, ctx, "the coalesced nest");

@@ -138,6 +138,9 @@ TEST(CpuKinds, ZenFourRunsStreamsInItsAvx2Variant) {
                               "fast or faster in 32-byte vectors") != std::string::npos,
                   narrowed && ip.isa == Isa::Avx2)
             << ip.why;
+        const std::vector<Isa> runs_for = narrowed && ip.isa == Isa::Avx2 ? std::vector<Isa>{Isa::Avx512}
+                                                                          : std::vector<Isa>{};
+        EXPECT_EQ(ip.runs_for, runs_for) << bg::isa_name(ip.isa);
         EXPECT_FALSE(ip.interleave);
         if (ip.period == 0) {  // a pattern has its own unroll
           EXPECT_EQ(ip.unroll, ip.vector ? bg::cpu_kind_info(cpu).unroll : 1);
@@ -148,6 +151,13 @@ TEST(CpuKinds, ZenFourRunsStreamsInItsAvx2Variant) {
           gen::KernelTuning{true, 4, std::nullopt, "wisdom w.json", "interleaved x4 avx512 1 ns", std::nullopt};
       const gen::KernelPlan t = gen::plan_kernel(k, tuned);
       EXPECT_TRUE(has_variant(t, Isa::Avx512));
+      // The manifest (and explain --json) list the ISAs a variant runs for.
+      for (const nlohmann::json& ij : gen::plan_json(p)["isas"]) {
+        EXPECT_EQ(ij.contains("runs_for"), narrowed && ij["isa"] == "avx2") << ij.dump();
+        if (ij.contains("runs_for")) {
+          EXPECT_EQ(ij["runs_for"], nlohmann::json::array({"avx512"}));
+        }
+      }
       // The tuned order: each vector's loads, nodes and store together, where a main loop exists.
       for (const gen::IsaPlan& ip : t.isas) {
         EXPECT_EQ(ip.interleave, ip.vector && (ip.main_trips > 0 || ip.held_vectors > 0) && ip.unroll > 1)

@@ -569,6 +569,18 @@ TEST(GenerateCli, WisdomIsaLeavesOutTheWiderVariants) {
     EXPECT_EQ(contains(cpp, "order, unroll and variant from wisdom w.json (grouped x2 1000 ns); runs on avx512 CPUs too"),
               isa == "avx2")
         << cpp.substr(0, 4000);
+    // The manifest lists the ISAs whose CPUs run the avx2 variant: row_add's
+    // as the file says, scale's as zen4 runs a stream.
+    const nlohmann::json j = nlohmann::json::parse(slurp(dir / "out/tuned.manifest.json"));
+    for (const auto& k : j.at("kernels")) {
+      for (const auto& ip : k.at("isas")) {
+        const bool runs_for_avx512 = ip["isa"] == "avx2" && (k["name"] == "scale" || isa == "avx2");
+        EXPECT_EQ(ip.contains("runs_for"), runs_for_avx512) << k["name"] << " " << ip.dump();
+        if (runs_for_avx512) {
+          EXPECT_EQ(ip["runs_for"], nlohmann::json::array({"avx512"})) << ip.dump();
+        }
+      }
+    }
   }
 }
 

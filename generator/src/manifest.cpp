@@ -86,6 +86,12 @@ nlohmann::json plan_json(const KernelPlan& p) {
                     {"interleave", ip.interleave},
                     {"peel", ip.peel},
                     {"plan", ip.why}});
+    // ISAs whose own variants were left out: their CPUs run this one.
+    if (!ip.runs_for.empty()) {
+      nlohmann::json runs_for = nlohmann::json::array();
+      for (Isa isa : ip.runs_for) runs_for.push_back(isa_name(isa));
+      isas.back()["runs_for"] = runs_for;
+    }
   }
   j["isas"] = isas;
   return j;

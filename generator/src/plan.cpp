@@ -508,8 +508,10 @@ bool streams_at_any_width(const KernelPlan& p, const IsaPlan& ip) {
 // The plan line of a variant that CPUs with wider ISAs run in place of
 // their own variants, left out: "runs on avx512 CPUs too, whose variant is
 // left out".
-std::string runs_in_place_of(const std::vector<const char*>& wider) {
-  return fmt::format("runs on {} CPUs too, whose variant{} left out", fmt::join(wider, ", "),
+std::string runs_in_place_of(const std::vector<Isa>& wider) {
+  std::vector<const char*> names;
+  for (Isa isa : wider) names.push_back(isa_name(isa));
+  return fmt::format("runs on {} CPUs too, whose variant{} left out", fmt::join(names, ", "),
                      wider.size() == 1 ? " is" : "s are");
 }
 
@@ -535,13 +537,12 @@ void narrow_streaming_variants(KernelPlan& p, const PlanOptions& opt) {
   }
   if (narrowed.empty()) return;
   for (std::size_t i = 0; i < p.isas.size(); ++i) {
-    std::vector<const char*> wider;
     for (const auto& [n, isa] : narrowed) {
-      if (n == i) wider.push_back(isa_name(isa));
+      if (n == i) p.isas[i].runs_for.push_back(isa);
     }
-    if (wider.empty()) continue;
+    if (p.isas[i].runs_for.empty()) continue;
     p.isas[i].why += fmt::format("; {}: a stream, which {} runs as fast or faster in {}-byte vectors",
-                                 runs_in_place_of(wider), cpu.name, cpu.stream_vector_bytes);
+                                 runs_in_place_of(p.isas[i].runs_for), cpu.name, cpu.stream_vector_bytes);
   }
   p.isas.erase(std::remove_if(p.isas.begin(), p.isas.end(),
                               [&](const IsaPlan& ip) {
@@ -709,18 +710,18 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
   }
   ip.why += math_pack_note(p, ip, opt.cpu, voc);
   if (opt.tuning) {
-    std::vector<const char*> wider;  // the ISAs whose CPUs run this variant instead of their own
     if (opt.tuning->isa == ip.isa) {
       for (Isa other : opt.isas) {
         if (narrowed_by_tuning(other, opt) && !same_as_base(p.spec.expr, other, opt, voc)) {
-          wider.push_back(isa_name(other));
+          ip.runs_for.push_back(other);
         }
       }
     }
-    const char* what = tuned_peel ? (wider.empty() ? "order, unroll and peel" : "order, unroll, peel and variant")
-                                  : (wider.empty() ? "order and unroll" : "order, unroll and variant");
+    const bool variant = !ip.runs_for.empty();
+    const char* what = tuned_peel ? (variant ? "order, unroll, peel and variant" : "order, unroll and peel")
+                                  : (variant ? "order, unroll and variant" : "order and unroll");
     ip.why += fmt::format("; {} from {} ({})", what, opt.tuning->source, opt.tuning->measured);
-    if (!wider.empty()) ip.why += "; " + runs_in_place_of(wider);
+    if (variant) ip.why += "; " + runs_in_place_of(ip.runs_for);
   }
   if (ip.stream) {
     ip.why += fmt::format("; streaming stores (footprint {} bytes >= {}, {})", p.footprint_bytes, *stream.bytes,

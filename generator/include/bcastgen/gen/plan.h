@@ -86,6 +86,11 @@ struct IsaPlan {
   // planned where rows start at different offsets in the lines, every input
   // is streamed or splatted and every node has one register).
   bool peel = false;
+  // The ISAs whose own variants were left out because their CPUs run this
+  // one instead: a stream on a kind with a vector width (stream_vector_bytes),
+  // or the narrower variant a wisdom file's `isa` names. The dispatcher then
+  // picks this variant on those CPUs; the plan line says so.
+  std::vector<Isa> runs_for;
   // vector: DAG nodes with no vector form on this ISA, computed lane by
   // lane inside the vector loop (operands spilled, the scalar op per lane,
   // the result reloaded), so that the other nodes stay in vectors.
