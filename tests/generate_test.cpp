@@ -701,6 +701,10 @@ TEST(TuneCli, WritesWisdomThatGenerateReads) {
                                                        "ns, grouped x2 [a-z0-9]+ [0-9]+ ns, interleaved x2 [a-z0-9]+ "
                                                        "[0-9]+ ns")))
         << measured;
+    // ... and the kind's plan (grouped x4 on zen4) a second time, its A/A twin.
+    EXPECT_TRUE(std::regex_search(measured, std::regex("; grouped x4 [a-z0-9]+ again \\(the kind's plan, timed "
+                                                       "twice\\) [0-9]+ ns$")))
+        << measured;
     if (bcastgen::cpu_supports(bcastgen::Isa::Avx512)) {
       EXPECT_TRUE(contains(measured, "interleaved x2 avx512 ")) << measured;
       EXPECT_TRUE(contains(measured, "interleaved x2 avx2 ")) << measured;

@@ -27,6 +27,7 @@
 #include "bcastgen/gen/exit_codes.h"
 #include "bcastgen/gen/output.h"
 #include "bcastgen/gen/spec.h"
+#include "bcastgen/gen/tune_choice.h"
 #include "bcastgen/gen/wisdom.h"
 #include "render.h"
 #include "commands.h"
@@ -127,7 +128,9 @@ int fill_kind(DType t) {
   return dtype_info(t).is_float ? 0 : 4;
 }
 
-std::string driver_source(const CandidatePlans& plans, Isa active) {
+// kinds[k]: kernel k's trial of the kind's own plan, timed a second time
+// after the others (its A/A twin, tune_choice.h).
+std::string driver_source(const CandidatePlans& plans, Isa active, const std::vector<std::size_t>& kinds) {
   std::vector<gen::Values> headers, kernels;
   for (std::size_t c = 0; c < candidates().size(); ++c) {
     if (!plans[c].empty()) headers.push_back(gen::Values().set("header", fmt::format("c{}.h", c)));
@@ -145,7 +148,9 @@ std::string driver_source(const CandidatePlans& plans, Isa active) {
                            .set("fill", static_cast<std::int64_t>(fill_kind(k.inputs[i].dtype))));
       args += fmt::format("in{}, ", i);
     }
-    for (const Trial& t : trials_of(plans, kernel, active)) {
+    std::vector<Trial> trials = trials_of(plans, kernel, active);
+    trials.push_back(trials.at(kinds.at(kernel)));
+    for (const Trial& t : trials) {
       calls.push_back(gen::Values().set(
           "call", fmt::format("bcastgen_tune_c{}::{}_isa(bcastgen::Isa::{}, {}static_cast<{}*>(out));", t.candidate,
                               k.name, isa_enumerator(t.isa), args, dtype_info(p.out_dtype).cpp_type)));
@@ -241,7 +246,23 @@ int tune(const TuneArgs& args) {
     gen::write_files(dir.path().string(), files.files);
     sources.push_back(dir / (o.stem + ".cpp"));
   }
-  gen::write_files(dir.path().string(), {{"driver.cpp", driver_source(plans, isa)}});
+  // Each kernel's trial of the plan the kind's row gives (untuned): its
+  // order, unroll and peel, in the variant the dispatcher picks from that
+  // plan's. It stays unless another is faster in every pass (tune_choice.h).
+  std::vector<std::size_t> kinds(untuned.size(), 0);
+  for (std::size_t k = 0; k < untuned.size(); ++k) {
+    const std::vector<Trial> trials = trials_of(plans, k, isa);
+    const Isa kinds_variant = variants_to_time(untuned[k], isa).front();
+    const bool kinds_peel = peels(untuned[k], kinds_variant);
+    for (std::size_t c = 0; c < trials.size(); ++c) {
+      const Candidate& cand = candidates()[trials[c].candidate];
+      if (cand.interleave == row.interleave && cand.unroll == row.unroll && cand.peel == kinds_peel &&
+          trials[c].isa == kinds_variant) {
+        kinds[k] = c;
+      }
+    }
+  }
+  gen::write_files(dir.path().string(), {{"driver.cpp", driver_source(plans, isa, kinds)}});
   sources.insert(sources.begin(), dir / "driver.cpp");
   std::cerr << "bcastgen: tune: " << plans.front().size() << " kernel(s) x " << built
             << " candidate plans, planned for " << row.name << ", timed in the variant this CPU dispatches to (up to "
@@ -267,48 +288,28 @@ int tune(const TuneArgs& args) {
   w.machine = fmt::format("{} family {} model {}", id.vendor.empty() ? "unknown" : id.vendor, id.family, id.model);
   w.spec = spec_path.filename().string();
   // The kind's own facts in the dispatched variant win unless another trial
-  // is more than keep_within faster in every pass: noise must not flip a
-  // fact from run to run. The times reported are the medians of the passes.
+  // is faster than both of their timings by more than keep_within in every
+  // pass (tune_choice.h). The times reported are the medians of the passes.
   for (std::size_t k = 0; k < plans.front().size(); ++k) {
     const gen::KernelPlan& p = plans.front()[k];
     const std::vector<Trial> trials = trials_of(plans, k, isa);
-    // The trial of the plan the kind's row gives (untuned): its order,
-    // unroll and peel, in the variant the dispatcher picks from that plan's.
-    const Isa kinds_variant = variants_to_time(untuned[k], isa).front();
-    const bool kinds_peel = peels(untuned[k], kinds_variant);
-    std::size_t kinds = 0;
-    for (std::size_t c = 0; c < trials.size(); ++c) {
-      const Candidate& cand = candidates()[trials[c].candidate];
-      if (cand.interleave == row.interleave && cand.unroll == row.unroll && cand.peel == kinds_peel &&
-          trials[c].isa == kinds_variant) {
-        kinds = c;
-      }
-    }
+    const std::size_t twin = trials.size();  // the driver's last trial
     std::vector<std::vector<double>> per_pass;  // [pass][trial]
     for (const auto& pass : passes) {
       const auto it = pass.find(p.spec.name);
-      if (it == pass.end() || it->second.size() != trials.size() ||
+      if (it == pass.end() || it->second.size() != trials.size() + 1 ||
           std::count(it->second.begin(), it->second.end(), -1.0) > 0) {
         throw ToolFailure("the tune driver did not time every candidate of kernel '" + p.spec.name + "'");
       }
       per_pass.push_back(it->second);
     }
-    std::vector<double> t(trials.size());
-    for (std::size_t c = 0; c < t.size(); ++c) {
-      std::vector<double> v;
-      for (const auto& pp : per_pass) v.push_back(pp[c]);
-      std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-      t[c] = v[v.size() / 2];
-    }
-    std::size_t best = static_cast<std::size_t>(std::min_element(t.begin(), t.end()) - t.begin());
-    const bool always_faster = std::all_of(per_pass.begin(), per_pass.end(), [&](const std::vector<double>& pp) {
-      return pp[best] * (1 + args.keep_within) < pp[kinds];
-    });
-    if (!always_faster) best = kinds;
+    const std::vector<double> t = gen::median_per_trial(per_pass);
+    const std::size_t best = gen::tuned_choice(per_pass, kinds[k], twin, args.keep_within);
     std::string measured;
-    for (std::size_t c = 0; c < t.size(); ++c) {
+    for (std::size_t c = 0; c < trials.size(); ++c) {
       measured += fmt::format("{}{} {:.0f} ns", measured.empty() ? "" : ", ", trials[c].name(), t[c]);
     }
+    measured += fmt::format("; {} again (the kind's plan, timed twice) {:.0f} ns", trials[kinds[k]].name(), t[twin]);
     gen::WisdomEntry e;
     e.fingerprint = gen::kernel_fingerprint(untuned[k]);
     e.tuning.interleave = candidates()[trials[best].candidate].interleave;
@@ -346,8 +347,8 @@ Action register_tune(CLI::App& app) {
   cmd->add_option("--cpu", args->cpu, "the CPU kind the kernels are planned for (default native: this machine's)")
       ->capture_default_str();
   cmd->add_option("--keep-within", args->keep_within,
-                  "keep the CPU kind's own order, unroll and peel unless another is faster by more than this fraction "
-                  "in every pass")
+                  "keep the CPU kind's own order, unroll and peel unless another is faster than both of their timings "
+                  "(the kind's plan is timed twice) by more than this fraction in every pass")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--passes", args->passes,
