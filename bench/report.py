@@ -91,8 +91,6 @@ TIE_ROOF_PCT = 90.0
 # peer, judged against bcastgen as any peer is, but kept out of the tables:
 # its verdicts are the noise floor of a run (the a/a line).
 TWIN = "bcastgen_twin"
-AA = []  # (case, twin / bcastgen time, verdict)
-BELOW = []  # (case, peer / bcastgen time) of every "below" verdict, for the a/a line
 SIZES = {"f32": 4, "f64": 8, "u8": 1, "i8": 1, "bool": 1, "i32": 4, "u32": 4, "i16": 2, "u16": 2,
          "i64": 8, "u64": 8}
 
@@ -190,34 +188,44 @@ def judge(peer, bc, level_roof_pct):
     return "ahead" if peer["ns"] / bc["ns"] >= 1.0 else "below"
 
 
-def judge_twin(case, status, times, fastest, ws, out_numel, bc, level_roof_pct):
-    """With BENCH_AA=1: bcastgen's verdict against its own kernel timed as a
-    peer, recorded in AA."""
-    twin = peer_entry(case, TWIN, status, times, fastest, ws, out_numel)
-    if twin["ns"] is not None and bc["ns"] is not None:
-        AA.append((case, twin["ns"] / bc["ns"], judge(twin, bc, level_roof_pct)))
+class NoiseLedger:
+    """What the a/a line needs, gathered as the single-op and fused cases
+    are judged: bcastgen's verdicts against its twin (BENCH_AA=1) and every
+    verdict below a peer."""
 
+    def __init__(self):
+        self.twins = []  # (case, twin / bcastgen time, verdict)
+        self.below = []  # (case, peer / bcastgen time)
 
-def aa_summary():
-    """The a/a line: how often a verdict of bcastgen against itself is not a
-    tie, and the spread of the ratio ("" without BENCH_AA)."""
-    if not AA:
-        return ""
-    ratios = [r for _, r, _ in AA]
-    # A case below a peer by no more than the same kernel's two timings
-    # differed somewhere in this run, either way (the twin and bcastgen are
-    # interchangeable), is a verdict the run cannot tell from noise (counted,
-    # not excused).
-    floor = min(min(ratios), 1 / max(ratios))
-    within = [(c, r) for c, r in BELOW if r >= floor]
-    return ("a/a: cases=%d twin_ratio_min=%.3f twin_ratio_max=%.3f below_twin=%d ahead_of_twin=%d ties_roof=%d "
-            "below_peer_within_twin_spread=%d of %d (bcastgen's kernel timed twice, BENCH_AA=1; below its twin: %s; "
-            "below a peer by no more than %.3f: %s)" % (
-                len(AA), min(ratios), max(ratios), sum(1 for a in AA if a[2] == "below"),
-                sum(1 for a in AA if a[2] == "ahead"), sum(1 for a in AA if a[2] == "tie (roof)"),
-                len(within), len(BELOW),
-                ", ".join("%s %.3f" % (c, r) for c, r, v in AA if v == "below") or "none", floor,
-                ", ".join("%s %.3f" % (c, r) for c, r in within) or "none"))
+    def note_below(self, case, ratio):
+        self.below.append((case, ratio))
+
+    def judge_twin(self, case, status, times, fastest, ws, out_numel, bc, level_roof_pct):
+        """bcastgen's verdict against its own kernel timed as a peer."""
+        twin = peer_entry(case, TWIN, status, times, fastest, ws, out_numel)
+        if twin["ns"] is not None and bc["ns"] is not None:
+            self.twins.append((case, twin["ns"] / bc["ns"], judge(twin, bc, level_roof_pct)))
+
+    def summary(self):
+        """The a/a line: how often a verdict of bcastgen against itself is
+        not a tie, and the spread of the ratio ("" without BENCH_AA)."""
+        if not self.twins:
+            return ""
+        ratios = [r for _, r, _ in self.twins]
+        # A case below a peer by no more than the same kernel's two timings
+        # differed somewhere in this run, either way (the twin and bcastgen
+        # are interchangeable), is a verdict the run cannot tell from noise
+        # (counted, not excused).
+        floor = min(min(ratios), 1 / max(ratios))
+        within = [(c, r) for c, r in self.below if r >= floor]
+        return ("a/a: cases=%d twin_ratio_min=%.3f twin_ratio_max=%.3f below_twin=%d ahead_of_twin=%d ties_roof=%d "
+                "below_peer_within_twin_spread=%d of %d (bcastgen's kernel timed twice, BENCH_AA=1; below its twin: "
+                "%s; below a peer by no more than %.3f: %s)" % (
+                    len(self.twins), min(ratios), max(ratios), sum(1 for a in self.twins if a[2] == "below"),
+                    sum(1 for a in self.twins if a[2] == "ahead"),
+                    sum(1 for a in self.twins if a[2] == "tie (roof)"), len(within), len(self.below),
+                    ", ".join("%s %.3f" % (c, r) for c, r, v in self.twins if v == "below") or "none", floor,
+                    ", ".join("%s %.3f" % (c, r) for c, r in within) or "none"))
 
 
 def peer_entry(case, peer, status, times, fastest, ws, out_numel):
@@ -258,7 +266,7 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
-def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known, single_op_geomean):
+def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known, single_op_geomean, ledger):
     """The fused cases (issue 14): the table, fused.csv and the second summary
     line. Returns (lines, summary, mismatch)."""
     rows, csv_rows, notes = [], [], []
@@ -299,8 +307,8 @@ def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known,
             r["vs_peer"] = res[peer]["ns"] / bc["ns"]
             r["verdict"] = judge(res[peer], bc, lambda e: level_roof(level, e, roofs, 4, False, fb, out_bytes))
             if r["verdict"] == "below":
-                BELOW.append((c["name"], r["vs_peer"]))
-        judge_twin(c["name"], status, times, fastest, fb, c["out_numel"], bc,
+                ledger.note_below(c["name"], r["vs_peer"])
+        ledger.judge_twin(c["name"], status, times, fastest, fb, c["out_numel"], bc,
                    lambda e: level_roof(level, e, roofs, 4, False, fb, out_bytes))
         rows.append(r)
         for p in ["bcastgen"] + FUSED_CHAINS + FUSED_FUSING:
@@ -384,6 +392,7 @@ def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known,
 
 def main():
     rdir = sys.argv[1]
+    ledger = NoiseLedger()
     cases = load(os.path.join(rdir, "cases.json"))
     fused_path = os.path.join(rdir, "fused.json")
     fused = load(fused_path) if os.path.exists(fused_path) else []
@@ -488,8 +497,8 @@ def main():
 
         verdict = judge(res[best], bc, level_roof_pct) if speedup else "-"
         if verdict == "below":
-            BELOW.append((c["name"], speedup))
-        judge_twin(c["name"], status, times, fastest, ws, c["out_numel"], bc, level_roof_pct)
+            ledger.note_below(c["name"], speedup)
+        ledger.judge_twin(c["name"], status, times, fastest, ws, c["out_numel"], bc, level_roof_pct)
         if bc["ns"] and level in ("?", "L3/DRAM?"):
             # The level is not known: no % roof (the summary says so); the
             # level roof column is against the L3 roof, the higher candidate.
@@ -624,11 +633,11 @@ def main():
     fused_summary = ""
     if fused:
         f_lines, fused_summary, f_mismatch = fused_report(rdir, fused, status, times, fastest, roofs, usable,
-                                                          last_known, geo)
+                                                          last_known, geo, ledger)
         out += [""] + f_lines
         mismatch = mismatch or f_mismatch
     text = "\n".join(out)
-    aa = aa_summary()
+    aa = ledger.summary()
     with open(os.path.join(rdir, "table.md"), "w") as f:
         f.write(text + "\n\n" + summary + "\n" + (fused_summary + "\n" if fused_summary else "") +
                 (aa + "\n" if aa else ""))
