@@ -152,7 +152,8 @@ TEST(CpuKinds, ZenFourRunsStreamsInItsAvx2Variant) {
       const gen::KernelPlan t = gen::plan_kernel(k, tuned);
       EXPECT_TRUE(has_variant(t, Isa::Avx512));
       // The manifest (and explain --json) list the ISAs a variant runs for.
-      for (const nlohmann::json& ij : gen::plan_json(p)["isas"]) {
+      const nlohmann::json pj = gen::plan_json(p);  // kept: a range over a temporary's member would dangle
+      for (const nlohmann::json& ij : pj["isas"]) {
         EXPECT_EQ(ij.contains("runs_for"), narrowed && ij["isa"] == "avx2") << ij.dump();
         if (ij.contains("runs_for")) {
           EXPECT_EQ(ij["runs_for"], nlohmann::json::array({"avx512"}));
