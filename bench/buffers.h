@@ -8,8 +8,9 @@
 // low address bits, as separately allocated arrays usually do not. So do
 // buffers from 64 KiB, past a 4 KiB boundary: the allocator maps each of
 // them at the same offset in a page, which put the L2-sized cases' operands
-// at one address modulo 4 KiB (case 2's slowest placement on the Intel
-// Xeon, 1.2x the others for every plan). Smaller buffers are 64-byte
+// at one address modulo 4 KiB (in bcastgen tune's driver, case 2's slowest
+// placement on the Intel Xeon, 1.2x the others for every plan; here the
+// move changed no case beyond a run's noise). Smaller buffers are 64-byte
 // aligned, as the frameworks' allocators give them.
 #pragma once
 
