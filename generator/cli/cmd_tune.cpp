@@ -128,9 +128,11 @@ int fill_kind(DType t) {
   return dtype_info(t).is_float ? 0 : 4;
 }
 
-// kinds[k]: kernel k's trial of the kind's own plan, timed a second time
-// after the others (its A/A twin, tune_choice.h).
-std::string driver_source(const CandidatePlans& plans, Isa active, const std::vector<std::size_t>& kinds) {
+// trials_per_kernel[k]: kernel k's trials; kinds[k]: the one of the kind's
+// own plan, timed a second time after the others (its A/A twin,
+// tune_choice.h).
+std::string driver_source(const CandidatePlans& plans, const std::vector<std::vector<Trial>>& trials_per_kernel,
+                          const std::vector<std::size_t>& kinds) {
   std::vector<gen::Values> headers, kernels;
   for (std::size_t c = 0; c < candidates().size(); ++c) {
     if (!plans[c].empty()) headers.push_back(gen::Values().set("header", fmt::format("c{}.h", c)));
@@ -148,7 +150,7 @@ std::string driver_source(const CandidatePlans& plans, Isa active, const std::ve
                            .set("fill", static_cast<std::int64_t>(fill_kind(k.inputs[i].dtype))));
       args += fmt::format("in{}, ", i);
     }
-    std::vector<Trial> trials = trials_of(plans, kernel, active);
+    std::vector<Trial> trials = trials_per_kernel.at(kernel);
     trials.push_back(trials.at(kinds.at(kernel)));
     for (const Trial& t : trials) {
       calls.push_back(gen::Values().set(
@@ -249,9 +251,10 @@ int tune(const TuneArgs& args) {
   // Each kernel's trial of the plan the kind's row gives (untuned): its
   // order, unroll and peel, in the variant the dispatcher picks from that
   // plan's. It stays unless another is faster in every pass (tune_choice.h).
+  std::vector<std::vector<Trial>> trials_per_kernel;
   std::vector<std::size_t> kinds(untuned.size(), 0);
   for (std::size_t k = 0; k < untuned.size(); ++k) {
-    const std::vector<Trial> trials = trials_of(plans, k, isa);
+    const std::vector<Trial>& trials = trials_per_kernel.emplace_back(trials_of(plans, k, isa));
     const Isa kinds_variant = variants_to_time(untuned[k], isa).front();
     const bool kinds_peel = peels(untuned[k], kinds_variant);
     for (std::size_t c = 0; c < trials.size(); ++c) {
@@ -262,7 +265,7 @@ int tune(const TuneArgs& args) {
       }
     }
   }
-  gen::write_files(dir.path().string(), {{"driver.cpp", driver_source(plans, isa, kinds)}});
+  gen::write_files(dir.path().string(), {{"driver.cpp", driver_source(plans, trials_per_kernel, kinds)}});
   sources.insert(sources.begin(), dir / "driver.cpp");
   std::cerr << "bcastgen: tune: " << plans.front().size() << " kernel(s) x " << built
             << " candidate plans, planned for " << row.name << ", timed in the variant this CPU dispatches to (up to "
@@ -292,7 +295,7 @@ int tune(const TuneArgs& args) {
   // pass (tune_choice.h). The times reported are the medians of the passes.
   for (std::size_t k = 0; k < plans.front().size(); ++k) {
     const gen::KernelPlan& p = plans.front()[k];
-    const std::vector<Trial> trials = trials_of(plans, k, isa);
+    const std::vector<Trial>& trials = trials_per_kernel[k];
     const std::size_t twin = trials.size();  // the driver's last trial
     std::vector<std::vector<double>> per_pass;  // [pass][trial]
     for (const auto& pass : passes) {
