@@ -297,19 +297,22 @@ def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known,
         fusing = [p for p in FUSED_FUSING if res[p]["ns"] is not None]
         chain = min(chains, key=lambda p: res[p]["ns"]) if chains else None
         peer = min(fusing, key=lambda p: res[p]["ns"]) if fusing else None
+
+        def level_roof_pct(e):
+            return level_roof(level, e, roofs, 4, False, fb, out_bytes)
+
         r = dict(case=c, level=level, res=res, chain=chain, peer=peer, canonical=c["chain_bytes"] / fb,
                  bound=res[chain]["bytes"] / fb if chain else None, vs_chain=None, pct=None, vs_peer=None,
-                 verdict="-", level_pct=level_roof(level, bc, roofs, 4, False, fb, out_bytes))
+                 verdict="-", level_pct=level_roof_pct(bc))
         if bc["ns"] is not None and chain:
             r["vs_chain"] = res[chain]["ns"] / bc["ns"]
             r["pct"] = 100 * r["vs_chain"] / r["bound"]
         if bc["ns"] is not None and peer:
             r["vs_peer"] = res[peer]["ns"] / bc["ns"]
-            r["verdict"] = judge(res[peer], bc, lambda e: level_roof(level, e, roofs, 4, False, fb, out_bytes))
+            r["verdict"] = judge(res[peer], bc, level_roof_pct)
             if r["verdict"] == "below":
                 ledger.note_below(c["name"], r["vs_peer"])
-        ledger.judge_twin(c["name"], status, times, fastest, fb, c["out_numel"], bc,
-                   lambda e: level_roof(level, e, roofs, 4, False, fb, out_bytes))
+        ledger.judge_twin(c["name"], status, times, fastest, fb, c["out_numel"], bc, level_roof_pct)
         rows.append(r)
         for p in ["bcastgen"] + FUSED_CHAINS + FUSED_FUSING:
             e, mine = res[p], p == "bcastgen"
