@@ -53,6 +53,24 @@ TEST(TuneChoice, TheTwinIsNeverTheChoice) {
   EXPECT_EQ(tuned_choice(q, kKinds, kTwin, 0.01), 2u);
 }
 
+// The mean over placements stands for where a kernel's buffers may land:
+// the distance of the second stream from the first (one step) and of the
+// third (two steps), modulo 4 KiB, put one point in each eighth of the page,
+// on cache lines, with 0 (separately mmap'd arrays) among them.
+TEST(TuneChoice, PlacementsSpreadEvenlyOverTheFourKiB) {
+  constexpr std::size_t kPage = 4096, kParts = std::size(bcastgen::gen::kTuneStaggers);
+  EXPECT_EQ(bcastgen::gen::kTuneStaggers[0], 0u);
+  for (std::size_t steps : {1, 2}) {
+    std::vector<int> per_part(kParts, 0);
+    for (std::size_t s : bcastgen::gen::kTuneStaggers) {
+      const std::size_t d = s * steps % kPage;
+      EXPECT_EQ(d % 64, 0u) << s;
+      ++per_part[d * kParts / kPage];
+    }
+    EXPECT_EQ(per_part, std::vector<int>(kParts, 1)) << steps << " step(s)";
+  }
+}
+
 TEST(TuneChoice, BadIndicesThrow) {
   const Passes p = {{100, 95, 99, 100}};
   EXPECT_THROW(tuned_choice(p, 4, kTwin, 0.01), std::invalid_argument);

@@ -71,14 +71,7 @@ bool peels(const gen::KernelPlan& plan, Isa isa) {
   return false;
 }
 
-// The placements of a kernel's buffers each trial is timed at, as the bytes
-// between the starts of successive streams (buffers from 64 KiB) modulo
-// 4 KiB, or 2 MiB from 1 MiB on: all at the same address bits (as
-// separately mmap'd arrays come), or staggered. A loop whose
-// loads run into the addresses of stores still in flight modulo 4 KiB can
-// lose a third of its speed at one placement and nothing at another
-// (AVX-512 on Zen 4 at 64 bytes), so a trial's time is the mean of all.
-constexpr std::size_t kStaggers[] = {0, 64, 320, 2048};
+constexpr auto& kStaggers = gen::kTuneStaggers;  // tune_choice.h says why these
 constexpr std::size_t kPlacements = std::size(kStaggers);
 
 // One timed call: a candidate plan run in one of its variants.
