@@ -13,7 +13,9 @@
 # BENCH_SKIP_SYSCONF=1 (skips the sysconf fallback, to test CPUID's);
 # BENCH_TUNE=1 (plans each kernel as `bcastgen tune` measures it here);
 # BENCH_AA=1 (times bcastgen's kernels a second time as a peer: the a/a line
-# says how often a verdict of a kernel against itself is not a tie).
+# says how often a verdict of a kernel against itself is not a tie);
+# BENCH_CONFIRM=0 (skips timing each "below" again against its peer in
+# alternating rounds, the `confirmed:` line; bench/confirm.py).
 # Results go to BUILD_DIR/bench/results/.
 # Installs its own dependencies first (bench/install-deps.sh: the build's,
 # plus XNNPACK, oneDNN, Eigen, Halide, libtorch, NumPy, Google Benchmark).
@@ -113,10 +115,23 @@ done
 } | tee "$results/machine.txt"
 echo
 /usr/bin/python3 "$root/bench/report.py" "$results" || status=1
+# Each case below a peer of this process, timed again against it turn about
+# (bench/confirm.py says why): the `confirmed:` line. BENCH_CONFIRM=0 skips it.
+if [ "${BENCH_CONFIRM:-1}" = 1 ] && [ -f "$results/results.csv" ]; then
+  : > "$results/versus.txt"
+  /usr/bin/python3 "$root/bench/confirm.py" list "$results" | while read -r kernel peer; do
+    echo "$kernel $peer" >> "$results/versus.txt"
+    for _ in 1 2 3; do
+      "$build/bench/bcastgen_bench" --versus="bcastgen,$peer,$kernel" 2>/dev/null | tail -n +2 >> "$results/versus.txt"
+    done
+  done
+  /usr/bin/python3 "$root/bench/confirm.py" summary "$results"
+fi
 # The results, named after the day and the CPU kind they were measured on.
 kind=$("$build/generator/bcastgen" explain 1 1 --cpu native | sed -n 's/^cpu *\([a-z0-9-]*\).*/\1/p')
 [ -z "$wisdom_dir" ] || kind=$kind-tuned
 [ -f "$results/results.csv" ] && cp "$results/results.csv" "$results/$(date -u +%Y-%m-%d)-$kind.csv"
 [ -f "$results/fused.csv" ] && cp "$results/fused.csv" "$results/$(date -u +%Y-%m-%d)-$kind-fused.csv"
+[ -f "$results/versus.txt" ] && cp "$results/versus.txt" "$results/$(date -u +%Y-%m-%d)-$kind-versus.txt"
 echo "bench: results in $results (results.csv, table.md); total $(( $(date +%s) - start )) s"
 exit $status
