@@ -122,7 +122,7 @@ if [ "${BENCH_CONFIRM:-1}" = 1 ] && [ -f "$results/results.csv" ]; then
   /usr/bin/python3 "$root/bench/confirm.py" list "$results" | while read -r kernel peer; do
     echo "$kernel $peer" >> "$results/versus.txt"
     for _ in 1 2 3; do
-      "$build/bench/bcastgen_bench" --versus="bcastgen,$peer,$kernel" 2>/dev/null | tail -n +2 >> "$results/versus.txt"
+      "$build/bench/bcastgen_bench" --versus="bcastgen,$peer,$kernel" </dev/null 2>/dev/null | tail -n +2 >> "$results/versus.txt"
     done
   done
   /usr/bin/python3 "$root/bench/confirm.py" summary "$results"

@@ -1,7 +1,8 @@
 // bcastgen tune's rule for replacing the CPU kind's plan (tune_choice.h), on
-// figures chosen so that each clause decides.
+// figures chosen so that each clause decides, and the placements it times at.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <stdexcept>
 #include <vector>
 
