@@ -5,7 +5,11 @@
 // not NumPy, would pay the TLB misses of 4 KiB pages on the DRAM- and
 // L3-sized cases. They start at staggered offsets (a multiple of 64 bytes
 // past a 2 MiB boundary), so that a case's operands do not all share their
-// low address bits, as separately allocated arrays usually do not. So do
+// low address bits, as arrays carved from one heap or arena do not. (Each
+// array glibc maps afresh does start at the same offset in its page, as in
+// NumPy's and ONNX Runtime's processes; on the Intel Xeon of 2026-12-01 that
+// distance of 0 was one of the fast ones for F1, and the default step's 320
+// bytes one of the slow ones, by about 10% for every C++ peer alike.) So do
 // buffers from 64 KiB, past a 4 KiB boundary: the allocator maps each of
 // them at the same offset in a page, which put the L2-sized cases' operands
 // at one address modulo 4 KiB (in bcastgen tune's driver, case 2's slowest
