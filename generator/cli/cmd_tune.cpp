@@ -71,8 +71,7 @@ bool peels(const gen::KernelPlan& plan, Isa isa) {
   return false;
 }
 
-constexpr auto& kStaggers = gen::kTuneStaggers;  // tune_choice.h says why these
-constexpr std::size_t kPlacements = std::size(kStaggers);
+constexpr std::size_t kPlacements = std::size(gen::kTuneStaggers);  // tune_choice.h says why these
 
 // One timed call: a candidate plan run in one of its variants.
 struct Trial {
@@ -121,11 +120,9 @@ int fill_kind(DType t) {
   return dtype_info(t).is_float ? 0 : 4;
 }
 
-// trials_per_kernel[k]: kernel k's trials; kinds[k]: the one of the kind's
-// own plan, timed a second time after the others (its A/A twin,
-// tune_choice.h).
-std::string driver_source(const CandidatePlans& plans, const std::vector<std::vector<Trial>>& trials_per_kernel,
-                          const std::vector<std::size_t>& kinds) {
+// trials_per_kernel[k]: kernel k's trials, in the order the driver runs and
+// prints them.
+std::string driver_source(const CandidatePlans& plans, const std::vector<std::vector<Trial>>& trials_per_kernel) {
   std::vector<gen::Values> headers, kernels;
   for (std::size_t c = 0; c < candidates().size(); ++c) {
     if (!plans[c].empty()) headers.push_back(gen::Values().set("header", fmt::format("c{}.h", c)));
@@ -143,9 +140,7 @@ std::string driver_source(const CandidatePlans& plans, const std::vector<std::ve
                            .set("fill", static_cast<std::int64_t>(fill_kind(k.inputs[i].dtype))));
       args += fmt::format("in{}, ", i);
     }
-    std::vector<Trial> trials = trials_per_kernel.at(kernel);
-    trials.push_back(trials.at(kinds.at(kernel)));
-    for (const Trial& t : trials) {
+    for (const Trial& t : trials_per_kernel.at(kernel)) {
       calls.push_back(gen::Values().set(
           "call", fmt::format("bcastgen_tune_c{}::{}_isa(bcastgen::Isa::{}, {}static_cast<{}*>(out));", t.candidate,
                               k.name, isa_enumerator(t.isa), args, dtype_info(p.out_dtype).cpp_type)));
@@ -158,7 +153,7 @@ std::string driver_source(const CandidatePlans& plans, const std::vector<std::ve
                           .set("out_bytes", checked_numel(p.shapes.out) * dtype_size(p.out_dtype)));
   }
   gen::Values v;
-  v.list("headers", headers).list("kernels", kernels).set("staggers", fmt::format("{}", fmt::join(kStaggers, ", ")));
+  v.list("headers", headers).list("kernels", kernels).set("staggers", fmt::format("{}", fmt::join(gen::kTuneStaggers, ", ")));
   return gen::render("tune_driver.cpp.mustache", v);
 }
 
@@ -244,10 +239,11 @@ int tune(const TuneArgs& args) {
   // Each kernel's trial of the plan the kind's row gives (untuned): its
   // order, unroll and peel, in the variant the dispatcher picks from that
   // plan's. It stays unless another is faster in every pass (tune_choice.h).
+  // The same trial again ends each kernel's list: its A/A twin.
   std::vector<std::vector<Trial>> trials_per_kernel;
   std::vector<std::size_t> kinds(untuned.size(), 0);
   for (std::size_t k = 0; k < untuned.size(); ++k) {
-    const std::vector<Trial>& trials = trials_per_kernel.emplace_back(trials_of(plans, k, isa));
+    std::vector<Trial>& trials = trials_per_kernel.emplace_back(trials_of(plans, k, isa));
     const Isa kinds_variant = variants_to_time(untuned[k], isa).front();
     const bool kinds_peel = peels(untuned[k], kinds_variant);
     for (std::size_t c = 0; c < trials.size(); ++c) {
@@ -257,8 +253,10 @@ int tune(const TuneArgs& args) {
         kinds[k] = c;
       }
     }
+    const Trial twin = trials[kinds[k]];
+    trials.push_back(twin);
   }
-  gen::write_files(dir.path().string(), {{"driver.cpp", driver_source(plans, trials_per_kernel, kinds)}});
+  gen::write_files(dir.path().string(), {{"driver.cpp", driver_source(plans, trials_per_kernel)}});
   sources.insert(sources.begin(), dir / "driver.cpp");
   std::cerr << "bcastgen: tune: " << plans.front().size() << " kernel(s) x " << built
             << " candidate plans, planned for " << row.name << ", timed in the variant this CPU dispatches to (up to "
@@ -289,11 +287,11 @@ int tune(const TuneArgs& args) {
   for (std::size_t k = 0; k < plans.front().size(); ++k) {
     const gen::KernelPlan& p = plans.front()[k];
     const std::vector<Trial>& trials = trials_per_kernel[k];
-    const std::size_t twin = trials.size();  // the driver's last trial
+    const std::size_t twin = trials.size() - 1;
     std::vector<std::vector<double>> per_pass;  // [pass][trial]
     for (const auto& pass : passes) {
       const auto it = pass.find(p.spec.name);
-      if (it == pass.end() || it->second.size() != trials.size() + 1 ||
+      if (it == pass.end() || it->second.size() != trials.size() ||
           std::count(it->second.begin(), it->second.end(), -1.0) > 0) {
         throw ToolFailure("the tune driver did not time every candidate of kernel '" + p.spec.name + "'");
       }
@@ -302,10 +300,10 @@ int tune(const TuneArgs& args) {
     const std::vector<double> t = gen::median_per_trial(per_pass);
     const std::size_t best = gen::tuned_choice(per_pass, kinds[k], twin, args.keep_within);
     std::string measured;
-    for (std::size_t c = 0; c < trials.size(); ++c) {
+    for (std::size_t c = 0; c < twin; ++c) {
       measured += fmt::format("{}{} {:.0f} ns", measured.empty() ? "" : ", ", trials[c].name(), t[c]);
     }
-    measured += fmt::format("; {} again (the kind's plan, timed twice) {:.0f} ns", trials[kinds[k]].name(), t[twin]);
+    measured += fmt::format("; {} again (the kind's plan, timed twice) {:.0f} ns", trials[twin].name(), t[twin]);
     gen::WisdomEntry e;
     e.fingerprint = gen::kernel_fingerprint(untuned[k]);
     e.tuning.interleave = candidates()[trials[best].candidate].interleave;
