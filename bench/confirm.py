@@ -20,18 +20,17 @@ verdict takes the median of their medians. run.sh does, after report.py:
   ONNX Runtime run in processes of their own and cannot be alternated with.
 - `summary`: reads versus.txt (the --versus lines, "KERNEL PEER" before
   each case's) and prints the `confirmed:` line, appended to table.md: each such
-  case judged again with the median of the runs' medians, by report.py's rules: ahead
-  at a ratio >= 1, a tie (roof) within 3% with both at >= 90% of the level
-  roof (bcastgen's % from the run, the peer's that times the ratio), else
-  below. Cases below a peer that cannot alternate keep their verdict.
+  case judged again with the median of the runs' medians, by report.py's
+  judge (bcastgen's % of the level roof from the run, the peer's that over
+  the ratio). Cases below a peer that cannot alternate keep their verdict.
 """
 import csv
 import os
 import statistics
 import sys
 
-TIE_WITHIN = 1.03  # as report.py
-TIE_ROOF_PCT = 90.0
+import report  # bench/report.py, beside this file
+
 IN_PROCESS = {"xnnpack", "onednn", "eigen", "fallback", "halide", "torch"}
 
 
@@ -62,11 +61,9 @@ def base_peer(peer):
 
 
 def judge(ratio, pct):
-    if ratio >= 1.0:
-        return "ahead"
-    if pct is not None and 1.0 / ratio <= TIE_WITHIN and min(pct, pct / ratio) >= TIE_ROOF_PCT:
-        return "tie (roof)"
-    return "below"
+    """report.judge on one alternation: bcastgen's time 1, the peer's the
+    ratio (peer time / bcastgen's), each's % of the roof inverse to its time."""
+    return report.judge({"ns": ratio}, {"ns": 1.0}, lambda e: None if pct is None else pct / e["ns"])
 
 
 def summary(rdir):
