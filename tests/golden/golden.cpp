@@ -31,6 +31,14 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+// A row's main loop runs as its plan says: `#pragma GCC unroll 1`, which
+// Clang reads too, keeps it a loop of the plan's unrolled steps. Unrolled
+// whole, as both compilers unroll a loop of up to 16 trips, the copy of a
+// 4 KiB row was one 904-byte body, and it ran 1.2x to 1.6x slower on an AMD
+// Zen 5 wherever the link put a 4 KiB page boundary of code inside it, and
+// no faster where it did not (bench/loop_straddle; README, "Per CPU kind:
+// AMD Zen 5").
+
 // Marks kernel variants for `bcastgen inspect` (clang keeps annotations in the AST).
 #if defined(__clang__)
 #define BCASTGEN_KERNEL(tag) __attribute__((annotate(tag)))
@@ -77,6 +85,7 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, fl
   float* out_1 = out + i0 * 3136;
   const __m512 t1 = splat_f32(in1_1[0]);
   // 49 iterations of 64 elements (16 lanes x 4)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 3136; j += 64) {
     const __m512 t0_0 = load_f32(in0_1 + j);
     const __m512 t0_1 = load_f32(in0_1 + j + 16);
@@ -115,6 +124,7 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, floa
   float* out_1 = out + i0 * 3136;
   const __m256 t1 = splat_f32(in1_1[0]);
   // 98 iterations of 32 elements (8 lanes x 4)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 3136; j += 32) {
     const __m256 t0_0 = load_f32(in0_1 + j);
     const __m256 t0_1 = load_f32(in0_1 + j + 8);
@@ -153,6 +163,7 @@ inline void neon_block(std::int64_t i0, const float* in0, const float* in1, floa
   float* out_1 = out + i0 * 3136;
   const float32x4_t t1 = splat_f32(in1_1[0]);
   // 196 iterations of 16 elements (4 lanes x 4)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 3136; j += 16) {
     const float32x4_t t0_0 = load_f32(in0_1 + j);
     const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
@@ -336,6 +347,7 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, fl
   const __m512 t1_p1 = load_f32(pattern1 + 16);
   const __m512 t1_p2 = load_f32(pattern1 + 32);
   // 224 iterations of 48 elements (16 lanes x 3)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 10752; j += 48) {
     const __m512 t0_0 = load_f32(in0_1 + j);
     const __m512 t0_1 = load_f32(in0_1 + j + 16);
@@ -375,6 +387,7 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, floa
   const __m256 t1_p1 = load_f32(pattern1 + 8);
   const __m256 t1_p2 = load_f32(pattern1 + 16);
   // 448 iterations of 24 elements (8 lanes x 3)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 10752; j += 24) {
     const __m256 t0_0 = load_f32(in0_1 + j);
     const __m256 t0_1 = load_f32(in0_1 + j + 8);
@@ -414,6 +427,7 @@ inline void neon_block(std::int64_t i0, const float* in0, const float* in1, floa
   const float32x4_t t1_p1 = load_f32(pattern1 + 4);
   const float32x4_t t1_p2 = load_f32(pattern1 + 8);
   // 896 iterations of 12 elements (4 lanes x 3)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 10752; j += 12) {
     const float32x4_t t0_0 = load_f32(in0_1 + j);
     const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
@@ -910,6 +924,7 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, cons
   const __m256 t1 = splat_f32(in1_1[0]);
   const __m256 t3 = splat_f32(in2_1[0]);
   // 2 iterations of 32 elements (8 lanes x 4)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 64; j += 32) {
     const __m256 t0_0 = load_f32(in0_1 + j);
     const __m256 t0_1 = load_f32(in0_1 + j + 8);
@@ -969,6 +984,7 @@ inline void neon_block(std::int64_t i0, const float* in0, const float* in1, cons
   const float32x4_t t1 = splat_f32(in1_1[0]);
   const float32x4_t t3 = splat_f32(in2_1[0]);
   // 5 iterations of 16 elements (4 lanes x 4)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 80; j += 16) {
     const float32x4_t t0_0 = load_f32(in0_1 + j);
     const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
@@ -1232,6 +1248,7 @@ inline void avx2_block(std::int64_t i0, const float* in0, const bool* in1, float
   const float* in0_1 = in0 + i0 * 105;
   float* out_1 = out + i0 * 105;
   // 3 iterations of 32 elements (8 lanes x 4)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 96; j += 32) {
     const __m256 t1_0 = load_f32(in0_1 + j);
     const __m256 t0_0 = load_cmp_f32(in1 + j);
@@ -1286,6 +1303,7 @@ inline void neon_block(std::int64_t i0, const float* in0, const bool* in1, float
   const float* in0_1 = in0 + i0 * 105;
   float* out_1 = out + i0 * 105;
   // 6 iterations of 16 elements (4 lanes x 4)
+  #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 96; j += 16) {
     const float32x4_t t1_0 = load_f32(in0_1 + j);
     const uint32x4_t t0_0 = load_cmp_f32(in1 + j);
