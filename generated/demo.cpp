@@ -34,7 +34,7 @@
 // A row's main loop runs as its plan says: `#pragma GCC unroll 1`, which
 // Clang reads too, keeps it a loop of the plan's unrolled steps. Unrolled
 // whole, as both compilers unroll a loop of up to 16 trips, the copy of a
-// 4 KiB row was one 904-byte body, and it ran 1.2x to 1.6x slower on an AMD
+// 4 KiB row was one 904-byte body, and it ran 1.1x to 1.6x slower on an AMD
 // Zen 5 wherever the link put a 4 KiB page boundary of code inside it, and
 // no faster where it did not (bench/loop_straddle; README, "Per CPU kind:
 // AMD Zen 5").

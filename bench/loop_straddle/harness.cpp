@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 namespace {
@@ -33,12 +34,13 @@ inline void store(float* p, Vec v) { _mm256_storeu_ps(p, v); }
 constexpr int kStep = 4 * kLanes;
 
 // One step: four loads, then four stores, as bcastgen's grouped plans.
-#define STEP(in, o, j)                                                                 \
-  do {                                                                                 \
-    const Vec a = load(in + j), b = load(in + j + kLanes), c = load(in + j + 2 * kLanes), \
-              d = load(in + j + 3 * kLanes);                                           \
-    store(o + j, a), store(o + j + kLanes, b), store(o + j + 2 * kLanes, c), store(o + j + 3 * kLanes, d); \
-  } while (0)
+__attribute__((always_inline)) inline void step(const float* in, float* o, std::int64_t j) {
+  const Vec a = load(in + j), b = load(in + j + kLanes), c = load(in + j + 2 * kLanes), d = load(in + j + 3 * kLanes);
+  store(o + j, a);
+  store(o + j + kLanes, b);
+  store(o + j + 2 * kLanes, c);
+  store(o + j + 3 * kLanes, d);
+}
 
 // Each function starts a 4 KiB page of code and runs PAD one-byte nops before
 // its loop, so that the loop starts PAD bytes (plus alignment) into the page.
@@ -47,14 +49,14 @@ constexpr int kStep = 4 * kLanes;
     asm volatile(".fill " #PAD ",1,0x90");                                            \
     for (std::int64_t i = 0; i < kRows; ++i) {                                        \
       float* o = out + i * kRow;                                                      \
-      _Pragma("GCC unroll 1") for (std::int64_t j = 0; j < kRow; j += kStep) STEP(in, o, j); \
+      _Pragma("GCC unroll 1") for (std::int64_t j = 0; j < kRow; j += kStep) step(in, o, j); \
     }                                                                                 \
   }                                                                                   \
   __attribute__((noinline, aligned(4096))) void whole_##PAD(const float* in, float* out) { \
     asm volatile(".fill " #PAD ",1,0x90");                                            \
     for (std::int64_t i = 0; i < kRows; ++i) {                                        \
       float* o = out + i * kRow;                                                      \
-      _Pragma("GCC unroll 64") for (std::int64_t j = 0; j < kRow; j += kStep) STEP(in, o, j); \
+      _Pragma("GCC unroll 64") for (std::int64_t j = 0; j < kRow; j += kStep) step(in, o, j); \
     }                                                                                 \
   }
 COPY_FUNCTIONS(0)
