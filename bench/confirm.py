@@ -89,10 +89,12 @@ def summary(rdir):
         verdict = judge(ratio, pct)
         below[fused] += verdict == "below"
         parts.append("%s %s %.3f (%s) %s" % (label, peer, ratio, " ".join("%.3f" % r for r in runs), verdict))
+    # As many runs as bench/run.sh made of each pair (one line each in versus.txt).
+    counts = "/".join(str(n) for n in sorted({len(runs) for runs in timed.values()})) or "no"
     return ("confirmed: below_peer=%d fused_below_peer=%d (each case below a peer in the medians, timed again against "
-            "it in 3 runs of 41 alternating rounds, the median of the runs' median ratios, peer time / bcastgen's (each "
+            "it in %s runs of 41 alternating rounds, the median of the runs' median ratios, peer time / bcastgen's (each "
             "run's): %s; not alternated, kept: %s)" % (
-                below[False], below[True], "; ".join(parts) or "none", ", ".join(kept) or "none"))
+                below[False], below[True], counts, "; ".join(parts) or "none", ", ".join(kept) or "none"))
 
 
 def main():
