@@ -59,20 +59,16 @@ __attribute__((always_inline)) inline void step(const float* in, float* o, std::
       _Pragma("GCC unroll 64") for (std::int64_t j = 0; j < kRow; j += kStep) step(in, o, j); \
     }                                                                                 \
   }
-COPY_FUNCTIONS(0)
-COPY_FUNCTIONS(2048)
-COPY_FUNCTIONS(3200)
-COPY_FUNCTIONS(3584)
-COPY_FUNCTIONS(4032)
+// The offsets, one list for the functions and the table of forms.
+#define PADS(X) X(0) X(2048) X(3200) X(3584) X(4032)
+PADS(COPY_FUNCTIONS)
 
 struct Form {
   const char* name;
   void (*run)(const float*, float*);
 };
-const Form kForms[] = {{"loop_0", loop_0},       {"whole_0", whole_0},       {"loop_2048", loop_2048},
-                       {"whole_2048", whole_2048}, {"loop_3200", loop_3200}, {"whole_3200", whole_3200},
-                       {"loop_3584", loop_3584}, {"whole_3584", whole_3584}, {"loop_4032", loop_4032},
-                       {"whole_4032", whole_4032}};
+#define FORMS(PAD) {"loop_" #PAD, loop_##PAD}, {"whole_" #PAD, whole_##PAD},
+const Form kForms[] = {PADS(FORMS)};
 
 }  // namespace
 

@@ -709,10 +709,10 @@ class BodyEmitter {
   // The main loop: j from 0 to `end` by whole steps, the step's vectors at
   // each j.
   void emit_steps(const std::string& out_ptr, std::int64_t end) {
-    pr_.line(fmt::format("// {} iterations of {} elements ({} lanes x {})", end / ip_.step, ip_.step, ip_.lanes,
-                         ip_.unroll));
+    const std::int64_t trips = end / ip_.step;
+    pr_.line(fmt::format("// {} iterations of {} elements ({} lanes x {})", trips, ip_.step, ip_.lanes, ip_.unroll));
     // Unrolled as planned, not whole by the compiler (the file's head says why).
-    if (end / ip_.step > 1) pr_.line("#pragma GCC unroll 1");
+    if (trips > 1) pr_.line("#pragma GCC unroll 1");
     pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", end, ip_.step));
     std::vector<std::int64_t> offs;
     for (int u = 0; u < ip_.unroll; ++u) offs.push_back(static_cast<std::int64_t>(u) * ip_.lanes);

@@ -19,14 +19,14 @@ mkdir -p "$work"
 "$bcastgen" generate "$src/tests/loop_shape/loop_shape.yaml" -o "$work"
 include=(-I"$src/runtime/include" -I"$work")
 
-# stores OBJECT KERNEL ISA: the vector stores in the kernel's variant function
-# (namespace kt_loop_shape::KERNEL_impl, function ISA; not its _range twin).
+# stores DISASSEMBLY KERNEL ISA: the vector stores in the kernel's variant
+# function (namespace kt_loop_shape::KERNEL_impl, function ISA; not its _range
+# twin), read from objdump's listing of the object.
 stores() {
-  objdump -d --no-show-raw-insn -C "$1" |
-    awk -v f="kt_loop_shape::$2_impl::(anonymous namespace)::$3(" '
-      /^[0-9a-f]+ <.*>:$/ { inside = index($0, f) > 0 }
-      inside && /vmovups[ \t]+%[xyz]mm[0-9]+,/ { n++ }
-      END { print n + 0 }'
+  awk -v f="kt_loop_shape::$2_impl::(anonymous namespace)::$3(" '
+    /^[0-9a-f]+ <.*>:$/ { inside = index($0, f) > 0 }
+    inside && /vmovups[ \t]+%[xyz]mm[0-9]+,/ { n++ }
+    END { print n + 0 }' "$1"
 }
 
 # Each kernel: name, and how many stores its avx512 and avx2 functions hold
@@ -43,10 +43,11 @@ failed=0
 check() {
   local obj=$1 label=$2 mode=$3 spec kernel a512 a2 n512 n2
   local -n list=$4
+  objdump -d --no-show-raw-insn -C "$obj" >"$obj.dis"
   for spec in "${list[@]}"; do
     IFS=: read -r kernel a512 a2 <<<"$spec"
-    n512=$(stores "$obj" "$kernel" avx512)
-    n2=$(stores "$obj" "$kernel" avx2)
+    n512=$(stores "$obj.dis" "$kernel" avx512)
+    n2=$(stores "$obj.dis" "$kernel" avx2)
     if [ "$mode" = loop ] && { [ "$n512" -lt 1 ] || [ "$n2" -lt 1 ] || [ "$n512" -gt "$a512" ] || [ "$n2" -gt "$a2" ]; }; then
       echo "FAIL $label: $kernel has $n512 avx512 and $n2 avx2 stores, not 1 to the plan's $a512 and $a2"
       failed=1
