@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds everything and runs the whole test suite.
 # Run as root on a fresh Debian 12 machine: bash scripts/test.sh
-# Stages (README, "Robustness: errors, fuzzing, sanitizers"), timed at the end:
+# Stages (docs/design/testing.md, "The test command and its stages"), timed at the end:
 #   build     Release build in $BUILD_DIR (build/), ctest
 #   sanitize  AddressSanitizer + UBSan in $ASAN_BUILD_DIR (build-asan/,
 #             BCASTGEN_SANITIZE=ON): the generator, parsers, runtime checks
