@@ -18,6 +18,8 @@
 // from a small table (gen::parse_expr). One accepted kernel in 8 is also
 // emitted (gen::generate), which must not fail.
 #include <algorithm>
+#include <cctype>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -486,16 +488,38 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   bool small = counts_fit && p.out_numel <= (std::int64_t{1} << 40);
   for (std::int64_t c : counts) small = small && c <= (std::int64_t{1} << 40);
   if (!emit || !small) return 0;  // above the default max_elements: validate_spec rejects it
+  // Beside it, the same kernel named like a SIMD wrapper (read last, so that
+  // older inputs keep their meaning): the generated code calls the wrappers
+  // through their alias (v::add_f32), so the name changes nothing else.
+  static const std::vector<std::string> wrappers = [] {
+    const std::set<std::string> names = Vocabulary::builtin().wrapper_names();
+    return std::vector<std::string>(names.begin(), names.end());
+  }();
+  KernelSpec named = k;
+  named.name = wrappers[in.pick(wrappers.size())];
   try {
     Spec spec;
     spec.ns = "fuzz";
     spec.isas = opt.isas;
     spec.stream_threshold_bytes = opt.stream_threshold_bytes;
-    spec.kernels.push_back(k);
+    spec.kernels = {k, named};
+    validate_spec(spec, "fuzz.yaml");
     GenerateOptions go;
     go.stem = "fuzz";
     const GeneratedFiles g = generate(spec, go);
     FUZZ_CHECK(g.files.count("fuzz.cpp") == 1, ctx + ": no source");
+    // The wrapper's name is never called unqualified: each `name(` is the
+    // kernel's own definition, or a qualified call of it or of the wrapper.
+    const std::string& cpp = g.files.at("fuzz.cpp");
+    const std::string call = named.name + "(";
+    for (std::size_t at = cpp.find(call); at != std::string::npos; at = cpp.find(call, at + 1)) {
+      const bool qualified = at >= 2 && cpp.compare(at - 2, 2, "::") == 0;
+      const bool defined = at >= 5 && cpp.compare(at - 5, 5, "void ") == 0;
+      const bool part_of_a_name = at > 0 && (std::isalnum(static_cast<unsigned char>(cpp[at - 1])) || cpp[at - 1] == '_');
+      FUZZ_CHECK(qualified || defined || part_of_a_name,
+                 ctx + ": kernel '" + named.name + "': an unqualified call of " + named.name + " at offset " +
+                     std::to_string(at) + ": " + cpp.substr(at < 40 ? 0 : at - 40, 80));
+    }
   } catch (const std::exception& e) {
     FUZZ_CHECK(false, ctx + ": generate failed: " + e.what());
   }

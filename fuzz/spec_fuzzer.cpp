@@ -5,12 +5,17 @@
 //     nothing else escapes (no yaml-cpp exception, no crash, no UB);
 //   - an accepted spec passes validate_spec, and gen::generate succeeds on
 //     it (what the parser accepts, the generator can emit), giving one plan
-//     per kernel and the header and source files.
+//     per kernel and the header and source files; but for a kernel named
+//     like the output's table (fuzz_kernels), which only generate can see;
+//   - so is the same spec with its kernels named like SIMD wrappers.
 #include <exception>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "bcastgen/gen/emit.h"
 #include "bcastgen/gen/spec.h"
+#include "bcastgen/gen/vocabulary.h"
 #include "fuzz_common.h"
 
 extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
@@ -45,6 +50,25 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     const GeneratedFiles g = generate(spec, options);
     FUZZ_CHECK(g.plans.size() == spec.kernels.size(), "one plan per kernel");
     FUZZ_CHECK(g.files.count("fuzz.h") && g.files.count("fuzz.cpp"), "header and source");
+    // The same kernels named like SIMD wrappers (picked by the input's
+    // length): accepted and emitted alike, as the wrappers are called
+    // through their alias.
+    static const std::vector<std::string> wrappers = [] {
+      const std::set<std::string> names = Vocabulary::builtin().wrapper_names();
+      return std::vector<std::string>(names.begin(), names.end());
+    }();
+    Spec renamed = spec;
+    for (std::size_t i = 0; i < renamed.kernels.size(); ++i) {
+      renamed.kernels[i].name = wrappers[(size + i * 7919) % wrappers.size()];
+    }
+    validate_spec(renamed, "fuzz.yaml");
+    FUZZ_CHECK(generate(renamed, options).plans.size() == spec.kernels.size(), "one plan per renamed kernel");
+  } catch (const SpecError& e) {
+    // The one name the spec cannot check: the kernel table's, the output's stem + _kernels.
+    for (const Diagnostic& d : e.diagnostics()) {
+      FUZZ_CHECK(d.kernel == "fuzz_kernels" && d.message.find("kernel table function") != std::string::npos,
+                 std::string("parse_spec accepted a spec that generate rejects: ") + d.text());
+    }
   } catch (const std::exception& e) {
     FUZZ_CHECK(false, std::string("parse_spec accepted a spec that generate rejects: ") + e.what());
   }

@@ -36,8 +36,8 @@
 // whole, as both compilers unroll a loop of up to 16 trips, the copy of a
 // 4 KiB row was one 904-byte body, and it ran 1.1x to 1.6x slower on an AMD
 // Zen 5 wherever the link put a 4 KiB page boundary of code inside it, and
-// no faster where it did not (bench/loop_straddle; README, "Per CPU kind:
-// AMD Zen 5").
+// no faster where it did not (bench/loop_straddle; docs/design/planner.md,
+// "3. Lanes, unroll and tails").
 
 // Marks kernel variants for `bcastgen inspect` (clang keeps annotations in the AST).
 #if defined(__clang__)
@@ -78,27 +78,27 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
-  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
+  namespace v = bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 64)
   const float* in0_1 = in0 + i0 * 3136;
   const float* in1_1 = in1 + i0;
   float* out_1 = out + i0 * 3136;
-  const __m512 t1 = splat_f32(in1_1[0]);
+  const __m512 t1 = v::splat_f32(in1_1[0]);
   // 49 iterations of 64 elements (16 lanes x 4)
   #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 3136; j += 64) {
-    const __m512 t0_0 = load_f32(in0_1 + j);
-    const __m512 t0_1 = load_f32(in0_1 + j + 16);
-    const __m512 t0_2 = load_f32(in0_1 + j + 32);
-    const __m512 t0_3 = load_f32(in0_1 + j + 48);
-    const __m512 t2_0 = add_f32(t0_0, t1);
-    const __m512 t2_1 = add_f32(t0_1, t1);
-    const __m512 t2_2 = add_f32(t0_2, t1);
-    const __m512 t2_3 = add_f32(t0_3, t1);
-    store_f32(out_1 + j, t2_0);
-    store_f32(out_1 + j + 16, t2_1);
-    store_f32(out_1 + j + 32, t2_2);
-    store_f32(out_1 + j + 48, t2_3);
+    const __m512 t0_0 = v::load_f32(in0_1 + j);
+    const __m512 t0_1 = v::load_f32(in0_1 + j + 16);
+    const __m512 t0_2 = v::load_f32(in0_1 + j + 32);
+    const __m512 t0_3 = v::load_f32(in0_1 + j + 48);
+    const __m512 t2_0 = v::add_f32(t0_0, t1);
+    const __m512 t2_1 = v::add_f32(t0_1, t1);
+    const __m512 t2_2 = v::add_f32(t0_2, t1);
+    const __m512 t2_3 = v::add_f32(t0_3, t1);
+    v::store_f32(out_1 + j, t2_0);
+    v::store_f32(out_1 + j + 16, t2_1);
+    v::store_f32(out_1 + j + 32, t2_2);
+    v::store_f32(out_1 + j + 48, t2_3);
   }  // for j
 }
 
@@ -117,27 +117,27 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:bias_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
-  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
+  namespace v = bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 64)
   const float* in0_1 = in0 + i0 * 3136;
   const float* in1_1 = in1 + i0;
   float* out_1 = out + i0 * 3136;
-  const __m256 t1 = splat_f32(in1_1[0]);
+  const __m256 t1 = v::splat_f32(in1_1[0]);
   // 98 iterations of 32 elements (8 lanes x 4)
   #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 3136; j += 32) {
-    const __m256 t0_0 = load_f32(in0_1 + j);
-    const __m256 t0_1 = load_f32(in0_1 + j + 8);
-    const __m256 t0_2 = load_f32(in0_1 + j + 16);
-    const __m256 t0_3 = load_f32(in0_1 + j + 24);
-    const __m256 t2_0 = add_f32(t0_0, t1);
-    const __m256 t2_1 = add_f32(t0_1, t1);
-    const __m256 t2_2 = add_f32(t0_2, t1);
-    const __m256 t2_3 = add_f32(t0_3, t1);
-    store_f32(out_1 + j, t2_0);
-    store_f32(out_1 + j + 8, t2_1);
-    store_f32(out_1 + j + 16, t2_2);
-    store_f32(out_1 + j + 24, t2_3);
+    const __m256 t0_0 = v::load_f32(in0_1 + j);
+    const __m256 t0_1 = v::load_f32(in0_1 + j + 8);
+    const __m256 t0_2 = v::load_f32(in0_1 + j + 16);
+    const __m256 t0_3 = v::load_f32(in0_1 + j + 24);
+    const __m256 t2_0 = v::add_f32(t0_0, t1);
+    const __m256 t2_1 = v::add_f32(t0_1, t1);
+    const __m256 t2_2 = v::add_f32(t0_2, t1);
+    const __m256 t2_3 = v::add_f32(t0_3, t1);
+    v::store_f32(out_1 + j, t2_0);
+    v::store_f32(out_1 + j + 8, t2_1);
+    v::store_f32(out_1 + j + 16, t2_2);
+    v::store_f32(out_1 + j + 24, t2_3);
   }  // for j
 }
 
@@ -156,27 +156,27 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // neon: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:bias_add:neon")
 inline void neon_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
-  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  namespace v = bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
   // iteration i0 of the split loop (extent 64)
   const float* in0_1 = in0 + i0 * 3136;
   const float* in1_1 = in1 + i0;
   float* out_1 = out + i0 * 3136;
-  const float32x4_t t1 = splat_f32(in1_1[0]);
+  const float32x4_t t1 = v::splat_f32(in1_1[0]);
   // 196 iterations of 16 elements (4 lanes x 4)
   #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 3136; j += 16) {
-    const float32x4_t t0_0 = load_f32(in0_1 + j);
-    const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
-    const float32x4_t t0_2 = load_f32(in0_1 + j + 8);
-    const float32x4_t t0_3 = load_f32(in0_1 + j + 12);
-    const float32x4_t t2_0 = add_f32(t0_0, t1);
-    const float32x4_t t2_1 = add_f32(t0_1, t1);
-    const float32x4_t t2_2 = add_f32(t0_2, t1);
-    const float32x4_t t2_3 = add_f32(t0_3, t1);
-    store_f32(out_1 + j, t2_0);
-    store_f32(out_1 + j + 4, t2_1);
-    store_f32(out_1 + j + 8, t2_2);
-    store_f32(out_1 + j + 12, t2_3);
+    const float32x4_t t0_0 = v::load_f32(in0_1 + j);
+    const float32x4_t t0_1 = v::load_f32(in0_1 + j + 4);
+    const float32x4_t t0_2 = v::load_f32(in0_1 + j + 8);
+    const float32x4_t t0_3 = v::load_f32(in0_1 + j + 12);
+    const float32x4_t t2_0 = v::add_f32(t0_0, t1);
+    const float32x4_t t2_1 = v::add_f32(t0_1, t1);
+    const float32x4_t t2_2 = v::add_f32(t0_2, t1);
+    const float32x4_t t2_3 = v::add_f32(t0_3, t1);
+    v::store_f32(out_1 + j, t2_0);
+    v::store_f32(out_1 + j + 4, t2_1);
+    v::store_f32(out_1 + j + 8, t2_2);
+    v::store_f32(out_1 + j + 12, t2_3);
   }  // for j
 }
 
@@ -301,7 +301,7 @@ void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
   bcastgen::check_not_null("bias_add", "out", out.data, 200704);
   bcastgen::check_alias("bias_add", "a", out.data, 802816, a.data, 802816, true);
   bcastgen::check_alias("bias_add", "b", out.data, 802816, b.data, 256, false);
-  bias_add(a.data, b.data, out.data);
+  ::demo::bias_add(a.data, b.data, out.data);  // qualified: an input may bear the kernel's name
 }
 
 
@@ -336,7 +336,7 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
-  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
+  namespace v = bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 2)
   const float* in0_1 = in0 + i0 * 60;
   float* out_1 = out + i0 * 60;
@@ -344,16 +344,16 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, fl
     const float* in0_2 = in0_1 + i1 * 20;
     const float* in1_2 = in1 + i1;
     float* out_2 = out_1 + i1 * 20;
-    const __m512 t1 = splat_f32(in1_2[0]);
+    const __m512 t1 = v::splat_f32(in1_2[0]);
     // tail: 1 whole vector at 0
-    const __m512 t0_t0 = load_f32(in0_2);
-    const __m512 t2_t0 = add_f32(t0_t0, t1);
-    store_f32(out_2, t2_t0);
+    const __m512 t0_t0 = v::load_f32(in0_2);
+    const __m512 t2_t0 = v::add_f32(t0_t0, t1);
+    v::store_f32(out_2, t2_t0);
     // tail: the last 4 elements, lanes 0..3 of one masked vector
     const __mmask16 tail = 0xf;
-    const __m512 t0_m0 = load_tail_f32(in0_2 + 16, tail);
-    const __m512 t2_m0 = add_f32(t0_m0, t1);
-    store_tail_f32(out_2 + 16, tail, t2_m0);
+    const __m512 t0_m0 = v::load_tail_f32(in0_2 + 16, tail);
+    const __m512 t2_m0 = v::add_f32(t0_m0, t1);
+    v::store_tail_f32(out_2 + 16, tail, t2_m0);
   }  // for i1
 }
 
@@ -372,7 +372,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
-  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
+  namespace v = bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 2)
   const float* in0_1 = in0 + i0 * 60;
   float* out_1 = out + i0 * 60;
@@ -380,14 +380,14 @@ inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, floa
     const float* in0_2 = in0_1 + i1 * 20;
     const float* in1_2 = in1 + i1;
     float* out_2 = out_1 + i1 * 20;
-    const __m256 t1 = splat_f32(in1_2[0]);
+    const __m256 t1 = v::splat_f32(in1_2[0]);
     // tail: 2 whole vectors at 0
-    const __m256 t0_t0 = load_f32(in0_2);
-    const __m256 t0_t1 = load_f32(in0_2 + 8);
-    const __m256 t2_t0 = add_f32(t0_t0, t1);
-    const __m256 t2_t1 = add_f32(t0_t1, t1);
-    store_f32(out_2, t2_t0);
-    store_f32(out_2 + 8, t2_t1);
+    const __m256 t0_t0 = v::load_f32(in0_2);
+    const __m256 t0_t1 = v::load_f32(in0_2 + 8);
+    const __m256 t2_t0 = v::add_f32(t0_t0, t1);
+    const __m256 t2_t1 = v::add_f32(t0_t1, t1);
+    v::store_f32(out_2, t2_t0);
+    v::store_f32(out_2 + 8, t2_t1);
     // tail: the last 4 elements, one by one
     const float s1 = in1_2[0];
     out_2[16] = bcastgen::ops::add(in0_2[16], s1);
@@ -412,7 +412,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // neon: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:pdpd_add:neon")
 inline void neon_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
-  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  namespace v = bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
   // iteration i0 of the split loop (extent 2)
   const float* in0_1 = in0 + i0 * 60;
   float* out_1 = out + i0 * 60;
@@ -420,26 +420,26 @@ inline void neon_block(std::int64_t i0, const float* in0, const float* in1, floa
     const float* in0_2 = in0_1 + i1 * 20;
     const float* in1_2 = in1 + i1;
     float* out_2 = out_1 + i1 * 20;
-    const float32x4_t t1 = splat_f32(in1_2[0]);
+    const float32x4_t t1 = v::splat_f32(in1_2[0]);
     // 1 iterations of 16 elements (4 lanes x 4)
     for (std::int64_t j = 0; j < 16; j += 16) {
-      const float32x4_t t0_0 = load_f32(in0_2 + j);
-      const float32x4_t t0_1 = load_f32(in0_2 + j + 4);
-      const float32x4_t t0_2 = load_f32(in0_2 + j + 8);
-      const float32x4_t t0_3 = load_f32(in0_2 + j + 12);
-      const float32x4_t t2_0 = add_f32(t0_0, t1);
-      const float32x4_t t2_1 = add_f32(t0_1, t1);
-      const float32x4_t t2_2 = add_f32(t0_2, t1);
-      const float32x4_t t2_3 = add_f32(t0_3, t1);
-      store_f32(out_2 + j, t2_0);
-      store_f32(out_2 + j + 4, t2_1);
-      store_f32(out_2 + j + 8, t2_2);
-      store_f32(out_2 + j + 12, t2_3);
+      const float32x4_t t0_0 = v::load_f32(in0_2 + j);
+      const float32x4_t t0_1 = v::load_f32(in0_2 + j + 4);
+      const float32x4_t t0_2 = v::load_f32(in0_2 + j + 8);
+      const float32x4_t t0_3 = v::load_f32(in0_2 + j + 12);
+      const float32x4_t t2_0 = v::add_f32(t0_0, t1);
+      const float32x4_t t2_1 = v::add_f32(t0_1, t1);
+      const float32x4_t t2_2 = v::add_f32(t0_2, t1);
+      const float32x4_t t2_3 = v::add_f32(t0_3, t1);
+      v::store_f32(out_2 + j, t2_0);
+      v::store_f32(out_2 + j + 4, t2_1);
+      v::store_f32(out_2 + j + 8, t2_2);
+      v::store_f32(out_2 + j + 12, t2_3);
     }  // for j
     // tail: 1 whole vector at 16
-    const float32x4_t t0_t0 = load_f32(in0_2 + 16);
-    const float32x4_t t2_t0 = add_f32(t0_t0, t1);
-    store_f32(out_2 + 16, t2_t0);
+    const float32x4_t t0_t0 = v::load_f32(in0_2 + 16);
+    const float32x4_t t2_t0 = v::add_f32(t0_t0, t1);
+    v::store_f32(out_2 + 16, t2_t0);
   }  // for i1
 }
 
@@ -568,7 +568,7 @@ void pdpd_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
   bcastgen::check_not_null("pdpd_add", "out", out.data, 120);
   bcastgen::check_alias("pdpd_add", "a", out.data, 480, a.data, 480, true);
   bcastgen::check_alias("pdpd_add", "b", out.data, 480, b.data, 12, false);
-  pdpd_add(a.data, b.data, out.data);
+  ::demo::pdpd_add(a.data, b.data, out.data);  // qualified: an input may bear the kernel's name
 }
 
 
@@ -603,28 +603,28 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
-  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
+  namespace v = bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 14)
   const float* in0_1 = in0 + i0 * 10752;
   float* out_1 = out + i0 * 10752;
   // in1 (b) repeats every 3 elements: 48 = lcm(3, 16) elements in 3 registers
   alignas(64) float pattern1[48];
   for (int k = 0; k < 48; ++k) pattern1[k] = in1[k % 3];
-  const __m512 t1_p0 = load_f32(pattern1);
-  const __m512 t1_p1 = load_f32(pattern1 + 16);
-  const __m512 t1_p2 = load_f32(pattern1 + 32);
+  const __m512 t1_p0 = v::load_f32(pattern1);
+  const __m512 t1_p1 = v::load_f32(pattern1 + 16);
+  const __m512 t1_p2 = v::load_f32(pattern1 + 32);
   // 224 iterations of 48 elements (16 lanes x 3)
   #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 10752; j += 48) {
-    const __m512 t0_0 = load_f32(in0_1 + j);
-    const __m512 t0_1 = load_f32(in0_1 + j + 16);
-    const __m512 t0_2 = load_f32(in0_1 + j + 32);
-    const __m512 t2_0 = subtract_f32(t0_0, t1_p0);
-    const __m512 t2_1 = subtract_f32(t0_1, t1_p1);
-    const __m512 t2_2 = subtract_f32(t0_2, t1_p2);
-    store_f32(out_1 + j, t2_0);
-    store_f32(out_1 + j + 16, t2_1);
-    store_f32(out_1 + j + 32, t2_2);
+    const __m512 t0_0 = v::load_f32(in0_1 + j);
+    const __m512 t0_1 = v::load_f32(in0_1 + j + 16);
+    const __m512 t0_2 = v::load_f32(in0_1 + j + 32);
+    const __m512 t2_0 = v::subtract_f32(t0_0, t1_p0);
+    const __m512 t2_1 = v::subtract_f32(t0_1, t1_p1);
+    const __m512 t2_2 = v::subtract_f32(t0_2, t1_p2);
+    v::store_f32(out_1 + j, t2_0);
+    v::store_f32(out_1 + j + 16, t2_1);
+    v::store_f32(out_1 + j + 32, t2_2);
   }  // for j
 }
 
@@ -643,28 +643,28 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mean_sub:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
-  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
+  namespace v = bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 14)
   const float* in0_1 = in0 + i0 * 10752;
   float* out_1 = out + i0 * 10752;
   // in1 (b) repeats every 3 elements: 24 = lcm(3, 8) elements in 3 registers
   alignas(64) float pattern1[24];
   for (int k = 0; k < 24; ++k) pattern1[k] = in1[k % 3];
-  const __m256 t1_p0 = load_f32(pattern1);
-  const __m256 t1_p1 = load_f32(pattern1 + 8);
-  const __m256 t1_p2 = load_f32(pattern1 + 16);
+  const __m256 t1_p0 = v::load_f32(pattern1);
+  const __m256 t1_p1 = v::load_f32(pattern1 + 8);
+  const __m256 t1_p2 = v::load_f32(pattern1 + 16);
   // 448 iterations of 24 elements (8 lanes x 3)
   #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 10752; j += 24) {
-    const __m256 t0_0 = load_f32(in0_1 + j);
-    const __m256 t0_1 = load_f32(in0_1 + j + 8);
-    const __m256 t0_2 = load_f32(in0_1 + j + 16);
-    const __m256 t2_0 = subtract_f32(t0_0, t1_p0);
-    const __m256 t2_1 = subtract_f32(t0_1, t1_p1);
-    const __m256 t2_2 = subtract_f32(t0_2, t1_p2);
-    store_f32(out_1 + j, t2_0);
-    store_f32(out_1 + j + 8, t2_1);
-    store_f32(out_1 + j + 16, t2_2);
+    const __m256 t0_0 = v::load_f32(in0_1 + j);
+    const __m256 t0_1 = v::load_f32(in0_1 + j + 8);
+    const __m256 t0_2 = v::load_f32(in0_1 + j + 16);
+    const __m256 t2_0 = v::subtract_f32(t0_0, t1_p0);
+    const __m256 t2_1 = v::subtract_f32(t0_1, t1_p1);
+    const __m256 t2_2 = v::subtract_f32(t0_2, t1_p2);
+    v::store_f32(out_1 + j, t2_0);
+    v::store_f32(out_1 + j + 8, t2_1);
+    v::store_f32(out_1 + j + 16, t2_2);
   }  // for j
 }
 
@@ -683,28 +683,28 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // neon: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mean_sub:neon")
 inline void neon_block(std::int64_t i0, const float* in0, const float* in1, float* out) {
-  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  namespace v = bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
   // iteration i0 of the split loop (extent 14)
   const float* in0_1 = in0 + i0 * 10752;
   float* out_1 = out + i0 * 10752;
   // in1 (b) repeats every 3 elements: 12 = lcm(3, 4) elements in 3 registers
   alignas(64) float pattern1[12];
   for (int k = 0; k < 12; ++k) pattern1[k] = in1[k % 3];
-  const float32x4_t t1_p0 = load_f32(pattern1);
-  const float32x4_t t1_p1 = load_f32(pattern1 + 4);
-  const float32x4_t t1_p2 = load_f32(pattern1 + 8);
+  const float32x4_t t1_p0 = v::load_f32(pattern1);
+  const float32x4_t t1_p1 = v::load_f32(pattern1 + 4);
+  const float32x4_t t1_p2 = v::load_f32(pattern1 + 8);
   // 896 iterations of 12 elements (4 lanes x 3)
   #pragma GCC unroll 1
   for (std::int64_t j = 0; j < 10752; j += 12) {
-    const float32x4_t t0_0 = load_f32(in0_1 + j);
-    const float32x4_t t0_1 = load_f32(in0_1 + j + 4);
-    const float32x4_t t0_2 = load_f32(in0_1 + j + 8);
-    const float32x4_t t2_0 = subtract_f32(t0_0, t1_p0);
-    const float32x4_t t2_1 = subtract_f32(t0_1, t1_p1);
-    const float32x4_t t2_2 = subtract_f32(t0_2, t1_p2);
-    store_f32(out_1 + j, t2_0);
-    store_f32(out_1 + j + 4, t2_1);
-    store_f32(out_1 + j + 8, t2_2);
+    const float32x4_t t0_0 = v::load_f32(in0_1 + j);
+    const float32x4_t t0_1 = v::load_f32(in0_1 + j + 4);
+    const float32x4_t t0_2 = v::load_f32(in0_1 + j + 8);
+    const float32x4_t t2_0 = v::subtract_f32(t0_0, t1_p0);
+    const float32x4_t t2_1 = v::subtract_f32(t0_1, t1_p1);
+    const float32x4_t t2_2 = v::subtract_f32(t0_2, t1_p2);
+    v::store_f32(out_1 + j, t2_0);
+    v::store_f32(out_1 + j + 4, t2_1);
+    v::store_f32(out_1 + j + 8, t2_2);
   }  // for j
 }
 
@@ -831,7 +831,7 @@ void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<
   bcastgen::check_not_null("mean_sub", "out", out.data, 150528);
   bcastgen::check_alias("mean_sub", "a", out.data, 602112, a.data, 602112, true);
   bcastgen::check_alias("mean_sub", "b", out.data, 602112, b.data, 12, false);
-  mean_sub(a.data, b.data, out.data);
+  ::demo::mean_sub(a.data, b.data, out.data);  // qualified: an input may bear the kernel's name
 }
 
 
@@ -867,7 +867,7 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
-  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
+  namespace v = bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 6;
   bool* out_1 = out + i0 * 210;
@@ -877,12 +877,12 @@ inline void avx512_block(std::int64_t i0, const float* in0, const float* in1, bo
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
       const float* in0_3 = in0_1 + i2;
       bool* out_3 = out_2 + i2 * 5;
-      const __m512 t0 = splat_f32(in0_3[0]);
+      const __m512 t0 = v::splat_f32(in0_3[0]);
       // tail: the last 5 elements, lanes 0..4 of one masked vector
       const __mmask16 tail = 0x1f;
-      const __m512 t1_m0 = load_tail_f32(in1_2, tail);
-      const __mmask16 t2_m0 = greater_f32(t0, t1_m0);
-      store_bool_tail_f32(out_3, tail, t2_m0);
+      const __m512 t1_m0 = v::load_tail_f32(in1_2, tail);
+      const __mmask16 t2_m0 = v::greater_f32(t0, t1_m0);
+      v::store_bool_tail_f32(out_3, tail, t2_m0);
     }  // for i2
   }  // for i1
 }
@@ -902,7 +902,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, const 
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:mask_gt:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
-  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
+  namespace v = bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 6;
   bool* out_1 = out + i0 * 210;
@@ -938,7 +938,7 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, const fl
 // neon: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:mask_gt:neon")
 inline void neon_block(std::int64_t i0, const float* in0, const float* in1, bool* out) {
-  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  namespace v = bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
   // iteration i0 of the split loop (extent 8)
   const float* in0_1 = in0 + i0 * 6;
   bool* out_1 = out + i0 * 210;
@@ -946,14 +946,14 @@ inline void neon_block(std::int64_t i0, const float* in0, const float* in1, bool
     const float* in1_2 = in1 + i1 * 5;
     bool* out_2 = out_1 + i1 * 30;
     // in1 (b) is the same for every i2: its row's 1 vector, held in registers, loaded once per iteration of loop i1
-    const float32x4_t t1_h0 = load_f32(in1_2);
+    const float32x4_t t1_h0 = v::load_f32(in1_2);
     for (std::int64_t i2 = 0; i2 < 6; ++i2) {
       const float* in0_3 = in0_1 + i2;
       bool* out_3 = out_2 + i2 * 5;
-      const float32x4_t t0 = splat_f32(in0_3[0]);
+      const float32x4_t t0 = v::splat_f32(in0_3[0]);
       {  // elements 0..3 of the row (1 vector)
-        const uint32x4_t t2_0 = greater_f32(t0, t1_h0);
-        store_bool_f32(out_3, t2_0);
+        const uint32x4_t t2_0 = v::greater_f32(t0, t1_h0);
+        v::store_bool_f32(out_3, t2_0);
       }
       // tail: the last 1 elements, one by one
       const float s0 = in0_3[0];
@@ -1090,7 +1090,7 @@ void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<c
   bcastgen::check_not_null("mask_gt", "out", out.data, 1680);
   bcastgen::check_alias("mask_gt", "a", out.data, 1680, a.data, 192, false);
   bcastgen::check_alias("mask_gt", "b", out.data, 1680, b.data, 140, false);
-  mask_gt(a.data, b.data, out.data);
+  ::demo::mask_gt(a.data, b.data, out.data);  // qualified: an input may bear the kernel's name
 }
 
 
@@ -1123,7 +1123,7 @@ namespace {
 // avx512: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx512")
 inline void avx512_block(std::int64_t i0, const float* in0, float* out) {
-  using namespace bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
+  namespace v = bcastgen::simd::avx512;  // the vector forms, bcastgen/simd/avx512.h
   // in0: output element e of the block reads in0[index(e)]; lane l of vector v is e = v*16 + l
   const __m512i index_in0_0 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2);
   const __m512i index_in0_1 = _mm512_setr_epi32(2, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2);
@@ -1131,14 +1131,14 @@ inline void avx512_block(std::int64_t i0, const float* in0, float* out) {
   const __mmask16 span_mask_in0 = 0x7;  // 3 elements
   const __mmask16 tail = 0xf;  // the last 4 elements of the block
   (void)i0;  // one piece: no split loop
-  const __m512 span_in0 = load_tail_f32(in0, span_mask_in0);  // in0[0..2]
-  const __m512 t0_g0 = permute_f32(span_in0, index_in0_0);
-  const __m512 t0_g1 = permute_f32(span_in0, index_in0_1);
-  const __m512 t0_g2 = permute_f32(span_in0, index_in0_2);
+  const __m512 span_in0 = v::load_tail_f32(in0, span_mask_in0);  // in0[0..2]
+  const __m512 t0_g0 = v::permute_f32(span_in0, index_in0_0);
+  const __m512 t0_g1 = v::permute_f32(span_in0, index_in0_1);
+  const __m512 t0_g2 = v::permute_f32(span_in0, index_in0_2);
   // the block: 36 elements = 2 vectors + 4 masked lanes
-  store_f32(out, t0_g0);
-  store_f32(out + 16, t0_g1);
-  store_tail_f32(out + 32, tail, t0_g2);
+  v::store_f32(out, t0_g0);
+  v::store_f32(out + 16, t0_g1);
+  v::store_tail_f32(out + 32, tail, t0_g2);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx512")
@@ -1156,7 +1156,7 @@ void avx512_range(std::int64_t begin, std::int64_t end, const float* in0, float*
 // avx2: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline, target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.block:expand:avx2")
 inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
-  using namespace bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
+  namespace v = bcastgen::simd::avx2;  // the vector forms, bcastgen/simd/avx2.h
   // in0: output element e of the block reads in0[index(e)]; lane l of vector v is e = v*8 + l
   const __m256i index_in0_0 = _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 1, 1);
   const __m256i index_in0_1 = _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2);
@@ -1165,18 +1165,18 @@ inline void avx2_block(std::int64_t i0, const float* in0, float* out) {
   const __m256i index_in0_4 = _mm256_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0);
   const __m256i span_mask_in0 = _mm256_setr_epi32(-1, -1, -1, 0, 0, 0, 0, 0);  // 3 elements
   (void)i0;  // one piece: no split loop
-  const __m256 span_in0 = load_tail_f32(in0, span_mask_in0);  // in0[0..2]
-  const __m256 t0_g0 = permute_f32(span_in0, index_in0_0);
-  const __m256 t0_g1 = permute_f32(span_in0, index_in0_1);
-  const __m256 t0_g2 = permute_f32(span_in0, index_in0_2);
-  const __m256 t0_g3 = permute_f32(span_in0, index_in0_3);
-  const __m256 t0_g4 = permute_f32(span_in0, index_in0_4);
+  const __m256 span_in0 = v::load_tail_f32(in0, span_mask_in0);  // in0[0..2]
+  const __m256 t0_g0 = v::permute_f32(span_in0, index_in0_0);
+  const __m256 t0_g1 = v::permute_f32(span_in0, index_in0_1);
+  const __m256 t0_g2 = v::permute_f32(span_in0, index_in0_2);
+  const __m256 t0_g3 = v::permute_f32(span_in0, index_in0_3);
+  const __m256 t0_g4 = v::permute_f32(span_in0, index_in0_4);
   // the block: 36 elements = 4 vectors + 4 masked lanes
-  store_f32(out, t0_g0);
-  store_f32(out + 8, t0_g1);
-  store_f32(out + 16, t0_g2);
-  store_f32(out + 24, t0_g3);
-  store_first_f32<4>(out + 32, t0_g4);
+  v::store_f32(out, t0_g0);
+  v::store_f32(out + 8, t0_g1);
+  v::store_f32(out + 16, t0_g2);
+  v::store_f32(out + 24, t0_g3);
+  v::store_first_f32<4>(out + 32, t0_g4);
 }
 
 __attribute__((target("avx2,fma,f16c,bmi,bmi2"))) BCASTGEN_KERNEL("bcastgen.kernel:expand:avx2")
@@ -1194,16 +1194,16 @@ void avx2_range(std::int64_t begin, std::int64_t end, const float* in0, float* o
 // neon: iteration i0 of the split loop. Inlined into both drivers below.
 __attribute__((always_inline)) BCASTGEN_KERNEL("bcastgen.block:expand:neon")
 inline void neon_block(std::int64_t i0, const float* in0, float* out) {
-  using namespace bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
+  namespace v = bcastgen::simd::neon;  // the vector forms, bcastgen/simd/neon.h
   (void)i0;  // one piece: no split loop
   for (std::int64_t i0 = 0; i0 < 2; ++i0) {
     float* out_1 = out + i0 * 18;
     for (std::int64_t i1 = 0; i1 < 3; ++i1) {
       const float* in0_2 = in0 + i1;
       float* out_2 = out_1 + i1 * 6;
-      const float32x4_t t0 = splat_f32(in0_2[0]);
+      const float32x4_t t0 = v::splat_f32(in0_2[0]);
       // tail: 1 whole vector at 0
-      store_f32(out_2, t0);
+      v::store_f32(out_2, t0);
       // tail: the last 2 elements, one by one
       const float s0 = in0_2[0];
       out_2[4] = s0;
@@ -1331,7 +1331,7 @@ void expand_checked(bcastgen::TensorView<const float> in, bcastgen::TensorView<f
   bcastgen::check_not_null("expand", "in", in.data, 3);
   bcastgen::check_not_null("expand", "out", out.data, 36);
   bcastgen::check_alias("expand", "in", out.data, 144, in.data, 12, false);
-  expand(in.data, out.data);
+  ::demo::expand(in.data, out.data);  // qualified: an input may bear the kernel's name
 }
 
 

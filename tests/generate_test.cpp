@@ -252,16 +252,16 @@ TEST(Generate, BiasAddHasOnlyConstantLoops) {
   const std::string z = function_text(cpp, "inline void avx512_block(");
   ASSERT_FALSE(z.empty()) << cpp;
   // The vector forms are the wrappers of the ISA's SIMD header.
-  EXPECT_TRUE(contains(z, "using namespace bcastgen::simd::avx512;")) << z;
-  EXPECT_TRUE(contains(z, "= load_f32(in0_1 + j);")) << z;
-  EXPECT_TRUE(contains(z, "= add_f32(")) << z;
-  EXPECT_TRUE(contains(z, "const __m512 t1 = splat_f32(in1_1[0]);")) << z;  // b splatted once per channel
+  EXPECT_TRUE(contains(z, "namespace v = bcastgen::simd::avx512;")) << z;
+  EXPECT_TRUE(contains(z, "= v::load_f32(in0_1 + j);")) << z;
+  EXPECT_TRUE(contains(z, "= v::add_f32(")) << z;
+  EXPECT_TRUE(contains(z, "const __m512 t1 = v::splat_f32(in1_1[0]);")) << z;  // b splatted once per channel
   EXPECT_TRUE(contains(z, "store_f32(out_1 + j, ")) << z;
   EXPECT_FALSE(contains(z, "__m256")) << z;
   const std::string y = function_text(cpp, "inline void avx2_block(");
   ASSERT_FALSE(y.empty()) << cpp;
-  EXPECT_TRUE(contains(y, "using namespace bcastgen::simd::avx2;")) << y;
-  EXPECT_TRUE(contains(y, "const __m256 t2_0 = add_f32(")) << y;
+  EXPECT_TRUE(contains(y, "namespace v = bcastgen::simd::avx2;")) << y;
+  EXPECT_TRUE(contains(y, "const __m256 t2_0 = v::add_f32(")) << y;
   EXPECT_FALSE(contains(y, "__m512")) << y;
   const std::string s = function_text(cpp, "inline void scalar_block(");
   ASSERT_FALSE(s.empty()) << cpp;
@@ -288,19 +288,19 @@ kernels:
   const std::string& cpp = g.files.at("pack.cpp");
   const std::string gate = function_text(cpp, "inline void avx2_block(");
   ASSERT_FALSE(gate.empty()) << cpp;
-  EXPECT_TRUE(contains(gate, "const x4::f32v t1_x4 = x4::sigmoid_f32(x4::f32v{{t0_0, t0_1, t0_2, t0_3}});\n"
+  EXPECT_TRUE(contains(gate, "const v::x4::f32v t1_x4 = v::x4::sigmoid_f32(v::x4::f32v{{t0_0, t0_1, t0_2, t0_3}});\n"
                              "    const __m256 t1_0 = t1_x4.v[0];\n")) << gate;
-  EXPECT_TRUE(contains(gate, "x4::fast_tanh_f32(x4::f32v{{t2_0, t2_1, t2_2, t2_3}})")) << gate;
+  EXPECT_TRUE(contains(gate, "v::x4::fast_tanh_f32(v::x4::f32v{{t2_0, t2_1, t2_2, t2_3}})")) << gate;
   // Node by node: the products of the four vectors after both functions.
   ASSERT_NE(gate.find("multiply_f32(t1_0, t3_0)"), std::string::npos) << gate;
-  EXPECT_LT(gate.find("x4::fast_tanh_f32"), gate.find("multiply_f32(t1_0, t3_0)")) << gate;
+  EXPECT_LT(gate.find("v::x4::fast_tanh_f32"), gate.find("multiply_f32(t1_0, t3_0)")) << gate;
   const std::string pairs = cpp.substr(cpp.find("namespace pairs_impl"));
-  EXPECT_TRUE(contains(pairs, "const x2::f32v t1_x2_0 = x2::log1p_f32(x2::f32v{{t0_0, t0_1}});\n"
+  EXPECT_TRUE(contains(pairs, "const v::x2::f32v t1_x2_0 = v::x2::log1p_f32(v::x2::f32v{{t0_0, t0_1}});\n"
                               "    const __m256 t1_0 = t1_x2_0.v[0];\n"
                               "    const __m256 t1_1 = t1_x2_0.v[1];\n"
-                              "    const x2::f32v t1_x2_1 = x2::log1p_f32(x2::f32v{{t0_2, t0_3}});\n")) << pairs;
+                              "    const v::x2::f32v t1_x2_1 = v::x2::log1p_f32(v::x2::f32v{{t0_2, t0_3}});\n")) << pairs;
   EXPECT_TRUE(contains(pairs, "expm1_f32(t0_3)")) << pairs;
-  EXPECT_FALSE(contains(pairs, "x4::") || contains(pairs, "x2::expm1")) << pairs;
+  EXPECT_FALSE(contains(pairs, "v::x4::") || contains(pairs, "v::x2::expm1")) << pairs;
   const std::string plain = cpp.substr(cpp.find("namespace plain_impl"));
   EXPECT_FALSE(contains(plain.substr(0, plain.find("}  // namespace plain_impl")), "x4")) << plain;
 }
@@ -319,11 +319,11 @@ TEST(Generate, ACpuKindsPlanTakesItsMathPacks) {
   };
   const GeneratedFiles zen4 = generated("cpu: zen4\n"), generic = generated("");
   const std::string z = function_text(zen4.files.at("e.cpp"), "inline void avx2_block(");
-  EXPECT_TRUE(contains(z, "const x2::f32v t1_x2_0 = x2::fast_log_f32(x2::f32v{{t0_0, t0_1}});")) << z;
-  EXPECT_TRUE(contains(z, "x2::fast_log_f32(x2::f32v{{t0_2, t0_3}})")) << z;
-  EXPECT_FALSE(contains(z, "x4::")) << z;
+  EXPECT_TRUE(contains(z, "const v::x2::f32v t1_x2_0 = v::x2::fast_log_f32(v::x2::f32v{{t0_0, t0_1}});")) << z;
+  EXPECT_TRUE(contains(z, "v::x2::fast_log_f32(v::x2::f32v{{t0_2, t0_3}})")) << z;
+  EXPECT_FALSE(contains(z, "v::x4::")) << z;
   const std::string g = function_text(generic.files.at("e.cpp"), "inline void avx2_block(");
-  EXPECT_TRUE(contains(g, "x4::fast_log_f32(x4::f32v{{t0_0, t0_1, t0_2, t0_3}})")) << g;
+  EXPECT_TRUE(contains(g, "v::x4::fast_log_f32(v::x4::f32v{{t0_0, t0_1, t0_2, t0_3}})")) << g;
   const std::string why = "math functions take several of a step's vectors a call (simd/math_pack.inl): t1 = fast_log(t0) : f32 takes ";
   ASSERT_EQ(zen4.plans.size(), 1u);
   EXPECT_TRUE(contains(zen4.plans[0].isas.at(0).why, why + "2 (zen4)")) << zen4.plans[0].isas.at(0).why;
@@ -439,6 +439,15 @@ void expect_failure_leaves_output(const std::string& spec_text, int expected_cod
   EXPECT_TRUE(contains(r.err, expected_err)) << show(r);
   EXPECT_EQ(r.out, "") << show(r);
   EXPECT_EQ(snapshot(out), before);
+}
+
+// The kernel table's name depends on the output (its stem): a kernel that
+// bears it is refused when the files are named, nothing written.
+TEST(GenerateCli, AKernelNamedLikeTheTableExitsTwoAndWritesNothing) {
+  expect_failure_leaves_output(
+      "kernels:\n  - name: bad_kernels\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [2]\n    b: [2]\n", 2,
+      "bad.yaml:2:5: kernel 'bad_kernels': kernel name 'bad_kernels' is the kernel table function of the output "
+      "bad.h: rename the kernel or the output\n");
 }
 
 TEST(GenerateCli, RuleFailureExitsOneAndWritesNothing) {

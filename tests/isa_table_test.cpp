@@ -127,7 +127,7 @@ kernels:
   EXPECT_NE(src.find("#if defined(__x86_64__) || defined(_M_X64)\n#include \"bcastgen/simd/avx512.h\"\n"
                      "#include \"bcastgen/simd/avx2.h\"\n#endif"),
             std::string::npos);
-  EXPECT_NE(src.find("using namespace bcastgen::simd::avx2;"), std::string::npos);
+  EXPECT_NE(src.find("namespace v = bcastgen::simd::avx2;"), std::string::npos);
 }
 
 // avx512fp16 extends avx512 with native f16 lanes: only a kernel with an
@@ -151,9 +151,9 @@ kernels:
   EXPECT_NE(src.find(guard + "// avx512fp16: iteration i0"), std::string::npos);
   EXPECT_NE(src.find("bcastgen.kernel:add16:avx512fp16"), std::string::npos);
   EXPECT_EQ(src.find("bcastgen.kernel:add32:avx512fp16"), std::string::npos);
-  EXPECT_NE(src.find("using namespace bcastgen::simd::avx512fp16;"), std::string::npos);
-  EXPECT_NE(src.find("= multiply_ph(t0_"), std::string::npos);  // native f16 forms, 32 lanes
-  EXPECT_NE(src.find("= add_ph(t2_"), std::string::npos);
+  EXPECT_NE(src.find("namespace v = bcastgen::simd::avx512fp16;"), std::string::npos);
+  EXPECT_NE(src.find("= v::multiply_ph(t0_"), std::string::npos);  // native f16 forms, 32 lanes
+  EXPECT_NE(src.find("= v::add_ph(t2_"), std::string::npos);
   EXPECT_NE(src.find("32 lanes x unroll 4"), std::string::npos);
   EXPECT_NE(src.find(guard + "  if (bcastgen::isa_includes(isa, bcastgen::Isa::Avx512Fp16)) return avx512fp16;\n#endif\n"
                              "#if defined(__x86_64__) || defined(_M_X64)\n"
@@ -179,8 +179,8 @@ kernels:
   EXPECT_NE(src.find("#include \"bcastgen/simd/avx512bf16.h\""), std::string::npos);
   EXPECT_NE(src.find("bcastgen.kernel:addbf:avx512bf16"), std::string::npos);
   EXPECT_EQ(src.find("bcastgen.kernel:widen:avx512bf16"), std::string::npos);
-  EXPECT_NE(src.find("using namespace bcastgen::simd::avx512bf16;"), std::string::npos);
-  EXPECT_NE(src.find("= multiply_bf16(t0_"), std::string::npos);  // AVX-512's forms, rounded to bf16
+  EXPECT_NE(src.find("namespace v = bcastgen::simd::avx512bf16;"), std::string::npos);
+  EXPECT_NE(src.find("= v::multiply_bf16(t0_"), std::string::npos);  // AVX-512's forms, rounded to bf16
   // The main loop's 4 vectors store as two pairs (one vcvtne2ps2bf16 each), the tail alone.
   EXPECT_NE(src.find("store_pair_pbh(out_1 + j, t"), std::string::npos);
   EXPECT_NE(src.find("store_pair_pbh(out_1 + j + 32, t"), std::string::npos);
@@ -280,7 +280,7 @@ kernels:
   const std::size_t mix = both.find("namespace mix_impl");
   ASSERT_NE(mix, std::string::npos);
   const std::string fp16 = variant(both.substr(mix), "avx512fp16");
-  EXPECT_NE(fp16.find("= multiply_ph(t0_"), std::string::npos) << fp16;
+  EXPECT_NE(fp16.find("= v::multiply_ph(t0_"), std::string::npos) << fp16;
   EXPECT_NE(fp16.find("store_pbh(out_1 + "), std::string::npos) << fp16;
   EXPECT_EQ(both.find("bcastgen.kernel:bf_only:avx512fp16"), std::string::npos);
   EXPECT_NE(both.find("bcastgen.kernel:bf_only:avx512bf16"), std::string::npos);
@@ -443,17 +443,18 @@ TEST(VocabularyCheck, MathPackIsAnIsasOptIn) {
                   "isas.avx2.math_pack_on must be a mapping");
 }
 
-// Each row names a wrapper by convention: form_dtype, cast_from_to.
+// Each row names a wrapper by convention: form_dtype, cast_from_to, called
+// through the alias of the ISA's namespace (kWrapperAlias).
 TEST(VocabularyCheck, FormsCallTheirWrappers) {
   const Vocabulary& v = Vocabulary::builtin();
-  EXPECT_EQ(v.type(Isa::Avx512, bg::DType::F32)->store_tail, "store_tail_f32({p}, {t}, {v})");
-  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::U8)->select, "select_u8({c}, {x}, {y})");
-  EXPECT_EQ(v.op(Isa::Avx2, bg::DType::I16, bg::Op::Maximum), "maximum_i16({a}, {b})");
-  EXPECT_EQ(v.unary(Isa::Avx512, bg::DType::F64, bg::UnaryOp::Sqrt), "sqrt_f64({x})");
+  EXPECT_EQ(v.type(Isa::Avx512, bg::DType::F32)->store_tail, "v::store_tail_f32({p}, {t}, {v})");
+  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::U8)->select, "v::select_u8({c}, {x}, {y})");
+  EXPECT_EQ(v.op(Isa::Avx2, bg::DType::I16, bg::Op::Maximum), "v::maximum_i16({a}, {b})");
+  EXPECT_EQ(v.unary(Isa::Avx512, bg::DType::F64, bg::UnaryOp::Sqrt), "v::sqrt_f64({x})");
   // store_first's lane count is a template argument, fixed per call.
-  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::I64)->store_first, "store_first_i64<{n}>({p}, {v})");
+  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::I64)->store_first, "v::store_first_i64<{n}>({p}, {v})");
   EXPECT_TRUE(v.type(Isa::Avx512, bg::DType::F32)->store_first.empty());  // its masked stores are fast
-  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::F32)->store_bool4, "store_bool4_f32({p}, {a}, {b}, {c}, {d})");
+  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::F32)->store_bool4, "v::store_bool4_f32({p}, {a}, {b}, {c}, {d})");
   EXPECT_TRUE(v.type(Isa::Avx2, bg::DType::F64)->store_bool4.empty());
 }
 
@@ -462,7 +463,7 @@ TEST(VocabularyCheck, FormsCallTheirWrappers) {
 TEST(VocabularyCheck, APartialRowDropsTheBasesPlainPartialStore) {
   const Vocabulary v = Vocabulary::parse(
       edited("store_bool_tail, store_exact, stream_exact]", "store_bool_tail, store_exact, stream_exact, store_first]"));
-  EXPECT_EQ(v.type(Isa::Avx512, bg::DType::Bf16)->store_first, "store_first_bf16<{n}>({p}, {v})");
+  EXPECT_EQ(v.type(Isa::Avx512, bg::DType::Bf16)->store_first, "v::store_first_bf16<{n}>({p}, {v})");
   EXPECT_TRUE(v.type(Isa::Avx512Bf16, bg::DType::Bf16)->store_first.empty());
 }
 
@@ -473,19 +474,19 @@ TEST(VocabularyCheck, APartialRowTakesTheRestFromItsBase) {
   const bg::gen::TypeVocabulary* own = v.type(Isa::Avx512Bf16, bg::DType::Bf16);
   const bg::gen::TypeVocabulary* base = v.type(Isa::Avx512, bg::DType::Bf16);
   ASSERT_TRUE(own && base);
-  EXPECT_EQ(own->store, "store_pbh({p}, {v})");
-  EXPECT_EQ(own->store_tail, "store_tail_pbh({p}, {t}, {v})");
-  EXPECT_EQ(own->stream, "stream_pbh({p}, {v})");
-  EXPECT_EQ(own->store_pair, "store_pair_pbh({p}, {a}, {b})");
-  EXPECT_EQ(own->stream_pair, "stream_pair_pbh({p}, {a}, {b})");
+  EXPECT_EQ(own->store, "v::store_pbh({p}, {v})");
+  EXPECT_EQ(own->store_tail, "v::store_tail_pbh({p}, {t}, {v})");
+  EXPECT_EQ(own->stream, "v::stream_pbh({p}, {v})");
+  EXPECT_EQ(own->store_pair, "v::store_pair_pbh({p}, {a}, {b})");
+  EXPECT_EQ(own->stream_pair, "v::stream_pair_pbh({p}, {a}, {b})");
   EXPECT_TRUE(base->store_pair.empty());  // AVX-512 has no one-instruction pair: its stores stay single
   EXPECT_EQ(own->load, base->load);
   EXPECT_EQ(own->store_exact, base->store_exact);  // values of the type: no rounding, nothing to replace
   EXPECT_EQ(own->vec, "__m512");
-  EXPECT_EQ(v.op(Isa::Avx512Bf16, bg::DType::Bf16, bg::Op::Add), "add_bf16({a}, {b})");
-  EXPECT_EQ(v.unary(Isa::Avx512Bf16, bg::DType::Bf16, bg::UnaryOp::Exp), "exp_bf16({x})");
-  EXPECT_EQ(v.cast(Isa::Avx512Bf16, bg::DType::Bf16, bg::DType::F16), "cast_bf16_f16({x})");
-  EXPECT_EQ(v.type(Isa::Avx512Bf16, bg::DType::F32)->store, "store_f32({p}, {v})");
+  EXPECT_EQ(v.op(Isa::Avx512Bf16, bg::DType::Bf16, bg::Op::Add), "v::add_bf16({a}, {b})");
+  EXPECT_EQ(v.unary(Isa::Avx512Bf16, bg::DType::Bf16, bg::UnaryOp::Exp), "v::exp_bf16({x})");
+  EXPECT_EQ(v.cast(Isa::Avx512Bf16, bg::DType::Bf16, bg::DType::F16), "v::cast_bf16_f16({x})");
+  EXPECT_EQ(v.type(Isa::Avx512Bf16, bg::DType::F32)->store, "v::store_f32({p}, {v})");
   EXPECT_TRUE(v.overrides(Isa::Avx512Bf16, bg::DType::Bf16));
   EXPECT_TRUE(v.overrides_only_stores(Isa::Avx512Bf16, bg::DType::Bf16));
   EXPECT_FALSE(v.overrides(Isa::Avx512Bf16, bg::DType::F32));
@@ -494,8 +495,8 @@ TEST(VocabularyCheck, APartialRowTakesTheRestFromItsBase) {
   EXPECT_EQ(v.isa(Isa::Avx512Fp16)->base, Isa::Avx512Bf16);
   EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::Bf16)->store, own->store);
   EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::Bf16)->load, base->load);
-  EXPECT_EQ(v.op(Isa::Avx512Fp16, bg::DType::Bf16, bg::Op::Add), "add_bf16({a}, {b})");
-  EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::F16)->store, "store_ph({p}, {v})");
+  EXPECT_EQ(v.op(Isa::Avx512Fp16, bg::DType::Bf16, bg::Op::Add), "v::add_bf16({a}, {b})");
+  EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::F16)->store, "v::store_ph({p}, {v})");
   EXPECT_EQ(v.isa(Isa::Avx512Fp16)->index_const, v.isa(Isa::Avx512)->index_const);
   EXPECT_FALSE(v.overrides(Isa::Avx512Fp16, bg::DType::Bf16));
 }
@@ -517,14 +518,14 @@ TEST(VocabularyCheck, APartialRowNeedsABaseAndListsOnlyStores) {
 TEST(VocabularyCheck, CastFormsByWidth) {
   const Vocabulary& v = Vocabulary::builtin();
   EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::F32, bg::DType::F32), "{x}");
-  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::I32, bg::DType::F32), "cast_i32_f32({x})");
+  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::I32, bg::DType::F32), "v::cast_i32_f32({x})");
   EXPECT_FALSE(v.cast(Isa::Avx2, bg::DType::U32, bg::DType::F32));  // no AVX2 form: lane by lane
-  EXPECT_EQ(v.cast(Isa::Avx512, bg::DType::F32, bg::DType::F64), "cast_f32_f64<{s}>({x})");
-  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::F64, bg::DType::F32), "cast_f64_f32({x})");
-  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::Bool, bg::DType::F64), "cast_bool_f64({x})");
+  EXPECT_EQ(v.cast(Isa::Avx512, bg::DType::F32, bg::DType::F64), "v::cast_f32_f64<{s}>({x})");
+  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::F64, bg::DType::F32), "v::cast_f64_f32({x})");
+  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::Bool, bg::DType::F64), "v::cast_bool_f64({x})");
   EXPECT_FALSE(v.cast(Isa::Avx2, bg::DType::I64, bg::DType::I8));  // a join of 8 registers: lane by lane
   const Vocabulary widened = Vocabulary::parse(edited("    f32: [i32, bool,", "    f32: [u64, i32, bool,"));
-  EXPECT_EQ(widened.cast(Isa::Avx512, bg::DType::F32, bg::DType::U64), "cast_f32_u64<{s}>({x})");
+  EXPECT_EQ(widened.cast(Isa::Avx512, bg::DType::F32, bg::DType::U64), "v::cast_f32_u64<{s}>({x})");
   expect_rejected(edited("    f32: [i32, bool,", "    f32: [f32, bool,"), "casts.avx512.f32.f32: a cast to the same dtype");
 }
 

@@ -78,3 +78,20 @@ function(bcastgen_diff_specs out_var)
     COMMENT "Random differential specs (seed ${arg_SEED})")
   set(${out_var} ${specs} PARENT_SCOPE)
 endfunction()
+
+# bcastgen_names_spec(<out_var> PYTHON <python3> GENERATOR <exe or target> DIR <dir> EVERY <k>)
+#
+# A spec whose kernels bear the names of the SIMD wrappers, every K-th of
+# `bcastgen list --json`'s list and the names generated code declares beside
+# them (tests/names/make_names_spec.py), written at build time to
+# <dir>/names.yaml, whose path it puts in <out_var> for bcastgen_kernel_tables.
+function(bcastgen_names_spec out_var)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PYTHON;GENERATOR;DIR;EVERY" "")
+  set(script ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/names/make_names_spec.py)
+  add_custom_command(
+    OUTPUT ${arg_DIR}/names.yaml
+    COMMAND ${arg_PYTHON} ${script} --bcastgen ${arg_GENERATOR} --out ${arg_DIR}/names.yaml --every ${arg_EVERY}
+    DEPENDS ${script} ${arg_GENERATOR}
+    COMMENT "Kernels named like the SIMD wrappers (every ${arg_EVERY}th)")
+  set(${out_var} ${arg_DIR}/names.yaml PARENT_SCOPE)
+endfunction()

@@ -21,11 +21,14 @@ using bg::gen::Vocabulary;
 
 namespace {
 
-// "add_f32({a}, {b})" -> "add_f32", "cast_f32_f64<{s}>({x})" -> "cast_f32_f64";
-// "" for no form, "{x}" for no call.
+// "v::add_f32({a}, {b})" -> "add_f32", "v::cast_f32_f64<{s}>({x})" -> "cast_f32_f64";
+// "" for no form, "{x}" for no call. Every call is qualified by the alias.
 void add_name(std::set<std::string>& names, const std::string& form) {
   const std::size_t end = form.find_first_of("(<");
-  if (!form.empty() && end != std::string::npos) names.insert(form.substr(0, end));
+  if (form.empty() || end == std::string::npos) return;
+  const std::string alias = std::string(bg::gen::kWrapperAlias) + "::";
+  EXPECT_EQ(form.rfind(alias, 0), 0u) << form << " is not called through " << alias;
+  names.insert(form.substr(alias.size(), end - alias.size()));
 }
 
 std::set<std::string> vocabulary_names(bg::Isa isa) {

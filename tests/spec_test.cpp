@@ -431,6 +431,55 @@ TEST(SpecErrors, DuplicateKernelNames) {
   EXPECT_EQ(d[0].text(), "model.yaml:8:5: kernel 'k': duplicate kernel name 'k'");
 }
 
+// A kernel named like a SIMD wrapper, or like what generated code declares
+// inside a kernel's namespace, is fine: the wrappers are called through a
+// block-scope alias (v::add_f32) and the checked entry calls its kernel
+// qualified (tests/names/ compiles them all).
+TEST(SpecErrors, NamesOfTheWrappersAreAccepted) {
+  std::string text = "kernels:\n";
+  for (const char* name : {"add_f32", "load_f32", "add_i32", "v", "x4", "select", "avx512", "Fn", "bcastgen"}) {
+    text += std::string("  - name: ") + name + "\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [2]\n    b: [2]\n";
+  }
+  EXPECT_NO_THROW(bcastgen::gen::parse_spec(text, "model.yaml"));
+}
+
+// What generated code emits beside a kernel, and the global names it spells
+// unqualified, are refused with the kernel, the clash and a remedy.
+TEST(SpecErrors, NamesThatClashWithGeneratedCode) {
+  auto one = [](const std::string& name) {
+    return "  - name: " + name + "\n    op: add\n    dtype: f32\n    rule: numpy\n    a: [2]\n    b: [2]\n";
+  };
+  const std::vector<std::pair<std::string, std::string>> derived = {
+      {"k_checked", "checked entry point"},      {"k_range", "range entry point"},
+      {"k_isa", "entry point for a chosen ISA"}, {"k_outer_extent", "C accessor of the split loop's extent"},
+      {"k_impl", "namespace of the ISA variants"}, {"k_shape", "namespace of the shapes"},
+      {"k_erased", "type-erased table entry"},   {"k_range_erased", "type-erased range entry"},
+      {"k_inputs", "table of input rows"},       {"k_nodes", "table of expression nodes"}};
+  for (const auto& [name, role] : derived) {
+    const auto d = errors_of("namespace: m\nkernels:\n" + one("k") + one(name));
+    ASSERT_EQ(d.size(), 1u) << name << "\n" << all_text(d);
+    EXPECT_EQ(d[0].text(), "model.yaml:9:5: kernel '" + name + "': kernel name '" + name + "' is the " + role +
+                               " that bcastgen emits for kernel 'k': rename one of them");
+  }
+  auto message = [&](const std::string& name) {
+    const auto d = errors_of("namespace: my::model\nkernels:\n" + one(name));
+    return d.size() == 1 ? d[0].message : all_text(d);
+  };
+  EXPECT_EQ(message("last_error"),
+            "kernel name 'last_error' would make its C entry point my_model_last_error, the generated file's "
+            "last-error function: rename the kernel");
+  EXPECT_EQ(message("BCASTGEN_KERNEL"),
+            "kernel name 'BCASTGEN_KERNEL' starts with BCASTGEN_, the prefix of bcastgen's macros: rename the kernel");
+  for (const std::string global : {"float32x4_t", "uint8x16_t", "_mm_sfence", "_mm512_setr_epi32", "_bzhi_u64"}) {
+    EXPECT_EQ(message(global), "kernel name '" + global +
+                                   "' is a name of the ISA headers that the generated code uses (a vector type or an "
+                                   "intrinsic, templates/vocabulary.yaml); the kernel's entry point would hide it: "
+                                   "rename the kernel");
+  }
+  // Alone, a name that is only some other kernel's symbol is fine.
+  EXPECT_NO_THROW(bcastgen::gen::parse_spec("kernels:\n" + one("k_range"), "model.yaml"));
+}
+
 TEST(SpecErrors, NamesMustBeIdentifiers) {
   for (const std::string bad : {"2fast", "bias-add", "has space", "a__b", "_Upper"}) {
     const auto d = errors_of("kernels:\n  - name: \"" + bad +

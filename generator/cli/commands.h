@@ -27,6 +27,7 @@ Action register_run(CLI::App& app);
 Action register_tune(CLI::App& app);   // cmd_tune.cpp
 Action register_inspect(CLI::App& app);  // cmd_inspect.cpp
 Action register_onnx(CLI::App& app);     // cmd_onnx.cpp
+Action register_list(CLI::App& app);     // cmd_list.cpp
 
 // The Clang steps of `generate` (cmd_inspect.cpp): kExitOk, kExitToolFailure
 // when verification fails, kExitBadInput when built without Clang.

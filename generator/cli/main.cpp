@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   std::vector<std::pair<CLI::App*, bcastgen::cli::Action>> actions;
   for (auto reg : {bcastgen::cli::register_shape, bcastgen::cli::register_explain,
                    bcastgen::cli::register_generate, bcastgen::cli::register_run, bcastgen::cli::register_tune,
-                   bcastgen::cli::register_inspect, bcastgen::cli::register_onnx}) {
+                   bcastgen::cli::register_inspect, bcastgen::cli::register_onnx, bcastgen::cli::register_list}) {
     auto action = reg(app);
     actions.emplace_back(app.get_subcommands({}).back(), std::move(action));
   }

@@ -36,21 +36,6 @@ std::string banner(const GenerateOptions& o, CpuKind cpu, const char* comment = 
                          o.tuning.size(), o.wisdom_name);
 }
 
-// A C identifier from a stem or namespace ("my-model" -> "my_model", "a::b" -> "a_b").
-std::string c_identifier(const std::string& name) {
-  std::string s;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (name.compare(i, 2, "::") == 0) {
-      s += '_';
-      ++i;
-    } else {
-      s += std::isalnum(static_cast<unsigned char>(name[i])) ? name[i] : '_';
-    }
-  }
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "k" + s;
-  return s;
-}
-
 }  // namespace
 
 GeneratedFiles generate(const Spec& spec, const GenerateOptions& options) {
@@ -64,7 +49,18 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
   PlanOptions popt = plan_options(spec);
 
   const std::string table_fn = table_symbol(c_identifier(options.stem));
-  const KernelFileNames names{spec.ns, c_identifier(spec.ns) + "_", table_fn};
+  const KernelFileNames names{spec.ns, c_prefix(spec.ns), table_fn};
+  // The one name beside the kernels that the output's stem decides (spec.cpp checks the others).
+  for (const KernelSpec& k : spec.kernels) {
+    if (k.name != table_fn) continue;
+    Diagnostic d;
+    d.file = options.source_name;
+    d.pos = k.pos;
+    d.kernel = k.name;
+    d.message = "kernel name '" + k.name + "' is the kernel table function of the output " + options.stem +
+                ".h: rename the kernel or the output";
+    throw SpecError({d});
+  }
   GeneratedFiles out;
   std::vector<Values> declarations, definitions;
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
@@ -103,14 +99,14 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
   Values sv;
   sv.set("banner", banner(options, spec.cpu)).set("namespace", spec.ns).set("header", header);
   sv.list("simd_headers", simd_headers).declare("condition").declare("headers").declare("simd_header");
-  sv.set("table_fn", table_fn).set("c_header", c_header).set("c_prefix", names.c_prefix);
+  sv.set("table_fn", table_fn).set("c_header", c_header).set("c_last_error", names.c_prefix + kCLastError);
   sv.list("kernels", definitions);
   out.files[source] = render("source.cpp.mustache", sv);
 
   Values cv;
   cv.set("banner", banner(options, spec.cpu)).set("header", header).set("source_file", source);
-  cv.set("c_prefix", names.c_prefix);
-  std::string guard = "BCASTGEN_" + c_identifier(options.stem) + "_C_H";
+  cv.set("c_last_error", names.c_prefix + kCLastError);
+  std::string guard = kMacroPrefix + c_identifier(options.stem) + "_C_H";
   for (char& c : guard) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   cv.set("guard", guard).list("kernels", declarations);
   out.files[c_header] = render("c_header.h.mustache", cv);

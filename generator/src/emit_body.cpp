@@ -434,17 +434,17 @@ class BodyEmitter {
         continue;
       }
       const ExprNode& n = node(i);
-      const std::string ns = fmt::format("x{}", width);
+      const std::string ns = pack_namespace(static_cast<int>(width)), tuple = ns + "::f32v";
       for (std::size_t first = 0; first < offs.size(); first += width) {
         std::string args;
         for (std::size_t u = first; u < first + width; ++u) {
           args += (u > first ? ", " : "") + vector_name(n.args[0], fmt::format("{}{}", tag, u), offs[u]);
         }
-        const std::string pack = width == offs.size() ? fmt::format("t{}_{}{}", i, tag, ns)
-                                                      : fmt::format("t{}_{}{}_{}", i, tag, ns, first / width);
-        const std::string call =
-            expand(*voc_.unary(ip_.isa, DType::F32, n.unary), {{"x", ns + "::f32v{{" + args + "}}"}});
-        pr_.line(fmt::format("const {}::f32v {} = {}::{};", ns, pack, ns, call));
+        const std::string pack = width == offs.size() ? fmt::format("t{}_{}x{}", i, tag, width)
+                                                      : fmt::format("t{}_{}x{}_{}", i, tag, width, first / width);
+        const std::string call = expand(packed_call(*voc_.unary(ip_.isa, DType::F32, n.unary), static_cast<int>(width)),
+                                        {{"x", tuple + "{{" + args + "}}"}});
+        pr_.line(fmt::format("const {} {} = {};", tuple, pack, call));
         for (std::size_t u = first; u < first + width; ++u) {
           pr_.line(fmt::format("const {} {} = {}.v[{}];", reg_type(i),
                                vector_name(i, fmt::format("{}{}", tag, u), offs[u]), pack, u - first));

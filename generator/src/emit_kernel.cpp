@@ -139,12 +139,15 @@ std::vector<Values> isa_guard_values(const std::string& condition) {
   return {Values().set("condition", condition)};
 }
 
-// The namespace of the SIMD wrappers a vector variant calls unqualified; none
-// for a scalar loop.
+// The namespace of the SIMD wrappers a vector variant calls through its
+// alias (kWrapperAlias); none for a scalar loop.
 std::vector<Values> simd_wrappers(const IsaPlan& ip) {
   const IsaInfo& row = isa_info(ip.isa);
   if (!ip.vector || *row.header == '\0') return {};
-  return {Values().set("namespace", std::string("bcastgen::simd::") + row.name).set("header", row.header)};
+  return {Values()
+              .set("alias", kWrapperAlias)
+              .set("namespace", std::string("bcastgen::simd::") + row.name)
+              .set("header", row.header)};
 }
 
 // One ISA variant (or its streaming twin): the block, the full and the range driver.
@@ -176,6 +179,7 @@ std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const Vocabular
                                                    .set("fence", row.nt_fence)
                                                    .list("guard", isa_guard_values(isa_guard(ip.isa)))
                                                    .list("simd", simd_wrappers(ip))
+                                                   .declare("alias")
                                                    .declare("namespace")
                                                    .declare("header")
                                                    .declare("condition")

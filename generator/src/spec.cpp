@@ -8,7 +8,9 @@
 #include <set>
 
 #include "bcastgen/gen/expr.h"
+#include "bcastgen/gen/vocabulary.h"
 #include "bcastgen/reference.h"
+#include "symbols.h"
 
 namespace bcastgen::gen {
 
@@ -707,6 +709,43 @@ static std::string dag_problems(const KernelSpec& k) {
   return "";
 }
 
+// Each name that generated code gives beside a kernel (kernel_symbol_roles)
+// -> that kernel and what the name is.
+using SymbolOwners = std::map<std::string, std::pair<std::string, const char*>>;
+static SymbolOwners symbol_owners(const Spec& spec) {
+  SymbolOwners owners;
+  for (const KernelSpec& k : spec.kernels) {
+    for (const auto& [symbol, role] : kernel_symbol_roles(k.name)) owners.emplace(symbol, std::make_pair(k.name, role));
+  }
+  return owners;
+}
+
+// Why a kernel name (an identifier) cannot be emitted beside the others
+// ("" if it can). Generated code calls the wrappers and the runtime
+// qualified (v::add_f32, bcastgen::ops::add), so every other name works;
+// these would clash with a name the generated code declares or spells
+// unqualified in the kernel's namespace.
+static std::string kernel_name_problem(const std::string& name, const std::string& ns, const SymbolOwners& owners) {
+  const std::string quoted = "kernel name '" + name + "'";
+  if (const auto it = owners.find(name); it != owners.end()) {
+    return quoted + " is the " + it->second.second + " that bcastgen emits for kernel '" + it->second.first +
+           "': rename one of them";
+  }
+  if (name == kCLastError) {
+    return quoted + " would make its C entry point " + c_prefix(ns) + name +
+           ", the generated file's last-error function: rename the kernel";
+  }
+  if (name.rfind(kMacroPrefix, 0) == 0) {
+    return quoted + " starts with " + kMacroPrefix + ", the prefix of bcastgen's macros: rename the kernel";
+  }
+  static const std::set<std::string> globals = Vocabulary::builtin().global_names();
+  if (globals.count(name)) {
+    return quoted + " is a name of the ISA headers that the generated code uses (a vector type or an intrinsic, "
+                    "templates/vocabulary.yaml); the kernel's entry point would hide it: rename the kernel";
+  }
+  return "";
+}
+
 // The checks shared by parsed and in-memory specs. Kernels in `skip` were
 // already diagnosed while parsing; only name clashes are checked for them.
 // The rule engine runs once per kernel: `known` holds the results the
@@ -732,11 +771,16 @@ static std::vector<Diagnostic> spec_problems(const Spec& spec, const std::string
     add(nullptr, "stream_threshold_bytes must be 0 or more, got " + std::to_string(*spec.stream_threshold_bytes));
   }
   std::set<std::string> seen;
+  const SymbolOwners owners = symbol_owners(spec);
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
     const KernelSpec& k = spec.kernels[i];
     if (!k.name.empty() && !seen.insert(k.name).second) add(&k, "duplicate kernel name '" + k.name + "'");
     if (skip.count(i)) continue;
-    if (!is_cpp_identifier(k.name)) add(&k, "kernel name '" + k.name + "' is not a valid C++ identifier");
+    if (!is_cpp_identifier(k.name)) {
+      add(&k, "kernel name '" + k.name + "' is not a valid C++ identifier");
+    } else if (const std::string why = kernel_name_problem(k.name, spec.ns, owners); !why.empty()) {
+      add(&k, why);
+    }
     const std::string dag_problem = dag_problems(k);
     if (!dag_problem.empty()) {
       add(&k, dag_problem);

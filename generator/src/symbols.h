@@ -4,7 +4,10 @@
 // theirs from the same functions.
 #pragma once
 
+#include <cctype>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace bcastgen::gen {
 
@@ -29,6 +32,47 @@ inline KernelSymbols kernel_symbols(const std::string& kernel, const std::string
   return {k,           k + "_checked", k + "_range",        k + "_isa",    k + "_outer_extent", k + "_impl",
           k + "_shape", k + "_erased", k + "_range_erased", k + "_inputs", k + "_nodes"};
 }
+
+// A C identifier from a stem or namespace ("my-model" -> "my_model", "a::b" -> "a_b").
+inline std::string c_identifier(const std::string& name) {
+  std::string s;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name.compare(i, 2, "::") == 0) {
+      s += '_';
+      ++i;
+    } else {
+      s += std::isalnum(static_cast<unsigned char>(name[i])) ? name[i] : '_';
+    }
+  }
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "k" + s;
+  return s;
+}
+
+// The C entry points' prefix of a spec's namespace: "a::b" -> "a_b_".
+inline std::string c_prefix(const std::string& ns) { return c_identifier(ns) + "_"; }
+
+// Every name kernel_symbols gives beside the kernel's own, with what it
+// names: a kernel of the same spec may bear none of them (spec.cpp).
+inline std::vector<std::pair<std::string, const char*>> kernel_symbol_roles(const std::string& kernel) {
+  const KernelSymbols s = kernel_symbols(kernel);
+  return {{s.checked, "checked entry point"},
+          {s.range, "range entry point"},
+          {s.isa, "entry point for a chosen ISA"},
+          {s.outer_extent, "C accessor of the split loop's extent"},
+          {s.impl, "namespace of the ISA variants"},
+          {s.shape, "namespace of the shapes"},
+          {s.erased, "type-erased table entry"},
+          {s.range_erased, "type-erased range entry"},
+          {s.inputs, "table of input rows"},
+          {s.nodes, "table of expression nodes"}};
+}
+
+// The C function that gives the last error on this thread: "<prefix>last_error".
+inline constexpr const char* kCLastError = "last_error";
+
+// The prefix of the macros of the generated code and the runtime
+// (BCASTGEN_KERNEL, BCASTGEN_SIMD_AVX512): no kernel name starts with it.
+inline constexpr const char* kMacroPrefix = "BCASTGEN_";
 
 // One ISA variant inside <kernel>_impl.
 struct VariantSymbols {

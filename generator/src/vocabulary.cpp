@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -62,8 +63,9 @@ Placeholders placeholders(std::initializer_list<const char*> names) {
   return p;
 }
 
-// A call of the wrapper `name` with the arguments, in order, after its
-// template arguments: "add_f32({a}, {b})", "cast_i8_f32<{s}>({x})".
+// A call of the wrapper `name`, qualified by the alias of its ISA's
+// namespace (kWrapperAlias), with the arguments, in order, after its
+// template arguments: "v::add_f32({a}, {b})", "v::cast_i8_f32<{s}>({x})".
 std::string call(const std::string& name, const std::vector<const char*>& args,
                  const std::vector<const char*>& template_args = {}) {
   auto list = [](const std::vector<const char*>& names) {
@@ -71,7 +73,8 @@ std::string call(const std::string& name, const std::vector<const char*>& args,
     for (std::size_t i = 0; i < names.size(); ++i) s += std::string(i ? ", " : "") + "{" + names[i] + "}";
     return s;
   };
-  return name + (template_args.empty() ? "" : "<" + list(template_args) + ">") + "(" + list(args) + ")";
+  return std::string(kWrapperAlias) + "::" + name + (template_args.empty() ? "" : "<" + list(template_args) + ">") +
+         "(" + list(args) + ")";
 }
 
 // A form's call of its wrapper: its first template_args arguments as the
@@ -171,6 +174,14 @@ std::map<UnaryOp, int> pack_widths_of(const YAML::Node& n, const std::string& wh
 }
 
 }  // namespace
+
+std::string pack_namespace(int width) { return std::string(kWrapperAlias) + "::x" + std::to_string(width); }
+
+std::string packed_call(const std::string& call, int width) {
+  const std::string alias = std::string(kWrapperAlias) + "::";
+  if (call.rfind(alias, 0) != 0) throw Error("internal: '" + call + "' is not a wrapper call");
+  return pack_namespace(width) + "::" + call.substr(alias.size());
+}
 
 Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   Vocabulary v;
@@ -548,6 +559,68 @@ std::optional<std::string> Vocabulary::unary(Isa isa, DType t, UnaryOp u) const 
   auto it = unary_.find({isa, t, u});
   if (it == unary_.end()) return std::nullopt;
   return it->second;
+}
+
+namespace {
+
+// The identifiers of a piece of C++ code, but for its {placeholders},
+// keywords and qualified names' later parts ("static_cast<{mask}>(_bzhi_u64(~0ull, ...))"
+// -> _bzhi_u64; "0ull" is a number).
+void add_identifiers(const std::string& code, std::set<std::string>* out) {
+  static const std::set<std::string> kKeywords = {"static_cast", "unsigned", "int", "long", "short", "char",
+                                                  "const", "signed"};
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t i = 0; i < code.size();) {
+    if (!word(code[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < code.size() && word(code[j])) ++j;
+    const std::string id = code.substr(i, j - i);
+    const bool placeholder = i > 0 && code[i - 1] == '{' && j < code.size() && code[j] == '}';
+    const bool qualified = i > 0 && code[i - 1] == ':';
+    if (!placeholder && !qualified && !std::isdigit(static_cast<unsigned char>(id[0])) && !kKeywords.count(id)) {
+      out->insert(id);
+    }
+    i = j;
+  }
+}
+
+// "v::add_f32({a}, {b})" -> "add_f32"; "" for no form or "{x}" (no call).
+void add_wrapper(const std::string& form, std::set<std::string>* out) {
+  const std::string alias = std::string(kWrapperAlias) + "::";
+  if (form.rfind(alias, 0) != 0) return;
+  out->insert(form.substr(alias.size(), form.find_first_of("(<") - alias.size()));
+}
+
+}  // namespace
+
+std::set<std::string> Vocabulary::global_names() const {
+  std::set<std::string> names;
+  for (const IsaInfo& row : kIsaInfo) add_identifiers(row.nt_fence, &names);  // "_mm_sfence()"
+  for (const auto& [isa, iv] : isas_) {
+    if (!iv.index.empty()) names.insert(iv.index);
+    for (const std::string* form : {&iv.index_const, &iv.mask_const, &iv.mask_first}) add_identifiers(*form, &names);
+  }
+  for (const auto& [key, tv] : types_) {
+    for (const std::string* type : {&tv.vec, &tv.cmp, &tv.mask}) {
+      if (!type->empty()) names.insert(*type);
+    }
+  }
+  return names;
+}
+
+std::set<std::string> Vocabulary::wrapper_names() const {
+  std::set<std::string> names;
+  for (const auto& [key, tv] : types_) {
+    for (const TypeForm& form : type_forms()) add_wrapper(tv.*form.field, &names);
+  }
+  for (const auto& [key, form] : ops_) add_wrapper(form, &names);
+  for (const auto& [key, form] : literal_ops_) add_wrapper(form, &names);
+  for (const auto& [key, form] : unary_) add_wrapper(form, &names);
+  for (const auto& [key, form] : casts_) add_wrapper(form, &names);
+  return names;
 }
 
 std::string expand(const std::string& pattern, const std::map<std::string, std::string>& values) {

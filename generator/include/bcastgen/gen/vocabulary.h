@@ -1,7 +1,7 @@
 // The per-ISA vector vocabulary (templates/vocabulary.yaml), loaded once:
 // which vector forms exist, each a call of a wrapper of the ISA's SIMD
 // header (runtime/include/bcastgen/simd/<isa>.h) with {placeholder}
-// arguments, "add_f32({a}, {b})", that the emitter fills in.
+// arguments, "v::add_f32({a}, {b})", that the emitter fills in.
 #pragma once
 
 #include <map>
@@ -18,6 +18,21 @@
 #include "bcastgen/types.h"
 
 namespace bcastgen::gen {
+
+// The alias through which generated code calls an ISA's wrappers: each
+// vector block opens with `namespace v = bcastgen::simd::avx512;` and calls
+// `v::add_f32(...)`. Qualified, so that no name the user gives a kernel
+// (`add_f32`, `load_f32`, `x4`) hides a wrapper, as a kernel entry point of
+// the user's namespace hid them from an unqualified call under
+// `using namespace`. A block-scope alias is itself hidden by nothing.
+inline constexpr const char* kWrapperAlias = "v";
+
+// "v::exp_f32({x})" -> "v::x4::exp_f32({x})": a wrapper call of the math
+// functions over `width` vectors at once (simd/math_pack.inl's namespaces
+// x2 and x4, inside the ISA's).
+std::string packed_call(const std::string& call, int width);
+// The namespace of those wrappers and of their vector tuple f32v: "v::x4".
+std::string pack_namespace(int width);
 
 // The constants of one vector ISA that are not per dtype. (Its target
 // attribute, width and tail kind are facts of its row in kIsaInfo, cpu.h.)
@@ -145,6 +160,17 @@ class Vocabulary {
   // register {x} ("cast_i8_f32<{s}>({x})"), a narrowing one joins the r
   // registers listed in {x} ("cast_f64_f32({x})" with {x} = "a, b").
   std::optional<std::string> cast(Isa isa, DType from, DType to) const;
+  // The names of the ISA headers (immintrin.h, arm_neon.h) that generated
+  // code spells unqualified, from the global namespace: every register type
+  // ("__m512", "float32x4_t"), the intrinsics of the constant forms
+  // ("_mm512_setr_epi32", "_bzhi_u64") and the ISA table's fences
+  // ("_mm_sfence"). A kernel may not bear one: its
+  // entry point, in the user's namespace, would hide it.
+  std::set<std::string> global_names() const;
+  // The wrappers generated code calls (kWrapperAlias::<name>): every name
+  // of every form, op, function and cast of every ISA ("add_f32",
+  // "cast_i8_f32", "load_tail_f32").
+  std::set<std::string> wrapper_names() const;
 
  private:
   std::map<Isa, IsaVocabulary> isas_;
