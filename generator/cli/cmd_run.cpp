@@ -404,7 +404,7 @@ Action register_run(CLI::App& app) {
   args->op_opt = cmd->add_option("--op", args->op, "the op")->check(CLI::IsMember(op_names()));
   args->expr_opt = cmd->add_option("--expr", args->expr,
                                    "an expression over named inputs, e.g. 'max(x * scale + shift, 0)' "
-                                   "(inputs as NAME=FILE.npy; see README, Expressions)");
+                                   "(inputs as NAME=FILE.npy; see docs/guide/spec.md, Fused expression kernels)");
   args->rule_opt = cmd->add_option("--rule", args->rule, "broadcast rule of a binary op")
                        ->check(CLI::IsMember(rule_names()))
                        ->capture_default_str();
