@@ -9,8 +9,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <vector>
+
+#include "bcastgen/gen/vocabulary.h"
 
 #ifndef BCASTGEN_FUZZ_ENTRY
 #define BCASTGEN_FUZZ_ENTRY LLVMFuzzerTestOneInput
@@ -54,6 +57,16 @@ inline std::string shape_text(const std::vector<std::int64_t>& s) {
   std::string t = "[";
   for (std::size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
   return t + "]";
+}
+
+// The SIMD wrappers' names that generated code calls, sorted
+// (Vocabulary::wrapper_names), computed once: kernel names to pick by index.
+inline const std::vector<std::string>& wrapper_names() {
+  static const std::vector<std::string> names = [] {
+    const std::set<std::string> set = gen::Vocabulary::builtin().wrapper_names();
+    return std::vector<std::string>(set.begin(), set.end());
+  }();
+  return names;
 }
 
 }  // namespace bcastgen::fuzz

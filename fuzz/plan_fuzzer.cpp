@@ -19,7 +19,6 @@
 // emitted (gen::generate), which must not fail.
 #include <algorithm>
 #include <cctype>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -491,10 +490,7 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
   // Beside it, the same kernel named like a SIMD wrapper (read last, so that
   // older inputs keep their meaning): the generated code calls the wrappers
   // through their alias (v::add_f32), so the name changes nothing else.
-  static const std::vector<std::string> wrappers = [] {
-    const std::set<std::string> names = Vocabulary::builtin().wrapper_names();
-    return std::vector<std::string>(names.begin(), names.end());
-  }();
+  const std::vector<std::string>& wrappers = bcastgen::fuzz::wrapper_names();
   KernelSpec named = k;
   named.name = wrappers[in.pick(wrappers.size())];
   try {

@@ -9,13 +9,11 @@
 //     like the output's table (fuzz_kernels), which only generate can see;
 //   - so is the same spec with its kernels named like SIMD wrappers.
 #include <exception>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "bcastgen/gen/emit.h"
 #include "bcastgen/gen/spec.h"
-#include "bcastgen/gen/vocabulary.h"
 #include "fuzz_common.h"
 
 extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
@@ -53,10 +51,7 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
     // The same kernels named like SIMD wrappers (picked by the input's
     // length): accepted and emitted alike, as the wrappers are called
     // through their alias.
-    static const std::vector<std::string> wrappers = [] {
-      const std::set<std::string> names = Vocabulary::builtin().wrapper_names();
-      return std::vector<std::string>(names.begin(), names.end());
-    }();
+    const std::vector<std::string>& wrappers = bcastgen::fuzz::wrapper_names();
     Spec renamed = spec;
     for (std::size_t i = 0; i < renamed.kernels.size(); ++i) {
       renamed.kernels[i].name = wrappers[(size + i * 7919) % wrappers.size()];
