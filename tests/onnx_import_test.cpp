@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,13 @@ struct ModelBuilder {
     for (std::int64_t d : dims) t->add_dims(d);
     for (float v : values) t->add_float_data(v);
   }
+  void init_i64(const std::string& name, std::vector<std::int64_t> dims, std::vector<std::int64_t> values) {
+    auto* t = g()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::INT64);
+    for (std::int64_t d : dims) t->add_dims(d);
+    for (std::int64_t v : values) t->add_int64_data(v);
+  }
   std::string bytes() const { return m.SerializeAsString(); }
 };
 
@@ -84,28 +92,71 @@ json map_of(const ImportedModel& m) { return json::parse(m.map_json); }
 
 // --- the shared models ------------------------------------------------------
 
-struct SharedModel {
-  const char* file;
-  std::size_t elementwise;  // the models' README: BatchNormalization, Relu, Sum, Mul, Add, Dropout nodes
+// A real model, the static shape of its input, and its elementwise nodes
+// (as its README counts them): each is fused or, where it computes a shape
+// or a constant, folded.
+struct RealModel {
+  std::string file;
+  std::string input_shape;  // "" or NAME=d0,d1,...
+  std::size_t elementwise;
 };
-constexpr SharedModel kShared[] = {{"light_resnet50.onnx", 118},
-                                   {"light_squeezenet.onnx", 27},
-                                   {"light_shufflenet.onnx", 95},
-                                   {"light_densenet121.onnx", 484}};
 
-TEST(OnnxImport, SharedModelsPartitionCoversEveryNodeOnceInConvexSingleOutputGroups) {
-  for (const SharedModel& sm : kShared) {
-    SCOPED_TRACE(sm.file);
-    const std::string bytes = bcastgen::test::read_file_bytes(kModels + sm.file);
+const std::string kExports = std::string(BCASTGEN_SOURCE_DIR) + "/tests/onnx/models/";
+
+std::vector<RealModel> real_models() {
+  return {
+      // ../shared/onnx-models/README.md: BatchNormalization, Relu, Sum, Mul, Add, Dropout nodes.
+      {kModels + "light_resnet50.onnx", "", 118},
+      {kModels + "light_squeezenet.onnx", "", 27},
+      {kModels + "light_shufflenet.onnx", "", 95},
+      {kModels + "light_densenet121.onnx", "", 484},
+      // tests/onnx/models/README.md: PyTorch exports and paddle2onnx-style graphs.
+      {kExports + "bert_layer_opset13.onnx", "x=2,16,64", 35},
+      {kExports + "bert_layer_opset17.onnx", "x=2,16,64", 21},
+      {kExports + "gpt2_block_opset13.onnx", "x=2,16,64", 35},
+      {kExports + "gpt2_block_opset17.onnx", "x=2,16,64", 21},
+      {kExports + "llama_block_opset13.onnx", "x=2,16,64", 32},
+      {kExports + "llama_block_opset17.onnx", "x=2,16,64", 32},
+      {kExports + "small_cnn_opset13.onnx", "x=2,3,32,32", 15},
+      {kExports + "small_cnn_opset17.onnx", "x=2,3,32,32", 14},
+      {kExports + "paddle_neck.onnx", "x=2,64,1,40", 24},
+      {kExports + "paddle_hardswish.onnx", "x=2,3,16,16", 9},
+  };
+}
+
+// The op types the READMEs count as elementwise.
+const std::set<std::string> kElementwise = {
+    "Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean", "Equal", "Less", "LessOrEqual",
+    "Greater", "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Relu", "LeakyRelu", "PRelu", "Clip", "Cast",
+    "CastLike", "Identity", "Dropout", "Expand", "BatchNormalization", "Abs", "Neg", "Sqrt", "Reciprocal", "Floor",
+    "Ceil", "Round", "Sign", "Exp", "Log", "Tanh", "Sigmoid", "Erf", "Softplus", "Gelu", "Elu", "Selu", "Celu",
+    "HardSigmoid", "HardSwish", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh",
+    "Atanh", "IsNaN", "IsInf"};
+
+ImportOptions shaped(const std::string& input_shape) {
+  ImportOptions o;
+  if (input_shape.empty()) return o;
+  const std::size_t eq = input_shape.find('=');
+  std::vector<std::int64_t> dims;
+  std::stringstream ss(input_shape.substr(eq + 1));
+  for (std::string d; std::getline(ss, d, ',');) dims.push_back(std::stoll(d));
+  o.input_shapes[input_shape.substr(0, eq)] = dims;
+  return o;
+}
+
+TEST(OnnxImport, RealModelsPartitionCoversEveryNodeOnceInConvexSingleOutputGroups) {
+  for (const RealModel& rm : real_models()) {
+    SCOPED_TRACE(rm.file);
+    const std::string bytes = bcastgen::test::read_file_bytes(rm.file);
     onnx::ModelProto proto;
     ASSERT_TRUE(proto.ParseFromString(bytes));
     const onnx::GraphProto& graph = proto.graph();
-    const ImportedModel m = import_model(bytes, sm.file, {});
+    const ImportedModel m = import_model(bytes, fs::path(rm.file).filename().string(), shaped(rm.input_shape));
     const json map = map_of(m);
 
     // Every node in exactly one kernel's nodes or in not_covered.
     std::map<int, int> seen;
-    std::size_t fused = 0;
+    std::size_t fused = 0, folded_elementwise = 0;
     for (const json& k : map["kernels"]) {
       for (const json& n : k["nodes"]) {
         ++seen[n["index"].get<int>()];
@@ -113,11 +164,15 @@ TEST(OnnxImport, SharedModelsPartitionCoversEveryNodeOnceInConvexSingleOutputGro
         EXPECT_EQ(n["op_type"], graph.node(n["index"].get<int>()).op_type());
       }
     }
-    for (const json& n : map["not_covered"]) ++seen[n["index"].get<int>()];
+    for (const json& n : map["not_covered"]) {
+      ++seen[n["index"].get<int>()];
+      const std::string op = n["op_type"];
+      if (n["reason"] == "folded" && kElementwise.count(op)) ++folded_elementwise;  // arithmetic on shapes
+    }
     ASSERT_EQ(seen.size(), static_cast<std::size_t>(graph.node_size()));
     for (const auto& [index, count] : seen) EXPECT_EQ(count, 1) << "node " << index;
-    // Every elementwise node of the model is fused (their README's count).
-    EXPECT_EQ(fused, sm.elementwise);
+    // Every elementwise node of the model is fused or folded.
+    EXPECT_EQ(fused + folded_elementwise, rm.elementwise) << m.report;
 
     // Who reads each tensor; graph outputs.
     std::map<std::string, std::vector<int>> readers;
@@ -191,7 +246,7 @@ TEST(OnnxImport, ReportCountsFusedAndUncoveredNodesPerOpType) {
   const ImportedModel m = import_model(bcastgen::test::read_file_bytes(kModels + "light_squeezenet.onnx"),
                                        "light_squeezenet.onnx", {});
   // 26 Relu and one Dropout fused; 39 ConstantOfShape folded; 26 Conv left as what they are.
-  EXPECT_NE(m.report.find("105 nodes: 27 fused into 27 kernels (11 distinct), 39 constants folded, 39 not covered"),
+  EXPECT_NE(m.report.find("105 nodes: 27 fused into 27 kernels (11 distinct), 39 folded, 39 not covered"),
             std::string::npos)
       << m.report;
   EXPECT_NE(m.report.find("Conv x26: not an elementwise operator bcastgen maps"), std::string::npos) << m.report;
@@ -387,8 +442,6 @@ TEST(OnnxImport, NodesItCannotMapSayWhy) {
   EXPECT_EQ(map["not_covered"][1]["reason"], "not an elementwise operator bcastgen maps");
 }
 
-// --- errors -----------------------------------------------------------------
-
 std::string import_error(const std::string& bytes, const ImportOptions& options = {}) {
   try {
     import_model(bytes, "bad.onnx", options);
@@ -397,6 +450,137 @@ std::string import_error(const std::string& bytes, const ImportOptions& options 
   }
   return "(no error)";
 }
+
+// --- shapes computed in the graph ---------------------------------------------
+
+// paddle2onnx's chain: Shape -> Cast -> Slice -> Concat -> Reshape, then
+// elementwise work on the reshaped tensor; and PyTorch's Shape -> Gather ->
+// Unsqueeze -> Concat of the reshaped tensor's shape, with integer Div.
+ModelBuilder shape_chain_model() {
+  ModelBuilder mb;
+  mb.input("x", {-1, 4, 6});
+  mb.init_i64("zero", {1}, {0});
+  mb.init_i64("one", {1}, {1});
+  mb.init_i64("minus1", {1}, {-1});
+  mb.init_i64("idx2", {}, {2});
+  mb.init_i64("two", {}, {2});
+  mb.init_i64("ax0", {1}, {0});
+  mb.init("b", {24}, std::vector<float>(24, 0.5f));
+  mb.g()->mutable_initializer(mb.g()->initializer_size() - 1)->set_float_data(3, 2.0f);  // not uniform
+  mb.node("Shape", {"x"}, "s");
+  mb.node("Cast", {"s"}, "s32")->add_attribute()->set_name("to");
+  mb.g()->mutable_node(1)->mutable_attribute(0)->set_type(onnx::AttributeProto::INT);
+  mb.g()->mutable_node(1)->mutable_attribute(0)->set_i(onnx::TensorProto::INT32);
+  auto* back = mb.node("Cast", {"s32"}, "s64");
+  auto* to = back->add_attribute();
+  to->set_name("to");
+  to->set_type(onnx::AttributeProto::INT);
+  to->set_i(onnx::TensorProto::INT64);
+  mb.node("Slice", {"s64", "zero", "one"}, "batch");
+  mb.node("Concat", {"batch", "minus1"}, "target")->add_attribute()->set_name("axis");
+  mb.g()->mutable_node(4)->mutable_attribute(0)->set_type(onnx::AttributeProto::INT);
+  mb.node("Reshape", {"x", "target"}, "flat");  // [N, 24]
+  mb.node("Add", {"flat", "b"}, "biased");
+  mb.node("Relu", {"biased"}, "act");
+  mb.node("Shape", {"act"}, "s2");
+  mb.node("Gather", {"s2", "idx2"}, "last");  // index 2 of a rank-2 shape: out of range
+  return mb;
+}
+
+TEST(OnnxImport, ShapesComputedInTheGraphFoldAndTheirNodesSayFoldedWithTheirValue) {
+  ModelBuilder mb = shape_chain_model();
+  mb.g()->mutable_node(mb.g()->node_size() - 1)->set_input(1, "one");  // the 24
+  mb.node("Div", {"last", "two"}, "half");  // ONNX's integer Div: 12
+  mb.node("Concat", {"batch", "half", "minus1"}, "t3")->add_attribute()->set_name("axis");
+  mb.g()->mutable_node(mb.g()->node_size() - 1)->mutable_attribute(0)->set_type(onnx::AttributeProto::INT);
+  mb.node("Reshape", {"act", "t3"}, "split");  // [N, 12, 2]
+  mb.node("Sigmoid", {"split"}, "sg");
+  mb.node("Mul", {"split", "sg"}, "y");
+  mb.output("y");
+  ImportOptions o;
+  o.input_shapes["x"] = {3, 4, 6};
+  const ImportedModel m = import_model(mb.bytes(), "chain.onnx", o);
+  const json map = map_of(m);
+  std::map<std::string, json> by_output;
+  for (const json& n : map["not_covered"]) by_output[mb.g()->node(n["index"].get<int>()).output(0)] = n;
+  EXPECT_EQ(by_output["s"]["reason"], "folded");
+  EXPECT_EQ(by_output["s"]["value"], json({{"dtype", "i64"}, {"shape", {3}}, {"values", {3, 4, 6}}}));
+  EXPECT_EQ(by_output["s32"]["value"]["dtype"], "i32");
+  EXPECT_EQ(by_output["target"]["value"]["values"], json({3, -1}));
+  EXPECT_EQ(by_output["last"]["value"], json({{"dtype", "i64"}, {"shape", {1}}, {"uniform", 24}}));
+  EXPECT_EQ(by_output["half"]["value"]["uniform"], 12);
+  EXPECT_EQ(by_output["t3"]["value"]["values"], json({3, 12, -1}));
+  EXPECT_EQ(by_output["flat"]["reason"], "not an elementwise operator bcastgen maps");
+  // Both kernels have static shapes: the Add + Relu on [3, 24] and the
+  // Sigmoid-gated Mul on [3, 12, 2].
+  ASSERT_EQ(map["kernels"].size(), 2u) << m.report;
+  EXPECT_EQ(map["kernels"][0]["output"]["shape"], json({3, 24}));
+  EXPECT_EQ(map["kernels"][1]["output"]["shape"], json({3, 12, 2}));
+}
+
+TEST(OnnxImport, ShapesThatDependOnDataOrAreInvalidAreRefusedNamingTheTensor) {
+  // A Reshape whose shape input is computed from tensor data: the node
+  // after it is left out, naming the tensor its shape depends on.
+  ModelBuilder data;
+  data.input("x", {2, 6});
+  data.input("n", {2}, onnx::TensorProto::INT64);
+  data.node("Reshape", {"x", "n"}, "r");
+  data.node("Relu", {"r"}, "y");
+  data.node("Relu", {"x"}, "z");
+  data.output("y");
+  data.output("z");
+  const json map = map_of(import_model(data.bytes(), "data.onnx", {}));
+  std::string reason;
+  for (const json& n : map["not_covered"]) {
+    if (n["op_type"] == "Relu") reason = n["reason"];
+  }
+  EXPECT_EQ(reason, "the shape of 'y' is not known: it depends on the data of 'n' (input 1 of Reshape 'Reshape_r')");
+
+  // A shape chain that gives a negative dimension.
+  ModelBuilder negative;
+  negative.input("x", {2, 6});
+  negative.init_i64("k", {2}, {-3, -4});
+  negative.node("Shape", {"x"}, "s");
+  negative.node("Sub", {"s", "k"}, "d");  // [5, 10]
+  negative.node("Sub", {"k", "d"}, "neg");  // [-8, -14]
+  negative.node("ConstantOfShape", {"neg"}, "c");
+  negative.node("Add", {"x", "c"}, "y");
+  negative.output("y");
+  EXPECT_EQ(import_error(negative.bytes()),
+            "ConstantOfShape 'ConstantOfShape_c': shape [-8, -14] (input 'neg') has the negative dimension -8");
+
+  ModelBuilder reshape;
+  reshape.input("x", {2, 6});
+  reshape.init_i64("t", {2}, {-2, 6});
+  reshape.node("Reshape", {"x", "t"}, "r");
+  reshape.node("Relu", {"r"}, "y");
+  reshape.output("y");
+  EXPECT_EQ(import_error(reshape.bytes()), "Reshape 'Reshape_r': shape [-2, 6] (input 't') has the negative dimension -2");
+
+  // A Transpose whose perm is no permutation of its input's axes.
+  ModelBuilder perm;
+  perm.input("x", {2, 3, 4});
+  auto* a = perm.node("Transpose", {"x"}, "t")->add_attribute();
+  a->set_name("perm");
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int p : {0, 2, 2}) a->add_ints(p);
+  perm.node("Relu", {"t"}, "y");
+  perm.output("y");
+  EXPECT_EQ(import_error(perm.bytes()),
+            "Transpose 'Transpose_t': perm [0, 2, 2] is not a permutation of the 3 axes of 'x' [2, 3, 4]");
+
+  // An index out of range in the shape arithmetic.
+  ModelBuilder gather = shape_chain_model();
+  gather.output("last");
+  ImportOptions o;
+  o.input_shapes["x"] = {3, 4, 6};
+  // (ONNX's shape inference finds this one first.)
+  const std::string gather_error = import_error(gather.bytes(), o);
+  EXPECT_NE(gather_error.find("Gather_last"), std::string::npos) << gather_error;
+  EXPECT_NE(gather_error.find("indices must be in [-rank, rank-1]"), std::string::npos) << gather_error;
+}
+
+// --- errors -----------------------------------------------------------------
 
 TEST(OnnxImport, BadModelsGiveClearErrors) {
   EXPECT_NE(import_error("this is not a protobuf at all").find("not an ONNX model"), std::string::npos);

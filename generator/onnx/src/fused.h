@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,15 @@ namespace bcastgen::onnx_import {
 
 enum class Status { Candidate, Folded, NotCovered };
 
+// The reason of every folded node in the map: a compiler reading the map
+// may drop these nodes, their values are known.
+inline constexpr const char* kFolded = "folded";
+
 struct NodeState {
   Status status = Status::NotCovered;
-  std::string reason;  // Folded and NotCovered
+  std::string reason;             // Folded (kFolded) and NotCovered
+  std::string how;                // Folded: how its value is known
+  std::optional<Constant> value;  // Folded: the value, where the frontend computed it
 };
 
 struct Kernel {

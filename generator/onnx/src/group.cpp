@@ -9,6 +9,7 @@
 #include "bcastgen/gen/spec.h"
 #include "bcastgen/rules.h"
 #include "bcastgen/shape.h"
+#include "fold.h"
 #include "patterns.h"
 
 namespace bcastgen::onnx_import {
@@ -43,7 +44,7 @@ class Group : public NodeOperands {
     node_ = &model_.graph().node(index);
     const std::string& out = node_->output(0);
     const std::optional<TensorType> t = model_.type(out);
-    if (!t || !t->shape) throw NotCovered{"the shape of '" + out + "' is not known after shape inference"};
+    if (!t || !t->shape) throw NotCovered{unknown_shape_reason(model_, out)};
     check_size(out, *t->shape);
     Value v = map_node(*node_, model_.opset(), *this, folder_);
     if (const std::optional<Value> gelu = recognize_gelu(folder_, v, node_->name())) v = *gelu;
@@ -92,7 +93,7 @@ class Group : public NodeOperands {
       }
     }
     const std::optional<TensorType> t = model_.type(name);
-    if (!t || !t->shape) throw NotCovered{"the shape of '" + name + "' is not known after shape inference"};
+    if (!t || !t->shape) throw NotCovered{unknown_shape_reason(model_, name)};
     Shape shape = *t->shape;
     check_size(name, shape);
     if (as && *as != shape) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "bcastgen/reference.h"
+#include "fold.h"
 #include "fused.h"
 #include "group.h"
 #include "model.h"
@@ -19,54 +20,6 @@
 namespace bcastgen::onnx_import {
 
 namespace {
-
-// A Constant node's value (its `value` tensor or the scalar/list forms).
-std::optional<Constant> constant_of_node(const onnx::NodeProto& node) {
-  for (const auto& a : node.attribute()) {
-    if (a.name() == "value") return read_tensor(a.t(), "Constant '" + node.name() + "'");
-    onnx::TensorProto t;
-    if (a.name() == "value_float") {
-      t.set_data_type(onnx::TensorProto::FLOAT);
-      t.add_float_data(a.f());
-    } else if (a.name() == "value_int") {
-      t.set_data_type(onnx::TensorProto::INT64);
-      t.add_int64_data(a.i());
-    } else if (a.name() == "value_floats") {
-      t.set_data_type(onnx::TensorProto::FLOAT);
-      t.add_dims(a.floats_size());
-      for (float f : a.floats()) t.add_float_data(f);
-    } else if (a.name() == "value_ints") {
-      t.set_data_type(onnx::TensorProto::INT64);
-      t.add_dims(a.ints_size());
-      for (std::int64_t i : a.ints()) t.add_int64_data(i);
-    } else {
-      continue;
-    }
-    return read_tensor(t, "Constant '" + node.name() + "'");
-  }
-  return std::nullopt;
-}
-
-// ConstantOfShape with a constant shape: a uniform constant.
-std::optional<Constant> constant_of_shape(const Model& model, const onnx::NodeProto& node) {
-  const Constant* shape = node.input_size() > 0 ? model.constant(node.input(0)) : nullptr;
-  if (shape == nullptr || shape->dtype != DType::I64 || shape->shape.size() != 1) return std::nullopt;
-  Constant c;
-  for (std::int64_t k = 0; k < shape->shape[0]; ++k) {
-    c.shape.push_back(shape->integer(shape->uniform ? 0 : static_cast<std::size_t>(k)));
-  }
-  c.uniform = true;
-  c.dtype = DType::F32;
-  c.bytes.assign(4, 0);  // default: a float 0
-  for (const auto& a : node.attribute()) {
-    if (a.name() != "value") continue;
-    std::optional<Constant> v = read_tensor(a.t(), "ConstantOfShape '" + node.name() + "' value");
-    if (!v || v->stored() != 1) return std::nullopt;
-    c.dtype = v->dtype;
-    c.bytes = v->bytes;
-  }
-  return c;
-}
 
 // Unsqueeze, Squeeze, Reshape or Flatten of a constant (DenseNet's
 // per-channel parameters are Unsqueezed): the same elements, the inferred shape.
@@ -117,26 +70,25 @@ std::vector<NodeState> classify(Model& model, const std::map<std::string, std::v
   std::vector<NodeState> state(static_cast<std::size_t>(n));
   part->candidate.assign(static_cast<std::size_t>(n), false);
   part->reshaped.resize(static_cast<std::size_t>(n));
+  const std::map<int, Constant> folded = fold_shapes(model);
   for (int i = 0; i < n; ++i) {
     const auto& node = graph.node(i);
     NodeState& s = state[static_cast<std::size_t>(i)];
     const bool default_domain = node.domain().empty() || node.domain() == "ai.onnx";
+    if (const auto f = folded.find(i); f != folded.end()) {
+      s = {Status::Folded, kFolded, node.op_type() == "Constant" ? "a constant" : "computed when the model is read",
+           f->second};
+      continue;
+    }
     if (default_domain && (node.op_type() == "Constant" || node.op_type() == "ConstantOfShape")) {
-      std::optional<Constant> c =
-          node.op_type() == "Constant" ? constant_of_node(node) : constant_of_shape(model, node);
-      if (c && node.output_size() == 1) {
-        model.set_constant(node.output(0), std::move(*c));
-        s = {Status::Folded, "a constant: read as a literal (uniform) or a parameter by the kernels that use it"};
-      } else {
-        s.reason = "a constant of a form the frontend does not evaluate";
-      }
+      s.reason = "a constant of a form the frontend does not evaluate";
       continue;
     }
     if (default_domain && reshapes_a_constant(model, node)) {
       Constant c = *model.constant(node.input(0));
       c.shape = *model.type(node.output(0))->shape;
       model.set_constant(node.output(0), std::move(c));
-      s = {Status::Folded, "reshapes a constant: folded into the kernels that read it"};
+      s = {Status::Folded, kFolded, "reshapes a constant: read by the kernels as a parameter", std::nullopt};
       continue;
     }
     if (!maps_op_type(node.op_type()) || !default_domain) {
@@ -155,7 +107,8 @@ std::vector<NodeState> classify(Model& model, const std::map<std::string, std::v
       const GroupKernel alone = build_group(model, {i});
       if (alone.is_literal) {  // every operand a constant: the node is one too
         model.set_constant(node.output(0), folded_value(alone));
-        s = {Status::Folded, "computes a constant: folded into the kernels that read it"};
+        s = {Status::Folded, kFolded, "computes a constant: a literal in the kernels that read it",
+             model.constant(node.output(0)) ? std::optional<Constant>(*model.constant(node.output(0))) : std::nullopt};
         continue;
       }
       if (alone.params.empty()) throw NotCovered{"computes from constants a value that is no literal (inf or NaN)"};

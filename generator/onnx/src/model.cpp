@@ -44,6 +44,12 @@ void append(std::vector<unsigned char>* out, T value) {
   out->insert(out->end(), b, b + sizeof(T));
 }
 
+std::int64_t numel_of(const Shape& s) {
+  std::int64_t n = 1;
+  for (std::int64_t d : s) n *= d;
+  return n;
+}
+
 template <class T>
 T load(const std::vector<unsigned char>& bytes, std::size_t k) {
   T v;
@@ -171,24 +177,82 @@ Model::Model(std::string_view bytes, const std::map<std::string, Shape>& input_s
   for (const auto& init : graph().initializer()) initializers_.insert(init.name());
   fix_input_shapes(input_shapes);
   check_inputs_static();
-  try {
-    onnx::ShapeInferenceOptions options{/*check_type=*/false, /*error_mode=*/0, /*enable_data_propagation=*/true};
-    onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(), options);
-  } catch (const std::exception& e) {
-    throw ImportError(std::string("ONNX shape inference failed: ") + e.what());
+  for (int i = 0; i < graph().node_size(); ++i) {
+    for (const auto& t : graph().node(i).output()) producers_[t] = i;
   }
-  for (const auto& v : graph().input()) record_type(v);
-  for (const auto& v : graph().value_info()) record_type(v);
-  for (const auto& v : graph().output()) {
-    record_type(v);
-    outputs_.insert(v.name());
-  }
+  infer({});
+  for (const auto& v : graph().output()) outputs_.insert(v.name());
   for (const auto& init : graph().initializer()) {
     if (std::optional<Constant> c = read_tensor(init, "initializer '" + init.name() + "'")) {
-      types_[init.name()] = TensorType{c->dtype, c->shape};
       constants_[init.name()] = std::move(*c);
     }
   }
+}
+
+void Model::infer(const std::map<int, Constant>& folded) {
+  onnx::ModelProto copy = model_;
+  copy.mutable_graph()->clear_value_info();
+  for (const auto& [index, value] : folded) {
+    onnx::NodeProto* node = copy.mutable_graph()->mutable_node(index);
+    // Large uniform values (ConstantOfShape) stay as they are: their shape
+    // inputs are folded, which is all inference needs.
+    if (node->op_type() == "Constant" || numel_of(value.shape) > 4096) continue;
+    const std::string out = node->output(0), name = node->name();
+    node->Clear();
+    node->set_op_type("Constant");
+    node->set_name(name);
+    node->add_output(out);
+    auto* a = node->add_attribute();
+    a->set_name("value");
+    a->set_type(onnx::AttributeProto::TENSOR);
+    *a->mutable_t() = tensor_proto(value, out);
+  }
+  try {
+    onnx::ShapeInferenceOptions options{/*check_type=*/false, /*error_mode=*/0, /*enable_data_propagation=*/true};
+    onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), options);
+  } catch (const std::exception& e) {
+    throw ImportError(std::string("ONNX shape inference failed: ") + e.what());
+  }
+  types_.clear();
+  for (const auto& v : copy.graph().input()) record_type(v);
+  for (const auto& v : copy.graph().value_info()) record_type(v);
+  for (const auto& v : copy.graph().output()) record_type(v);
+  for (const auto& init : copy.graph().initializer()) {
+    TensorType t;
+    if (const std::optional<DType> d = dtype_of(init.data_type())) {
+      t.dtype = *d;
+      t.shape = Shape(init.dims().begin(), init.dims().end());
+      types_[init.name()] = t;
+    }
+  }
+}
+
+const onnx::NodeProto* Model::producer(const std::string& tensor) const {
+  const auto it = producers_.find(tensor);
+  return it == producers_.end() ? nullptr : &graph().node(it->second);
+}
+
+int onnx_type_of(DType dtype) {
+  for (const TypeRow& r : kTypes) {
+    if (r.dtype == dtype) return r.onnx;
+  }
+  return TensorProto::UNDEFINED;
+}
+
+onnx::TensorProto tensor_proto(const Constant& c, const std::string& name) {
+  onnx::TensorProto t;
+  t.set_name(name);
+  t.set_data_type(onnx_type_of(c.dtype));
+  for (std::int64_t d : c.shape) t.add_dims(d);
+  std::string raw;
+  const std::size_t size = static_cast<std::size_t>(dtype_info(c.dtype).size);
+  const std::size_t n = static_cast<std::size_t>(numel_of(c.shape));
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t at = c.uniform ? 0 : k;
+    raw.append(reinterpret_cast<const char*>(c.bytes.data() + at * size), size);
+  }
+  t.set_raw_data(raw);
+  return t;
 }
 
 void Model::fix_input_shapes(const std::map<std::string, Shape>& input_shapes) {

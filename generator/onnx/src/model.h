@@ -56,6 +56,14 @@ class Model {
   // ONNX shape inference and reads the initializers. Throws ImportError.
   Model(std::string_view bytes, const std::map<std::string, Shape>& input_shapes);
 
+  // Runs ONNX shape inference (with its data propagation) again on a copy
+  // of the model in which each of `folded`'s nodes (by index) is a Constant
+  // node holding its value, so that the shape inputs computed in the graph
+  // are known to it; the graph itself stays as read.
+  void infer(const std::map<int, Constant>& folded);
+  // The node that computes `tensor`, or nullptr (an input, an initializer).
+  const onnx::NodeProto* producer(const std::string& tensor) const;
+
   const onnx::GraphProto& graph() const { return model_.graph(); }
   std::int64_t opset() const { return opset_; }  // of the default domain
   std::optional<TensorType> type(const std::string& tensor) const;
@@ -74,6 +82,12 @@ class Model {
   std::map<std::string, TensorType> types_;
   std::map<std::string, Constant> constants_;
   std::set<std::string> outputs_, initializers_;
+  std::map<std::string, int> producers_;
 };
+
+// The ONNX type of a dtype (FLOAT for f32, ...).
+int onnx_type_of(DType dtype);
+// A constant as a TensorProto (raw data, every element).
+onnx::TensorProto tensor_proto(const Constant& c, const std::string& name);
 
 }  // namespace bcastgen::onnx_import

@@ -23,6 +23,23 @@ std::string yaml_quote(const std::string& s) {
   return out + "'";
 }
 
+// A folded value: its type and shape, and one element (uniform) or all.
+ordered_json value_json(const Constant& c) {
+  ordered_json v{{"dtype", dtype_info(c.dtype).name}, {"shape", c.shape}};
+  auto element = [&](std::size_t k) -> ordered_json {
+    if (c.dtype == DType::Bool) return c.integer(k) != 0;
+    if (dtype_info(c.dtype).is_float) return c.number(k);
+    return c.integer(k);
+  };
+  if (c.uniform) {
+    v["uniform"] = element(0);
+  } else {
+    v["values"] = ordered_json::array();
+    for (std::size_t k = 0; k < c.stored(); ++k) v["values"].push_back(element(k));
+  }
+  return v;
+}
+
 }  // namespace
 
 std::string spec_yaml(const Fused& f, const std::string& model_name, const std::string& ns, bool fast) {
@@ -75,13 +92,16 @@ std::string map_json(const Model& model, const Fused& f, const std::string& mode
   for (int i = 0; i < graph.node_size(); ++i) {
     const NodeState& s = f.state[static_cast<std::size_t>(i)];
     if (s.status == Status::Candidate) continue;
-    map["not_covered"].push_back({{"index", i}, {"name", graph.node(i).name()},
-                                  {"op_type", graph.node(i).op_type()}, {"reason", s.reason}});
+    ordered_json e{{"index", i}, {"name", graph.node(i).name()}, {"op_type", graph.node(i).op_type()},
+                   {"reason", s.reason}};
+    if (!s.how.empty()) e["how"] = s.how;
+    if (s.value) e["value"] = value_json(*s.value);
+    map["not_covered"].push_back(e);
   }
   return map.dump(1, ' ', false, ordered_json::error_handler_t::replace) + "\n";  // names need not be UTF-8
 }
 
-// Per op type, nodes fused and the kernels they are in, constants folded;
+// Per op type, nodes fused and the kernels they are in, nodes folded;
 // then what was left and why.
 std::string report(const Model& model, const Fused& f, const std::string& model_name) {
   const auto& graph = model.graph();
@@ -115,7 +135,7 @@ std::string report(const Model& model, const Fused& f, const std::string& model_
   std::size_t fused = 0;
   for (const auto& g : f.groups) fused += g.size();
   std::ostringstream rep;
-  rep << fmt::format("{}: {} nodes: {} fused into {} kernels ({} distinct), {} constants folded, {} not covered\n",
+  rep << fmt::format("{}: {} nodes: {} fused into {} kernels ({} distinct), {} folded, {} not covered\n",
                      model_name, n, fused, f.groups.size(), f.kernels.size(), folded, left);
   rep << fmt::format("{:<20} {:>6} {:>8} {:>7} {:>12}\n", "op_type", "fused", "kernels", "folded", "not_covered");
   for (const auto& [op, r] : rows) {
