@@ -356,6 +356,29 @@ TEST(OnnxImport, ExportedErfGeluIsOneGeluCall) {
   }
 }
 
+TEST(OnnxImport, ExportedSiluIsOneSiluCall) {
+  // PyTorch exports SiLU (and swish) as Sigmoid and Mul, in either order.
+  for (bool sigmoid_first : {true, false}) {
+    ModelBuilder mb;
+    mb.input("x", {2, 64});
+    mb.node("Sigmoid", {"x"}, "s");
+    mb.node("Mul", sigmoid_first ? std::vector<std::string>{"s", "x"} : std::vector<std::string>{"x", "s"}, "y");
+    mb.output("y");
+    const json map = map_of(import_model(mb.bytes(), "silu.onnx", {}));
+    ASSERT_EQ(map["kernels"].size(), 1u);
+    EXPECT_EQ(map["kernels"][0]["expr"], "silu(x0)");
+    EXPECT_EQ(map["kernels"][0]["nodes"].size(), 2u);
+  }
+  // A sigmoid of another value stays a product.
+  ModelBuilder other;
+  other.input("x", {2, 64});
+  other.input("z", {2, 64});
+  other.node("Sigmoid", {"z"}, "s");
+  other.node("Mul", {"x", "s"}, "y");
+  other.output("y");
+  EXPECT_EQ(map_of(import_model(other.bytes(), "gate.onnx", {}))["kernels"][0]["expr"], "multiply(x1, sigmoid(x0))");
+}
+
 TEST(OnnxImport, ExportedTanhGeluIsOneGeluTanhCall) {
   // PyTorch's export of GELU(approximate='tanh') before opset 20; x^3 as Pow
   // or as two multiplies. A wrong constant keeps the chain.

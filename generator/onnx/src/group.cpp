@@ -48,6 +48,7 @@ class Group : public NodeOperands {
     check_size(out, *t->shape);
     Value v = map_node(*node_, model_.opset(), *this, folder_);
     if (const std::optional<Value> gelu = recognize_gelu(folder_, v, node_->name())) v = *gelu;
+    if (const std::optional<Value> silu = recognize_silu(folder_, v, node_->name())) v = *silu;
     const Shape s = shape_of(v);
     if (s != *t->shape) {
       if (broadcast2(s, *t->shape) != *t->shape) {

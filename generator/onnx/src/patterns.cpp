@@ -99,4 +99,17 @@ std::optional<Value> recognize_gelu(FoldingBuilder& fb, Value v, const std::stri
   return std::nullopt;
 }
 
+std::optional<Value> recognize_silu(FoldingBuilder& fb, Value v, const std::string& origin) {
+  const gen::ExprBuilder& b = fb.raw();
+  const ExprNode& n = b.node_at(v);
+  if (!dtype_info(b.dtype(v)).is_float || !is_op(n, Op::Multiply)) return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    const ExprNode& s = b.node_at(arg(n, k));
+    if (s.kind == ExprKind::Unary && s.unary == UnaryOp::Sigmoid && arg(s, 0) == arg(n, 1 - k)) {
+      return fb.unary(UnaryOp::Silu, arg(n, 1 - k), origin);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace bcastgen::onnx_import

@@ -19,4 +19,8 @@ namespace bcastgen::onnx_import {
 // so the function is the better answer, not only the faster.
 std::optional<Value> recognize_gelu(FoldingBuilder& b, Value v, const std::string& origin);
 
+// If `v` is x * sigmoid(x) (either order; PyTorch exports SiLU and swish so,
+// as Sigmoid and Mul), silu(x); else nullopt. One node, within silu's bound.
+std::optional<Value> recognize_silu(FoldingBuilder& b, Value v, const std::string& origin);
+
 }  // namespace bcastgen::onnx_import
