@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -32,12 +33,6 @@ struct Values {
   std::size_t size() const { return is_float() ? f.size() : i.size(); }
   double number(std::size_t k) const { return is_float() ? f[k] : static_cast<double>(i[k]); }
 };
-
-std::int64_t numel_of(const Shape& s) {
-  std::int64_t n = 1;
-  for (std::int64_t d : s) n *= d;
-  return n;
-}
 
 std::optional<Values> values_of(const Constant& c) {
   if (dtype_info(c.dtype).size > 8 || c.dtype == DType::U64) return std::nullopt;
@@ -188,25 +183,28 @@ std::optional<std::vector<std::vector<std::size_t>>> broadcast_index(const std::
   return idx;
 }
 
+std::int64_t wrap(std::uint64_t x) { return static_cast<std::int64_t>(x); }
+
 // Integer and bool elementwise ops (the shape arithmetic of exports).
 using IntFn = std::function<std::int64_t(std::int64_t, std::int64_t)>;
 
 std::optional<IntFn> integer_binary(const Node& n) {
   const std::string& op = n.node.op_type();
-  if (op == "Add") return [](std::int64_t a, std::int64_t b) { return a + b; };
-  if (op == "Sub") return [](std::int64_t a, std::int64_t b) { return a - b; };
-  if (op == "Mul") return [](std::int64_t a, std::int64_t b) { return a * b; };
+  // Overflow wraps (two's complement), as the integer types of a runtime do.
+  if (op == "Add") return [](std::int64_t a, std::int64_t b) { return wrap(static_cast<std::uint64_t>(a) + b); };
+  if (op == "Sub") return [](std::int64_t a, std::int64_t b) { return wrap(static_cast<std::uint64_t>(a) - b); };
+  if (op == "Mul") return [](std::int64_t a, std::int64_t b) { return wrap(static_cast<std::uint64_t>(a) * b); };
   if (op == "Div") {  // ONNX: integer division truncates
     return [&n](std::int64_t a, std::int64_t b) {
       if (b == 0) n.fail("divides by zero");
-      return a / b;
+      return b == -1 ? wrap(0 - static_cast<std::uint64_t>(a)) : a / b;
     };
   }
   if (op == "Mod") {
     const bool fmod = n.attr_i("fmod", 0) != 0;
     return [&n, fmod](std::int64_t a, std::int64_t b) {
       if (b == 0) n.fail("takes a remainder by zero");
-      const std::int64_t r = a % b;
+      const std::int64_t r = b == -1 ? 0 : a % b;
       return fmod || r == 0 || (r < 0) == (b < 0) ? r : r + b;  // else the divisor's sign
     };
   }
@@ -243,7 +241,10 @@ std::optional<Values> fold_integer_elementwise(const Node& n) {
   }
   if (op == "Neg" || op == "Abs" || op == "Not" || op == "Identity") {
     Values out = in[0];
-    for (std::int64_t& x : out.i) x = op == "Neg" ? -x : op == "Abs" ? (x < 0 ? -x : x) : op == "Not" ? !x : x;
+    for (std::int64_t& x : out.i) {
+      const std::int64_t minus = wrap(0 - static_cast<std::uint64_t>(x));
+      x = op == "Neg" ? minus : op == "Abs" ? (x < 0 ? minus : x) : op == "Not" ? !x : x;
+    }
     return out;
   }
   std::vector<const Values*> ptrs;
@@ -362,10 +363,14 @@ std::optional<Values> fold_slice(const Node& n) {
     std::vector<std::int64_t> picks;
     if (step > 0) {
       const std::int64_t b = clamp((*starts)[k], 0, dim), e = clamp((*ends)[k], 0, dim);
-      for (std::int64_t p = b; p < e; p += step) picks.push_back(p);
+      for (std::int64_t p = b; p < e && picks.size() <= static_cast<std::size_t>(dim); p += std::min(step, dim)) {
+        picks.push_back(p);
+      }
     } else {
       const std::int64_t b = clamp((*starts)[k], 0, dim - 1), e = clamp((*ends)[k], -1, dim - 1);
-      for (std::int64_t p = b; p > e; p += step) picks.push_back(p);
+      for (std::int64_t p = b; p > e && picks.size() <= static_cast<std::size_t>(dim); p -= (step < -dim - 1 ? dim + 1 : -step)) {
+        picks.push_back(p);
+      }
     }
     out = take(out, axis, picks);
   }
@@ -425,7 +430,7 @@ Shape reshape_target(const Node& n, const Shape& in, const std::vector<std::int6
     } else if (d < 0) {
       n.fail(fmt::format("shape {} (input '{}') has the negative dimension {}", spec, n.node.input(1), d));
     } else {
-      known *= d;
+      known = numel_of({known, d});
     }
     out.push_back(d);
   }
@@ -499,7 +504,7 @@ std::optional<Values> fold_range(const Node& n) {
     if (out.is_float()) {
       out.f.push_back(s + static_cast<double>(k) * d);
     } else {
-      out.i.push_back(start->i[0] + k * delta->i[0]);
+      out.i.push_back(wrap(static_cast<std::uint64_t>(start->i[0]) + static_cast<std::uint64_t>(k) * delta->i[0]));
     }
   }
   return out;
@@ -538,7 +543,7 @@ std::optional<Values> fold_expand_tile(const Node& n) {
   Values out = *x;
   for (std::size_t axis = 0; axis < x->shape.size(); ++axis) {
     if (arg->i[axis] < 0) n.fail(fmt::format("repeats {} has a negative count", arg->i));
-    if (out.shape[axis] * arg->i[axis] * numel_of(out.shape) > kMaxFoldedElements) return std::nullopt;
+    if (numel_of({arg->i[axis], numel_of(out.shape)}) > kMaxFoldedElements) return std::nullopt;
     std::vector<std::int64_t> picks;
     for (std::int64_t r = 0; r < arg->i[axis]; ++r) {
       for (std::int64_t p = 0; p < x->shape[axis]; ++p) picks.push_back(p);

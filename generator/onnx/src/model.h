@@ -56,7 +56,7 @@ class Model {
   // ONNX shape inference and reads the initializers. Throws ImportError.
   Model(std::string_view bytes, const std::map<std::string, Shape>& input_shapes);
 
-  // Runs ONNX shape inference (with its data propagation) again on a copy
+  // Runs ONNX shape inference again on a copy
   // of the model in which each of `folded`'s nodes (by index) is a Constant
   // node holding its value, so that the shape inputs computed in the graph
   // are known to it; the graph itself stays as read.
@@ -85,6 +85,8 @@ class Model {
   std::map<std::string, int> producers_;
 };
 
+// The element count of a shape, saturated at INT64_MAX (0 for a negative dim).
+std::int64_t numel_of(const Shape& s);
 // The ONNX type of a dtype (FLOAT for f32, ...).
 int onnx_type_of(DType dtype);
 // A constant as a TensorProto (raw data, every element).
