@@ -16,6 +16,7 @@
 #include "bcastgen/half.h"
 #include "bcastgen/onnx/import.h"
 #include "bcastgen/rules.h"
+#include "bcastgen/shape.h"
 
 namespace bcastgen::onnx_import {
 
@@ -32,6 +33,14 @@ struct Values {
   bool is_float() const { return dtype_info(dtype).is_float; }
   std::size_t size() const { return is_float() ? f.size() : i.size(); }
   double number(std::size_t k) const { return is_float() ? f[k] : static_cast<double>(i[k]); }
+  // Appends element `at` of `from` (of the same dtype).
+  void push(const Values& from, std::size_t at) {
+    if (is_float()) {
+      f.push_back(from.f[at]);
+    } else {
+      i.push_back(from.i[at]);
+    }
+  }
 };
 
 std::optional<Values> values_of(const Constant& c) {
@@ -98,13 +107,6 @@ Constant to_constant(const Values& v) {
   return c;
 }
 
-// The element strides of a row-major shape.
-std::vector<std::int64_t> strides_of(const Shape& s) {
-  std::vector<std::int64_t> st(s.size(), 1);
-  for (std::size_t k = s.size(); k-- > 1;) st[k - 1] = st[k] * s[k];
-  return st;
-}
-
 // The node being folded: its attributes, inputs and errors.
 struct Node {
   const Model& model;
@@ -166,7 +168,7 @@ std::optional<std::vector<std::vector<std::size_t>>> broadcast_index(const std::
   std::vector<std::vector<std::size_t>> idx(in.size());
   for (std::size_t j = 0; j < in.size(); ++j) {
     const Shape& s = in[j]->shape;
-    const std::vector<std::int64_t> st = strides_of(s);
+    const std::vector<std::int64_t> st = contiguous_strides(s);
     for (std::int64_t e = 0; e < n; ++e) {
       std::int64_t rest = e, at = 0;
       for (std::size_t d = out.size(); d-- > 0;) {
@@ -302,11 +304,7 @@ Values take(const Values& x, std::size_t axis, const std::vector<std::int64_t>& 
     for (std::int64_t p : picks) {
       for (std::int64_t e = 0; e < inner; ++e) {
         const auto at = static_cast<std::size_t>((o * x.shape[axis] + p) * inner + e);
-        if (x.is_float()) {
-          out.f.push_back(x.f[at]);
-        } else {
-          out.i.push_back(x.i[at]);
-        }
+        out.push(x, at);
       }
     }
   }
@@ -400,11 +398,7 @@ std::optional<Values> fold_concat(const Node& n) {
       const std::int64_t chunk = numel_of(v.shape) / std::max<std::int64_t>(outer, 1);
       for (std::int64_t e = 0; e < chunk; ++e) {
         const auto at = static_cast<std::size_t>(o * chunk + e);
-        if (v.is_float()) {
-          out.f.push_back(v.f[at]);
-        } else {
-          out.i.push_back(v.i[at]);
-        }
+        out.push(v, at);
       }
     }
   }
@@ -531,11 +525,7 @@ std::optional<Values> fold_expand_tile(const Node& n) {
     if (!idx) return std::nullopt;
     Values out{x->dtype, shape, {}, {}};
     for (std::size_t at : (*idx)[0]) {
-      if (x->is_float()) {
-        out.f.push_back(x->f[at]);
-      } else {
-        out.i.push_back(x->i[at]);
-      }
+      out.push(*x, at);
     }
     return out;
   }
