@@ -257,20 +257,26 @@ BCASTGEN_SIMD_FN SmallExp small_exp(const ExpParts& e) {
   return {s.s, s.err, e.z, times_power_of_two<3>(s.s, e.z), times_power_of_two<3>(s.err, e.z)};
 }
 
-// 1 / (1 + E) as q (1 + r), within 2^-40: D = 1 + E carried as d_hi + d_lo
-// (Fast2Sum, 1 >= E), q = 1/d_hi rounded, r = 1 - D q from two fmas (the
-// first exact).
+// 1 / D as q (1 + r), within 2^-40, for D = d_hi + d_lo (|d_lo| below an
+// ulp of d_hi): q = 1/d_hi rounded, r = 1 - D q from two fmas (the first
+// exact).
 struct Inverse {
   f32v q, r;
 };
 
+BCASTGEN_SIMD_FN Inverse inverse(f32v d_hi, f32v d_lo) {
+  const f32v one = splat_f32(1.0f);
+  const f32v q = divide_f32(one, d_hi);
+  const f32v r = fmadd_f32(neg_f32(d_lo), q, fmadd_f32(neg_f32(d_hi), q, one));
+  return {q, r};
+}
+
+// 1 / (1 + E): D = 1 + E carried as d_hi + d_lo (Fast2Sum, 1 >= E).
 BCASTGEN_SIMD_FN Inverse inverse_one_plus(const SmallExp& e) {
   const f32v one = splat_f32(1.0f);
   const f32v d_hi = add_f32(one, e.big_e);
   const f32v d_lo = add_f32(subtract_f32(e.big_e, subtract_f32(d_hi, one)), e.big_e_err);
-  const f32v q = divide_f32(one, d_hi);
-  const f32v r = fmadd_f32(neg_f32(d_lo), q, fmadd_f32(neg_f32(d_hi), q, one));
-  return {q, r};
+  return inverse(d_hi, d_lo);
 }
 
 // (n_hi + n_lo) q (1 + r), before its last rounding: n_hi q as the exact
