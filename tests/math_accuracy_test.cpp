@@ -110,6 +110,41 @@ std::vector<UnaryOp> bounded_functions() {
 INSTANTIATE_TEST_SUITE_P(Functions, MathAccuracy, ::testing::ValuesIn(bounded_functions()),
                          [](const auto& p) { return std::string(bg::unary_name(p.param)); });
 
+// hardsigmoid and hardswish are exact to their definitions (math.h): MPFR
+// evaluates each operation exactly and rounds where the definition does;
+// ours must give those bits (a NaN for a NaN), in f32 and f64, on the same
+// sample. bench/ulp/run.sh checks every f32 input.
+template <class T>
+std::size_t differences_from_definition(UnaryOp u, const std::vector<T>& inputs, std::string* first) {
+  std::size_t differ = 0;
+  for (T v : inputs) {
+    const T ours = bg::ops::apply_unary<T>(u, v), want = bg::test::defined<T>(u, v);
+    if (std::memcmp(&ours, &want, sizeof ours) == 0 || (std::isnan(ours) && std::isnan(want))) continue;
+    if (differ++ == 0) {
+      *first = std::string(bg::unary_name(u)) + "(" + std::to_string(v) + "): ours " + std::to_string(ours) +
+               ", the definition's " + std::to_string(want);
+    }
+  }
+  return differ;
+}
+
+TEST(MathDefinitions, HardsigmoidAndHardswishAreTheirDefinitionsInF32AndF64) {
+  for (UnaryOp u : {UnaryOp::Hardsigmoid, UnaryOp::Hardswish}) {
+    Rng rng{0x6861726400 + static_cast<std::uint64_t>(u)};
+    std::vector<float> f = sample_inputs<float>(rng);
+    std::vector<double> d = sample_inputs<double>(rng);
+    // Around the clamps (-3 and 3), in every float step there, and their f64 neighbours.
+    for (float x = -3.0001f; x < -2.9999f; x = std::nextafter(x, 0.0f)) f.push_back(x);
+    for (float x = 2.9999f; x < 3.0001f; x = std::nextafter(x, 4.0f)) f.push_back(x);
+    for (double x : {-3.0, 3.0, -2.9999999105930328, -2.99999991059303, 2.9999998211860657}) {
+      d.insert(d.end(), {x, std::nextafter(x, 0.0), std::nextafter(x, 4.0), std::nextafter(x, -4.0)});
+    }
+    std::string first;
+    EXPECT_EQ(differences_from_definition<float>(u, f, &first), 0u) << first;
+    EXPECT_EQ(differences_from_definition<double>(u, d, &first), 0u) << first;
+  }
+}
+
 // The oracle itself: a result one ulp off must measure as one ulp.
 TEST(MathAccuracyOracle, MeasuresAnUlp) {
   Big x, y;
@@ -166,6 +201,52 @@ TEST(MathSpecialValues, AsDocumented) {
     EXPECT_EQ(f(inf), inf);
   }
   EXPECT_EQ(ops::gelu(-double(inf)), 0.0);
+  // mish: -0 for -inf and below -108.7 (x e^x under 2^-150), x's sign on zeros, x from 8.706489 on, and
+  // subnormal results kept; its f64 form the same.
+  EXPECT_EQ(ops::mish(-inf), 0.0f);
+  EXPECT_TRUE(std::signbit(ops::mish(-inf)));
+  EXPECT_EQ(ops::mish(inf), inf);
+  EXPECT_TRUE(std::signbit(ops::mish(-0.0f)));
+  EXPECT_FALSE(std::signbit(ops::mish(0.0f)));
+  EXPECT_EQ(ops::mish(-110.0f), 0.0f);
+  EXPECT_TRUE(std::signbit(ops::mish(-110.0f)));
+  EXPECT_LT(ops::mish(-100.0f), 0.0f);  // -3.7e-42: subnormal, kept
+  EXPECT_GT(ops::mish(-100.0f), -std::numeric_limits<float>::min());
+  EXPECT_LT(ops::mish(-90.0f), -std::numeric_limits<float>::min());  // normal, where e^-90 is not
+  EXPECT_EQ(ops::mish(20.0f), 20.0f);
+  EXPECT_EQ(ops::mish(8.706489f), 8.706489f);
+  EXPECT_LT(ops::mish(8.706488f), 8.706488f);
+  EXPECT_EQ(ops::mish(1e30f), 1e30f);
+  EXPECT_EQ(ops::mish(std::numeric_limits<float>::max()), std::numeric_limits<float>::max());
+  EXPECT_TRUE(std::signbit(ops::mish(-double(inf))));
+  EXPECT_EQ(ops::mish(double(inf)), double(inf));
+  // hardsigmoid and hardswish: the clamps, their exact points, and the limits.
+  for (double (*hs)(double) : {&ops::hardsigmoid<double>, &ops::hardswish<double>}) {
+    EXPECT_TRUE(std::isnan(hs(double(nan))));
+  }
+  EXPECT_TRUE(std::isnan(ops::hardsigmoid(nan)));
+  EXPECT_TRUE(std::isnan(ops::hardswish(nan)));
+  EXPECT_EQ(ops::hardsigmoid(-inf), 0.0f);
+  EXPECT_FALSE(std::signbit(ops::hardsigmoid(-inf)));
+  EXPECT_EQ(ops::hardsigmoid(inf), 1.0f);
+  EXPECT_EQ(ops::hardsigmoid(0.0f), 0.5f);
+  EXPECT_EQ(ops::hardsigmoid(-3.0f), 0.0f);  // -3 alpha rounds to -1/2
+  EXPECT_FALSE(std::signbit(ops::hardsigmoid(-3.0f)));
+  EXPECT_EQ(ops::hardsigmoid(3.0f), 1.0f);
+  EXPECT_GT(ops::hardsigmoid(std::nextafter(-3.0f, 0.0f)), 0.0f);
+  EXPECT_EQ(ops::hardsigmoid(std::nextafter(3.0f, 0.0f)), 1.0f);  // its sum rounds up to 1
+  EXPECT_EQ(ops::hardsigmoid(std::nextafter(std::nextafter(3.0f, 0.0f), 0.0f)), 1.0f - 0x1p-24f);
+  EXPECT_EQ(ops::hardsigmoid(1.0f), 0x1.555556p-3f + 0.5f);
+  EXPECT_EQ(ops::hardswish(-inf), 0.0f);
+  EXPECT_TRUE(std::signbit(ops::hardswish(-inf)));
+  EXPECT_TRUE(std::signbit(ops::hardswish(-3.0f)));
+  EXPECT_TRUE(std::signbit(ops::hardswish(-1e30f)));
+  EXPECT_EQ(ops::hardswish(inf), inf);
+  EXPECT_EQ(ops::hardswish(3.0f), 3.0f);
+  EXPECT_EQ(ops::hardswish(1e30f), 1e30f);
+  EXPECT_TRUE(std::signbit(ops::hardswish(-0.0f)));
+  EXPECT_TRUE(std::signbit(ops::hardswish(-double(inf))));
+  EXPECT_EQ(ops::hardsigmoid(1.0), double(0x1.555556p-3f) + 0.5);  // f64: the same float alpha
   // Overflow and underflow at the thresholds, subnormal results kept.
   EXPECT_EQ(ops::exp(88.72283f), 0x1.ffff08p+127f);  // finite, correctly rounded
   EXPECT_EQ(ops::exp(88.7228394f), inf);

@@ -40,7 +40,8 @@ inline void exact(bcastgen::UnaryOp u, mpfr_t y, const mpfr_t x) {
   u = bcastgen::exact_function(u);  // a fast-tier row is graded against its function
   Big t, c;
   const bool x_ninf = mpfr_inf_p(x) && mpfr_sgn(x) < 0;
-  if (x_ninf && (u == bcastgen::UnaryOp::Silu || u == bcastgen::UnaryOp::Gelu || u == bcastgen::UnaryOp::GeluTanh)) {
+  if (x_ninf && (u == bcastgen::UnaryOp::Silu || u == bcastgen::UnaryOp::Gelu || u == bcastgen::UnaryOp::GeluTanh ||
+                 u == bcastgen::UnaryOp::Mish)) {
     mpfr_set_zero(y, -1);  // the limit, -0 (README): the formulas give -inf * 0
     return;
   }
@@ -88,6 +89,12 @@ inline void exact(bcastgen::UnaryOp u, mpfr_t y, const mpfr_t x) {
       mpfr_log1p(t.v, t.v, MPFR_RNDN);
       if (mpfr_sgn(x) > 0) mpfr_add(t.v, t.v, x, MPFR_RNDN);
       mpfr_set(y, t.v, MPFR_RNDN);
+      return;
+    case bcastgen::UnaryOp::Mish:  // x tanh(log(1 + e^x)): e^x overflows MPFR to inf far above where tanh is 1
+      mpfr_exp(t.v, x, MPFR_RNDN);
+      mpfr_log1p(t.v, t.v, MPFR_RNDN);
+      mpfr_tanh(t.v, t.v, MPFR_RNDN);
+      mpfr_mul(y, t.v, x, MPFR_RNDN);
       return;
     case bcastgen::UnaryOp::Sin: mpfr_sin(y, x, MPFR_RNDN); return;
     case bcastgen::UnaryOp::Cos: mpfr_cos(y, x, MPFR_RNDN); return;
@@ -139,6 +146,30 @@ inline double ulp_error(T ours, const mpfr_t exact) {
   mpfr_abs(d.v, d.v, MPFR_RNDN);
   mpfr_mul_2si(d.v, d.v, -ulp_exp, MPFR_RNDN);
   return mpfr_get_d(d.v, MPFR_RNDN);
+}
+
+// hardsigmoid and hardswish, exact to their definitions (math.h), in T
+// (float or double): each operation exact at kPrecision bits (the product
+// of x and alpha has at most 77 bits; the sum with 1/2 is exact unless x
+// alpha is beyond 2^255, where it rounds to x alpha as the sum in T does),
+// then rounded to T where the definition rounds: x alpha, + 1/2, and
+// hardswish's product; hardswish(-inf) is -0, the limit.
+template <class T>
+inline T defined(bcastgen::UnaryOp u, T x) {
+  if (std::isnan(x)) return x;
+  Big v;
+  mpfr_set_d(v.v, static_cast<double>(x), MPFR_RNDN);
+  mpfr_mul_d(v.v, v.v, static_cast<double>(0x1.555556p-3f), MPFR_RNDN);  // alpha: 1/6 rounded to float
+  const T product = rounded<T>(v.v);
+  mpfr_set_d(v.v, static_cast<double>(product), MPFR_RNDN);
+  mpfr_add_d(v.v, v.v, 0.5, MPFR_RNDN);
+  const T s = rounded<T>(v.v);
+  const T h = s > T(1) ? T(1) : s < T(0) ? T(0) : s;
+  if (u == bcastgen::UnaryOp::Hardsigmoid) return h;
+  if (std::isinf(x) && x < 0) return T(-0.0);
+  mpfr_set_d(v.v, static_cast<double>(x), MPFR_RNDN);
+  mpfr_mul_d(v.v, v.v, static_cast<double>(h), MPFR_RNDN);
+  return rounded<T>(v.v);
 }
 
 }  // namespace bcastgen::test

@@ -7,6 +7,8 @@
 // (sqrt and reciprocal are correctly rounded, so there is no tolerance). The
 // math functions (max_ulp > 0) are held to their ulp bounds against MPFR in
 // math_accuracy_test.cpp instead: NumPy's own are up to 3 ulps off.
+// hardsigmoid and hardswish are exact to their definitions, which the
+// script spells in NumPy's operations.
 //
 // The one place where NumPy disagrees with itself is float -> u32 for NaN
 // and out-of-range values: its contiguous SIMD loop gives other answers
@@ -49,6 +51,26 @@ U = {'neg': np.negative, 'abs': np.absolute, 'sqrt': np.sqrt, 'square': np.squar
      'floor': integral(np.floor), 'ceil': integral(np.ceil), 'trunc': integral(np.trunc),
      'round': integral(np.round), 'sign': np.sign, 'isnan': np.isnan, 'isinf': np.isinf,
      'isfinite': np.isfinite, 'signbit': np.signbit}
+
+# hardsigmoid and hardswish by their definitions (math.h): alpha is 1/6 rounded
+# to float in every type, x * alpha and + 1/2 each rounded in the type, then
+# the clamp (np.maximum and np.minimum keep a NaN); f16 computes in f32 and
+# rounds once; hardswish(-inf) is -0, the limit.
+ALPHA = np.float32(1.0 / 6.0)
+
+def hardsigmoid(a):
+    if a.dtype == np.float16:
+        return hardsigmoid(a.astype(np.float32)).astype(np.float16)
+    t = a.dtype.type
+    return np.minimum(np.maximum(a * t(ALPHA) + t(0.5), t(0)), t(1))
+
+def hardswish(a):
+    if a.dtype == np.float16:
+        return hardswish(a.astype(np.float32)).astype(np.float16)
+    return np.where(a == -np.inf, a.dtype.type(-0.0), a * hardsigmoid(a))
+
+U['hardsigmoid'] = hardsigmoid
+U['hardswish'] = hardswish
 
 chunks = []
 with np.errstate(all='ignore'):
@@ -292,9 +314,10 @@ std::string manifest_line(const Case& c, std::size_t offset) {
 TEST(OpsUnaryNumpy, EveryUnaryOpAndCastMatchesNumpy) {
   std::vector<Case> cases = all_cases();
   // neg, abs, square, floor, ceil, trunc, round, sign x 11 numeric dtypes
-  // (f16 too) + sqrt, reciprocal, isnan, isinf, isfinite, signbit x 3
-  // floats + logical_not x bool + bitwise_not x 9, then 12 x 12 casts.
-  ASSERT_EQ(cases.size(), 88u + 18u + 1u + 9u + 144u);
+  // (f16 too) + sqrt, reciprocal, isnan, isinf, isfinite, signbit,
+  // hardsigmoid, hardswish x 3 floats + logical_not x bool + bitwise_not x
+  // 9, then 12 x 12 casts.
+  ASSERT_EQ(cases.size(), 88u + 24u + 1u + 9u + 144u);
 
   // A canary the comparison must reject: neg<i32>(5) claimed to be 4.
   Rng canary_rng{1};

@@ -53,9 +53,9 @@ struct VectorFunction {
 // The functions with a vector form (simd/math_f32.inl), one X(name) each.
 #define BCASTGEN_VECTOR_MATH_(X)                                                                  \
   X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(erf) X(gelu) X(sigmoid) X(silu) X(tanh) \
-  X(softplus) X(gelu_tanh) X(fast_sigmoid) X(fast_silu) X(fast_tanh) X(fast_gelu) X(fast_gelu_tanh) \
-  X(fast_log) X(fast_log2) X(fast_log10) X(fast_expm1) X(fast_log1p) X(fast_softplus) \
-  X(fast_erf)
+  X(softplus) X(gelu_tanh) X(hardsigmoid) X(hardswish) X(mish) X(fast_sigmoid) X(fast_silu) X(fast_tanh) \
+  X(fast_gelu) X(fast_gelu_tanh) X(fast_log) X(fast_log2) X(fast_log10) X(fast_expm1) X(fast_log1p) \
+  X(fast_softplus) X(fast_erf)
 
 #if defined(__x86_64__)
 
@@ -159,7 +159,8 @@ TEST_P(SimdMath, EveryLaneGivesTheScalarBits) {
   const float inf = INFINITY;
   const std::vector<float> specials = {0.0f, -0.0f, inf, -inf, NAN, 1e-45f, -1e-45f, 1.17549435e-38f, 3.4028235e38f,
                                        -3.4028235e38f, 88.72283f, 88.7228394f, -103.97f, -103.98f, -87.33655f, 1.0f,
-                                       -1.0f, 0.5f, 2.0f, 128.0f, -150.0f, 88.5f, -18.0f, 12.0f, -12.0f};
+                                       -1.0f, 0.5f, 2.0f, 128.0f, -150.0f, 88.5f, -18.0f, 12.0f, -12.0f,
+                                       3.0f, -3.0f, 9.0f, -91.8f, -108.7f};
   std::copy(specials.begin(), specials.end(), in.begin());
   std::fill(in.begin() + specials.size(), in.begin() + kStep * ((specials.size() + kStep - 1) / kStep), 1.0f);
   check(specials.size());

@@ -27,6 +27,7 @@ enum class UnaryOp {
   Floor, Ceil, Trunc, Round, Sign, Isnan, Isinf, Isfinite, Signbit,
   // math and activation functions (floats; math.h has their algorithms and bounds)
   Exp, Expm1, Exp2, Log, Log1p, Log2, Log10, Tanh, Sigmoid, Erf, Gelu, GeluTanh, Silu, Softplus,
+  Hardsigmoid, Hardswish, Mish,
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
   FastSigmoid, FastSilu, FastTanh, FastGelu, FastGeluTanh, FastLog, FastLog2, FastLog10, FastExpm1, FastLog1p, FastSoftplus, FastErf,
 };
@@ -36,8 +37,10 @@ struct UnaryInfo {
   const char* name;  // also the scalar function's name in bcastgen::ops
   Accepts accepts;
   // The accuracy contract: 0 for an exact function (its result is the
-  // correctly rounded one, the same as NumPy's), else the most ulps (of f32
-  // and of f64) its result may be from the exact value (math.h).
+  // correctly rounded one, the same as NumPy's; for hardsigmoid and
+  // hardswish, that of each operation of their definitions, math.h), else
+  // the most ulps (of f32 and of f64) its result may be from the exact value
+  // (math.h).
   int max_ulp = 0;
   bool gives_bool = false;  // the result is bool (isnan, ...), not the operand's dtype
   // The fast tier (accuracy: fast): this row is a faster form of `approximates`.
@@ -77,6 +80,10 @@ inline constexpr UnaryInfo kUnaryInfo[] = {
     {UnaryOp::GeluTanh, "gelu_tanh", Accepts::Floats, 2},
     {UnaryOp::Silu, "silu", Accepts::Floats, 2},
     {UnaryOp::Softplus, "softplus", Accepts::Floats, 2},
+    // Exact to their definitions (math.h): each operation rounded in the type.
+    {UnaryOp::Hardsigmoid, "hardsigmoid", Accepts::Floats, 0},
+    {UnaryOp::Hardswish, "hardswish", Accepts::Floats, 0},
+    {UnaryOp::Mish, "mish", Accepts::Floats, 1},
     {UnaryOp::Sin, "sin", Accepts::Floats, 1},
     {UnaryOp::Cos, "cos", Accepts::Floats, 1},
     {UnaryOp::Tan, "tan", Accepts::Floats, 1},

@@ -7,8 +7,13 @@
 // How each is computed, and the bound it is held to (README, "Math
 // functions"; bench/ulp/ measures it over all 2^32 f32 inputs):
 // - f32 with a vector form (exp exp2 expm1 log log2 log10 log1p erf gelu
-//   sigmoid silu tanh softplus gelu_tanh): the scalar instantiation of its
-//   one algorithm (bcastgen/simd/math_f32.inl).
+//   sigmoid silu tanh softplus gelu_tanh mish): the scalar instantiation of
+//   its one algorithm (bcastgen/simd/math_f32.inl).
+// - hardsigmoid(x) = max(0, min(1, x alpha + 1/2)), alpha = 1/6 rounded to
+//   float, and hardswish(x) = x hardsigmoid(x): exact to that definition,
+//   each operation rounded once in the type (x alpha, then + 1/2, never
+//   fused; hardswish's product), in f32 by the vector form's scalar
+//   instantiation, in f64 with the same float alpha (ONNX's attribute).
 // - the fast tier (fast_sigmoid fast_silu fast_tanh fast_gelu
 //   fast_gelu_tanh fast_log fast_log2 fast_log10 fast_expm1 fast_log1p
 //   fast_softplus fast_erf): f32 as above, within 4 ulp; f64 is the exact
@@ -22,16 +27,17 @@
 // - f64: the C library's long double function (x87 extended on x86-64,
 //   64-bit significand), rounded once to double: <= 1 ulp wherever the long
 //   double library is within 2^10 of its own ulps (glibc: a few). The
-//   composites (sigmoid, silu, softplus, gelu, gelu_tanh) are evaluated in a
+//   composites (sigmoid, silu, softplus, gelu, gelu_tanh, mish) are evaluated in a
 //   form that does not cancel. These long double forms are also the oracle
 //   of bench/ulp/ for f32.
 //
 // Special values follow C99 Annex F and the Array API: NaN in gives NaN;
 // exp(-inf) = +0, log(+-0) = -inf, log(x < 0) = NaN, expm1(-0) = -0,
 // tanh(+-inf) = +-1, erf(+-inf) = +-1, sigmoid(-inf) = 0, sigmoid(inf) = 1,
-// softplus(-inf) = 0, softplus(inf) = inf; silu(-inf), gelu(-inf) and
-// gelu_tanh(-inf) are -0 (the limit, and what every large negative finite
-// input rounds to), not the NaN of -inf * 0.
+// softplus(-inf) = 0, softplus(inf) = inf, hardsigmoid(-inf) = 0,
+// hardsigmoid(inf) = 1; silu(-inf), gelu(-inf), gelu_tanh(-inf), mish(-inf)
+// and hardswish(-inf) are -0 (the limit, and what every large negative
+// finite input rounds to), not the NaN of -inf * 0.
 #pragma once
 
 #include <cmath>
@@ -85,6 +91,39 @@ inline R gelu_tanh_in(R x) {
   const R sqrt_2_over_pi = R(0.797884560802865355879892119868763737L);
   const R z = sqrt_2_over_pi * (x + R(0.044715L) * x * x * x);
   return x * sigmoid_in(R(2) * z);
+}
+
+// x tanh(softplus(x)) = x n / (n + 2), n = e^x (e^x + 2), which does not
+// cancel; for x >= 0 in t = e^-x, (1 + 2t) / (1 + 2t + 2t^2), which does
+// not overflow.
+template <class R>
+inline R mish_in(R x) {
+  if (std::isinf(x)) return x > 0 ? x : R(-0.0);
+  if (x >= 0) {
+    const R t = std::exp(-x);
+    const R n = R(1) + R(2) * t;
+    return x * (n / (n + R(2) * t * t));
+  }
+  const R e = std::exp(x);  // NaN also lands here
+  const R n = e * (e + R(2));
+  return x * (n / (n + R(2)));
+}
+
+// hardsigmoid and hardswish over f64 (and long double): their definitions
+// in the type itself, each operation rounded once, as the f32 form
+// (simd/math_f32.inl), with the same alpha, 1/6 rounded to float (ONNX's
+// float attribute): x alpha rounded, + 1/2 rounded, clamped to [0, 1].
+template <class R>
+inline R hardsigmoid_in(R x) {
+  const R product = x * R(simd::scalar::detail::kHardsigmoidAlpha);
+  const R s = product + R(0.5);
+  const R m = R(1) < s ? R(1) : s;  // NaN: s
+  return R(0) > m ? R(0) : m;
+}
+
+template <class R>
+inline R hardswish_in(R x) {
+  return (R(-3) > x ? R(-3) : x) * hardsigmoid_in(x);  // -inf: -3 * +0 = -0
 }
 
 // f32 through double, f64 through long double, rounded once.
@@ -142,6 +181,10 @@ BCASTGEN_MATH_VECTOR_FUNCTION_(silu, detail::silu_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(tanh, std::tanh(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(softplus, detail::softplus_in(w))
 BCASTGEN_MATH_VECTOR_FUNCTION_(gelu_tanh, detail::gelu_tanh_in(w))
+BCASTGEN_MATH_VECTOR_FUNCTION_(mish, detail::mish_in(w))
+// Exact to their definitions: f64 computes them in f64 itself (w is x).
+BCASTGEN_MATH_VECTOR_FUNCTION_(hardsigmoid, detail::hardsigmoid_in(static_cast<T>(w)))
+BCASTGEN_MATH_VECTOR_FUNCTION_(hardswish, detail::hardswish_in(static_cast<T>(w)))
 // The fast tier (README, "Math functions"): f32 within 4 ulp in fewer
 // operations; f64 is the function above (its bound is within the tier's).
 BCASTGEN_MATH_VECTOR_FUNCTION_(fast_sigmoid, detail::sigmoid_in(w))

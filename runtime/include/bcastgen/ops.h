@@ -74,9 +74,10 @@
 //   sign
 //       floats: 1 for x > 0, -1 for x < 0, +0 for either zero, x for NaN
 //       (NumPy). Integers: -1, 0 or 1.
-//   exp .. softplus, sin .. atanh
+//   exp .. softplus, hardsigmoid, hardswish, mish, sin .. atanh
 //       floats: the math and activation functions of math.h, with their
-//       algorithms, bounds and special values.
+//       algorithms (hardsigmoid's and hardswish's definitions), bounds and
+//       special values.
 //   isnan, isinf, isfinite, signbit
 //       floats, bool results: std::isnan, ... (signbit reads the sign bit,
 //       of -0 and of a NaN too, as NumPy).
@@ -262,6 +263,9 @@ inline decltype(auto) visit_unary_op(UnaryOp u, F&& f) {
     BCASTGEN_VISIT_UNARY_(GeluTanh)
     BCASTGEN_VISIT_UNARY_(Silu)
     BCASTGEN_VISIT_UNARY_(Softplus)
+    BCASTGEN_VISIT_UNARY_(Hardsigmoid)
+    BCASTGEN_VISIT_UNARY_(Hardswish)
+    BCASTGEN_VISIT_UNARY_(Mish)
     BCASTGEN_VISIT_UNARY_(Sin)
     BCASTGEN_VISIT_UNARY_(Cos)
     BCASTGEN_VISIT_UNARY_(Tan)
@@ -927,6 +931,9 @@ BCASTGEN_HALF_UNARY_(gelu)
 BCASTGEN_HALF_UNARY_(gelu_tanh)
 BCASTGEN_HALF_UNARY_(silu)
 BCASTGEN_HALF_UNARY_(softplus)
+BCASTGEN_HALF_UNARY_(hardsigmoid)
+BCASTGEN_HALF_UNARY_(hardswish)
+BCASTGEN_HALF_UNARY_(mish)
 BCASTGEN_HALF_UNARY_(sin)
 BCASTGEN_HALF_UNARY_(cos)
 BCASTGEN_HALF_UNARY_(tan)
@@ -1089,6 +1096,9 @@ inline auto call_unary(T x) {
   else if constexpr (kU == UnaryOp::GeluTanh) return gelu_tanh(x);
   else if constexpr (kU == UnaryOp::Silu) return silu(x);
   else if constexpr (kU == UnaryOp::Softplus) return softplus(x);
+  else if constexpr (kU == UnaryOp::Hardsigmoid) return hardsigmoid(x);
+  else if constexpr (kU == UnaryOp::Hardswish) return hardswish(x);
+  else if constexpr (kU == UnaryOp::Mish) return mish(x);
   else if constexpr (kU == UnaryOp::Sin) return sin(x);
   else if constexpr (kU == UnaryOp::Cos) return cos(x);
   else if constexpr (kU == UnaryOp::Tan) return tan(x);

@@ -205,6 +205,15 @@ BCASTGEN_SIMD_AVX512FP16 __m512h softplus_ph(__m512h x) {
 BCASTGEN_SIMD_AVX512FP16 __m512h gelu_tanh_ph(__m512h x) {
   return detail::rounded(gelu_tanh_f32(detail::low_f32(x)), gelu_tanh_f32(detail::high_f32(x)));
 }
+BCASTGEN_SIMD_AVX512FP16 __m512h hardsigmoid_ph(__m512h x) {
+  return detail::rounded(hardsigmoid_f32(detail::low_f32(x)), hardsigmoid_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h hardswish_ph(__m512h x) {
+  return detail::rounded(hardswish_f32(detail::low_f32(x)), hardswish_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_AVX512FP16 __m512h mish_ph(__m512h x) {
+  return detail::rounded(mish_f32(detail::low_f32(x)), mish_f32(detail::high_f32(x)));
+}
 BCASTGEN_SIMD_AVX512FP16 __m512h fast_sigmoid_ph(__m512h x) {
   return detail::rounded(fast_sigmoid_f32(detail::low_f32(x)), fast_sigmoid_f32(detail::high_f32(x)));
 }

@@ -95,6 +95,9 @@ BCASTGEN_SIMD_FN f32v fast_erf_f16(f32v x) { return detail::nearest_f16(fast_erf
 BCASTGEN_SIMD_FN f32v tanh_f16(f32v x) { return detail::nearest_f16(tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v softplus_f16(f32v x) { return detail::nearest_f16(softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v gelu_tanh_f16(f32v x) { return detail::nearest_f16(gelu_tanh_f32(x)); }
+BCASTGEN_SIMD_FN f32v hardsigmoid_f16(f32v x) { return detail::nearest_f16(hardsigmoid_f32(x)); }
+BCASTGEN_SIMD_FN f32v hardswish_f16(f32v x) { return detail::nearest_f16(hardswish_f32(x)); }
+BCASTGEN_SIMD_FN f32v mish_f16(f32v x) { return detail::nearest_f16(mish_f32(x)); }
 // Casts from f16: the f32 value's (it is exact), so the f32 rules.
 BCASTGEN_SIMD_FN f32v cast_f16_f32(f32v x) { return x; }
 template <int S>
@@ -185,6 +188,9 @@ BCASTGEN_SIMD_FN f32v fast_erf_bf16(f32v x) { return detail::nearest_bf16(fast_e
 BCASTGEN_SIMD_FN f32v tanh_bf16(f32v x) { return detail::nearest_bf16(tanh_f32(x)); }
 BCASTGEN_SIMD_FN f32v softplus_bf16(f32v x) { return detail::nearest_bf16(softplus_f32(x)); }
 BCASTGEN_SIMD_FN f32v gelu_tanh_bf16(f32v x) { return detail::nearest_bf16(gelu_tanh_f32(x)); }
+BCASTGEN_SIMD_FN f32v hardsigmoid_bf16(f32v x) { return detail::nearest_bf16(hardsigmoid_f32(x)); }
+BCASTGEN_SIMD_FN f32v hardswish_bf16(f32v x) { return detail::nearest_bf16(hardswish_f32(x)); }
+BCASTGEN_SIMD_FN f32v mish_bf16(f32v x) { return detail::nearest_bf16(mish_f32(x)); }
 // Casts from bf16: the f32 rules on its exact f32 value.
 BCASTGEN_SIMD_FN f32v cast_bf16_f32(f32v x) { return x; }
 template <int S>

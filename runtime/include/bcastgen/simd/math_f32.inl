@@ -581,6 +581,87 @@ BCASTGEN_SIMD_FN f32v softplus_f32(f32v x) {
 
 namespace detail {
 
+// hardsigmoid's slope: 1/6 rounded to float (0x3e2aaaab), ONNX
+// HardSigmoid's alpha (a float attribute) as PyTorch exports Hardsigmoid,
+// and the alpha of ONNX HardSwish's definition.
+constexpr float kHardsigmoidAlpha = 0x1.555556p-3f;
+
+}  // namespace detail
+
+// max(0, min(1, x alpha + 1/2)), alpha = 1/6 rounded to float, exact to
+// that definition: the product rounded, then the sum rounded (two
+// operations, never one fma: a fused form gives other bits wherever the
+// product is inexact), then clamped. The clamp's bounds are the first
+// operands, so that NaN (its compares false) passes through: NaN gives NaN,
+// -inf gives +0, inf gives 1, and every x <= -3 gives +0 (-3 alpha rounds
+// to -1/2).
+BCASTGEN_SIMD_FN f32v hardsigmoid_f32(f32v x) {
+  const f32v s = add_f32(multiply_f32(x, splat_f32(detail::kHardsigmoidAlpha)), splat_f32(0.5f));
+  return detail::max_or_b_f32(splat_f32(0.0f), detail::min_or_b_f32(splat_f32(1.0f), s));
+}
+
+// x hardsigmoid(x), exact to that definition: one product, rounded. x is
+// clamped to -3 as the factor, which changes no finite result (hardsigmoid
+// is +0 there, and x times +0 is -0 either way) but gives -0 for -inf (the
+// limit, as silu's), not the NaN of -inf * 0. NaN gives NaN, inf gives inf.
+BCASTGEN_SIMD_FN f32v hardswish_f32(f32v x) {
+  return multiply_f32(detail::max_or_b_f32(splat_f32(-3.0f), x), hardsigmoid_f32(x));
+}
+
+// x tanh(softplus(x)) = x tanh(ln(1 + e^x)), <= 1 ulp.
+//
+// With E = e^x, tanh(ln(1 + E)) = n / (n + 2), n = E (E + 2), which has no
+// cancellation; written in t = e^-|x| <= 1 (small_exp), nothing overflows:
+//   x <  0:  T = t Q,  Q = (1 + t/2) / (1 + t + t^2/2),
+//   x >= 0:  T = Q,    Q = (1 + 2t) / (1 + 2t + 2t^2),
+// both Q = N / (N + M) with N = 1 + a t, M = a t (b + t), a = 1/2 and b = 1
+// below 0, a = 2 and b = 0 above; Q is in [0.6, 1]. a t is exact, and N,
+// b + t, M and N + M are double-floats (Fast2Sum: 1 is a multiple of a t's
+// ulp, b >= t, N >= M), so Q, from inverse and times_inverse_lo, is within
+// 2^-40 of the value at t; t is within 0.15 ulp, and Q's relative
+// sensitivity to it is at most 0.53. Below 0, t's unscaled s + s_err is a
+// factor of the numerator and its 2^k is applied last (silu's way), so
+// that the results of x in [-91.8, -87.3], normal where t is not, keep
+// their accuracy, and subnormal ones round once more at most; so do those
+// of |x| < 2^-100, scaled. The result |x| T rounds once (one fma) and
+// takes x's sign, so -0 stays -0. |x| is
+// clamped to 120 as a factor below 0 (mish(x) rounds to -0 below -108.7,
+// and -inf gives -0, the limit, not the NaN of -inf * 0) and in the small
+// term (where +inf would meet a low part). mish(x) rounds to x from
+// x = 8.706489 on (x 2t^2 under half an ulp of x): no special case.
+BCASTGEN_SIMD_FN f32v mish_f32(f32v x) {
+  const detail::SmallExp e = detail::small_exp(detail::exp_parts(neg_f32(abs_f32(x))));
+  const auto negative = less_f32(x, splat_f32(0.0f));
+  const f32v a = select_f32(negative, splat_f32(0.5f), splat_f32(2.0f));
+  const f32v b = select_f32(negative, splat_f32(1.0f), splat_f32(0.0f));
+  const f32v at = multiply_f32(a, e.big_e), at_lo = multiply_f32(a, e.big_e_err);
+  const detail::TwoSum n = detail::fast_two_sum(splat_f32(1.0f), at);
+  const f32v n_lo = add_f32(n.err, at_lo);
+  const detail::TwoSum w = detail::fast_two_sum(b, e.big_e);
+  const f32v w_lo = add_f32(w.err, e.big_e_err);
+  const f32v m = multiply_f32(at, w.s);
+  const f32v m_lo = detail::fmadd_f32(at, w_lo, detail::fmadd_f32(at_lo, w.s, detail::fmadd_f32(at, w.s, neg_f32(m))));
+  const detail::TwoSum d = detail::fast_two_sum(n.s, m);
+  const detail::Inverse q = detail::inverse(d.s, add_f32(d.err, add_f32(n_lo, m_lo)));
+  // The numerator: (s + s_err) N below 0, N above.
+  const f32v c = select_f32(negative, e.s, splat_f32(1.0f)), c_lo = select_f32(negative, e.s_err, splat_f32(0.0f));
+  const f32v num = multiply_f32(c, n.s);
+  const f32v num_lo = detail::fmadd_f32(c_lo, n.s, detail::fmadd_f32(c, n_lo, detail::fmadd_f32(c, n.s, neg_f32(num))));
+  const f32v p_hi = multiply_f32(num, q.q);
+  const f32v p_lo = detail::times_inverse_lo(num, num_lo, q, p_hi);
+  // |x| below 2^-100 is scaled by 2^64 and the result by 2^-64 (as its z
+  // says), so that x p_lo stays normal and a subnormal result rounds once.
+  const f32v shifter = splat_f32(detail::kFractionShifter<3>);
+  const f32v a0 = abs_f32(detail::max_or_b_f32(splat_f32(-120.0f), x));
+  const auto tiny = less_f32(a0, splat_f32(0x1p-100f));
+  const f32v am = select_f32(tiny, multiply_f32(a0, splat_f32(0x1p+64f)), a0);
+  const f32v y = detail::fmadd_f32(am, p_hi, multiply_f32(detail::min_or_b_f32(splat_f32(120.0f), am), p_lo));
+  const f32v z = select_f32(tiny, subtract_f32(shifter, splat_f32(512.0f)), select_f32(negative, e.z, shifter));
+  return detail::times_sign_of(detail::times_power_of_two<3>(y, z), x);
+}
+
+namespace detail {
+
 // gelu_tanh's sigmoid argument 2z = x (c1 + c3 x^2), c1 = 2 sqrt(2/pi),
 // c3 = 0.044715 c1, as a double-float t + t_lo (about 2^-44 relatively),
 // for |x| <= 12. Where the result is about x e^(2z), its relative error is

@@ -184,6 +184,15 @@ BCASTGEN_SIMD_NEONFP16 float16x8_t softplus_ph(float16x8_t x) {
 BCASTGEN_SIMD_NEONFP16 float16x8_t gelu_tanh_ph(float16x8_t x) {
   return detail::rounded(gelu_tanh_f32(detail::low_f32(x)), gelu_tanh_f32(detail::high_f32(x)));
 }
+BCASTGEN_SIMD_NEONFP16 float16x8_t hardsigmoid_ph(float16x8_t x) {
+  return detail::rounded(hardsigmoid_f32(detail::low_f32(x)), hardsigmoid_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t hardswish_ph(float16x8_t x) {
+  return detail::rounded(hardswish_f32(detail::low_f32(x)), hardswish_f32(detail::high_f32(x)));
+}
+BCASTGEN_SIMD_NEONFP16 float16x8_t mish_ph(float16x8_t x) {
+  return detail::rounded(mish_f32(detail::low_f32(x)), mish_f32(detail::high_f32(x)));
+}
 BCASTGEN_SIMD_NEONFP16 float16x8_t fast_sigmoid_ph(float16x8_t x) {
   return detail::rounded(fast_sigmoid_f32(detail::low_f32(x)), fast_sigmoid_f32(detail::high_f32(x)));
 }
