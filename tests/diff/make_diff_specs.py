@@ -230,7 +230,8 @@ def unary(rng, dt, x):
                               f"silu({x})", f"erf({x})", f"softplus({x})", f"sin({x})", f"fast_sigmoid({x})",
                               f"fast_silu({x})", f"fast_tanh({x})", f"fast_gelu({x})",
                               f"fast_gelu_tanh({x})", f"fast_log1p({x})", f"fast_softplus({x})",
-                              f"fast_expm1({x})", f"fast_log({x})", f"fast_erf({x})"])]
+                              f"fast_expm1({x})", f"fast_log({x})", f"fast_erf({x})", f"hardsigmoid({x})",
+                              f"hardswish({x})", f"mish({x})"])]
     if dt in INTS:
         forms += [f"~({x})", f"bitwise_not({x})"]
     return rng.choice(forms)
