@@ -282,8 +282,8 @@ static void bias_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::in
 }
 
 static const bcastgen::KernelInput bias_add_inputs[] = {
-    {"a", bcastgen::DType::F32, bias_add_shape::a},
-    {"b", bcastgen::DType::F32, bias_add_shape::b},
+    {"a", bcastgen::DType::F32, bias_add_shape::a, nullptr, 0},
+    {"b", bcastgen::DType::F32, bias_add_shape::b, nullptr, 0},
 };
 
 static const bcastgen::KernelNode bias_add_nodes[] = {
@@ -549,8 +549,8 @@ static void pdpd_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::in
 }
 
 static const bcastgen::KernelInput pdpd_add_inputs[] = {
-    {"a", bcastgen::DType::F32, pdpd_add_shape::a},
-    {"b", bcastgen::DType::F32, pdpd_add_shape::b},
+    {"a", bcastgen::DType::F32, pdpd_add_shape::a, nullptr, 0},
+    {"b", bcastgen::DType::F32, pdpd_add_shape::b, nullptr, 0},
 };
 
 static const bcastgen::KernelNode pdpd_add_nodes[] = {
@@ -812,8 +812,8 @@ static void mean_sub_range_erased(bcastgen::Isa isa, std::int64_t begin, std::in
 }
 
 static const bcastgen::KernelInput mean_sub_inputs[] = {
-    {"a", bcastgen::DType::F32, mean_sub_shape::a},
-    {"b", bcastgen::DType::F32, mean_sub_shape::b},
+    {"a", bcastgen::DType::F32, mean_sub_shape::a, nullptr, 0},
+    {"b", bcastgen::DType::F32, mean_sub_shape::b, nullptr, 0},
 };
 
 static const bcastgen::KernelNode mean_sub_nodes[] = {
@@ -1071,8 +1071,8 @@ static void mask_gt_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int
 }
 
 static const bcastgen::KernelInput mask_gt_inputs[] = {
-    {"a", bcastgen::DType::F32, mask_gt_shape::a},
-    {"b", bcastgen::DType::F32, mask_gt_shape::b},
+    {"a", bcastgen::DType::F32, mask_gt_shape::a, nullptr, 0},
+    {"b", bcastgen::DType::F32, mask_gt_shape::b, nullptr, 0},
 };
 
 static const bcastgen::KernelNode mask_gt_nodes[] = {
@@ -1318,7 +1318,7 @@ static void expand_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int6
 }
 
 static const bcastgen::KernelInput expand_inputs[] = {
-    {"in", bcastgen::DType::F32, expand_shape::in},
+    {"in", bcastgen::DType::F32, expand_shape::in, nullptr, 0},
 };
 
 static const bcastgen::KernelNode expand_nodes[] = {

@@ -148,9 +148,12 @@ std::string check_kernel(const KernelEntry& k, Isa isa, std::uint64_t seed) {
       }
     }
   }
-  // In place: an input of the output's shape and type may be the output.
+  // In place: an input of the output's shape and type may be the output,
+  // unless it is read through a layout (a transpose or a reversed slice
+  // reads elements the loop has already written: the checked entry refuses).
   for (std::size_t which = 0; which < k.input_count; ++which) {
     if (shape_of(k.inputs[which].shape) != out_shape || k.inputs[which].dtype != out_t) continue;
+    if (k.inputs[which].layout_steps != 0) continue;
     std::vector<unsigned char> buf = inputs[which];
     std::vector<const void*> aliased = ptrs;
     aliased[which] = buf.data();

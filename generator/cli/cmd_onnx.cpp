@@ -66,10 +66,17 @@ Action register_onnx(CLI::App& app) {
     const std::string bytes = gen::read_file(args->model);
     const onnx_import::ImportedModel model = onnx_import::import_model(bytes, path.filename().string(), options);
     if (args->report) std::cout << model.report << std::flush;
+    const std::string stem = path.stem().string();
+    if (model.spec.kernels.empty() && model.outputs_folded) {  // all shape arithmetic: its values are the result
+      const auto written = gen::write_files(args->out_dir, {{stem + ".onnx-map.json", model.map_json}},
+                                            write_faults_from_environment());
+      std::cerr << "bcastgen: no kernel: every output of the model was folded when it was read (the map holds "
+                << "the values); " << written.size() << " file written to " << args->out_dir << "\n";
+      return gen::kExitOk;
+    }
     if (model.spec.kernels.empty()) {
       throw InvalidArgument(args->model + ": no node to fuse into a kernel (--report says why); nothing written");
     }
-    const std::string stem = path.stem().string();
     gen::GenerateOptions generate;
     generate.stem = stem;
     generate.source_name = stem + ".yaml";

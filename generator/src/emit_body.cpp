@@ -85,7 +85,7 @@ class BodyEmitter {
       for (std::size_t a : n.args) ++uses_[canon(a)];
     }
     for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
-      inputs_.push_back({fmt::format("in{}", k), fmt::format("in{}", k), ip.access[k], node_of_input(k)});
+      inputs_.push_back({fmt::format("in{}", k), fmt::format("in{}", k), ip.access[k], node_of_input(k), k});
     }
   }
 
@@ -99,6 +99,12 @@ class BodyEmitter {
     }
     std::string out_ptr = "out";
     const std::string out_elem = dtype_info(p_.out_dtype).cpp_type;
+    for (std::size_t k = 0; k < inputs_.size() && k < p_.offsets.size(); ++k) {
+      if (p_.offsets[k] == 0) continue;
+      inputs_[k].ptr = inputs_[k].name + "_at";
+      pr_.line(fmt::format("const {}* {} = {} + {};  // the first element its layout reads", elem(k), inputs_[k].ptr,
+                           inputs_[k].name, p_.offsets[k]));
+    }
     auto advance = [&](std::string& ptr, const std::string& name, const std::string& type, std::int64_t stride,
                        const std::string& i, std::size_t depth) {
       if (stride == 0) return;
@@ -164,6 +170,7 @@ class BodyEmitter {
     std::string ptr;   // pointer expression at the start of the row
     Access access;
     std::size_t node;
+    std::size_t node_input;  // its index among the kernel's inputs
   };
 
   std::size_t node_of_input(std::size_t k) const {
@@ -203,6 +210,10 @@ class BodyEmitter {
         const Input& in = inputs_[n.input];
         if (in.access == Access::Splat) return fmt::format("s{}", i);
         if (in.access == Access::Pattern) return fmt::format("{}[{}]", in.ptr, jv % ip_.period);
+        if (in.access == Access::Strided) {
+          const std::int64_t s = ip_.row_stride[n.input];
+          return j == std::to_string(jv) ? fmt::format("{}[{}]", in.ptr, jv * s) : fmt::format("{}[{} * {}]", in.ptr, j, s);
+        }
         return fmt::format("{}[{}]", in.ptr, j);
       }
       case ExprKind::Literal: return literal_cpp(n.literal, n.dtype);
@@ -375,11 +386,25 @@ class BodyEmitter {
 
   // Whether input `in` is loaded with each vector at row offset `off`.
   bool loaded_per_vector(const Input& in, std::int64_t off) const {
-    return in.access == Access::Stream || (in.access == Access::Held && !held_at(in, off));
+    return in.access == Access::Stream || in.access == Access::Strided || (in.access == Access::Held && !held_at(in, off));
+  }
+
+  // Where input `in`'s vector at row element base + off starts: a strided
+  // input's lanes are `stride` elements apart.
+  std::string input_at(const Input& in, const std::string& base, std::int64_t off) const {
+    if (in.access != Access::Strided) return offset_expr(in.ptr, base, off);
+    const std::int64_t s = ip_.row_stride[in.node_input];
+    return base.empty() ? offset_expr(in.ptr, "", off * s) : offset_expr(in.ptr, fmt::format("{} * {}", base, s), off * s);
   }
 
   // The load of input `in` at `ptr` (masked by `mask` when not empty).
   std::string load(const Input& in, const std::string& ptr, const std::string& mask) const {
+    if (in.access == Access::Strided) {
+      const TypeVocabulary* t = tv(in.node);
+      const std::string s = std::to_string(ip_.row_stride[in.node_input]);
+      return mask.empty() ? expand(t->load_strided, {{"p", ptr}, {"s", s}})
+                          : expand(t->load_strided_tail, {{"p", ptr}, {"s", s}, {"t", mask}});
+    }
     if (is_cmp(in.node)) {
       return mask.empty() ? expand(tv_->load_cmp, {{"p", ptr}}) : expand(tv_->load_cmp_tail, {{"p", ptr}, {"t", mask}});
     }
@@ -560,7 +585,7 @@ class BodyEmitter {
         if (!loaded_per_vector(in, offs[u])) continue;
         for (int q = 0; q < parts(in.node); ++q) {
           pr_.line(fmt::format("const {} {} = {};", reg_type(in.node), vector_name(in.node, suffix, offs[u], q),
-                               load(in, offset_expr(in.ptr, base, offs[u] + q * part_lanes(in.node)),
+                               load(in, input_at(in, base, offs[u] + q * part_lanes(in.node)),
                                     masked ? tail_mask(in.node, q) : "")));
         }
       }

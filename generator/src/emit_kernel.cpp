@@ -251,6 +251,9 @@ std::string target_arrays(const KernelPlan& p, const std::string& nodes) {
   return arrays;
 }
 
+// An int64 as a C++ literal (INT64_MIN has none: written as an expression).
+std::string int_literal(std::int64_t v) { return v == INT64_MIN ? "INT64_MIN" : std::to_string(v); }
+
 // The kernel's DAG as rows of bcastgen::KernelNode (registry.h).
 std::string node_rows(const KernelPlan& p, const std::string& nodes) {
   std::string rows;
@@ -277,16 +280,36 @@ std::string node_rows(const KernelPlan& p, const std::string& nodes) {
 // The type-erased entries and the input and node rows of the kernel table.
 std::string table_entry_code(const KernelPlan& p, const Signature& sig, const Values& common) {
   const KernelSymbols s = kernel_symbols(p.spec.name);
-  std::string input_rows;
-  for (const InputSpec& in : p.spec.inputs) {
-    input_rows += fmt::format("    {{\"{}\", bcastgen::DType::{}, {}::{}}},\n", in.name, camel(dtype_name(in.dtype)),
-                              s.shape, in.name);
+  std::string input_rows, layout_arrays;
+  for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
+    const InputSpec& in = p.spec.inputs[k];
+    const InputLayout& layout = input_layout(p.spec.expr, k);
+    std::string steps = "nullptr, 0";
+    if (!layout.empty()) {
+      const std::string array = fmt::format("{}_layout{}", s.nodes, k);
+      std::string rows;
+      for (std::size_t j = 0; j < layout.size(); ++j) {
+        const LayoutStep& l = layout[j];
+        std::string dims = "bcastgen::ShapeRef{}";
+        if (!l.dims.empty()) {
+          layout_arrays += fmt::format("static const std::int64_t {}_dims{}[] = {{{}}};\n", array, j,
+                                       fmt::join(l.dims, ", "));
+          dims = fmt::format("bcastgen::ShapeRef({}_dims{}, {})", array, j, l.dims.size());
+        }
+        rows += fmt::format("    {{bcastgen::LayoutKind::{}, {}, {}, {}, {}, {}}},\n", camel(layout_info(l.kind).name),
+                            dims, l.axis, int_literal(l.start), int_literal(l.stop), int_literal(l.step));
+      }
+      layout_arrays += fmt::format("static const bcastgen::KernelLayoutStep {}[] = {{\n{}}};\n", array, rows);
+      steps = fmt::format("{}, {}", array, layout.size());
+    }
+    input_rows += fmt::format("    {{\"{}\", bcastgen::DType::{}, {}::{}, {}}},\n", in.name, camel(dtype_name(in.dtype)),
+                              s.shape, in.name, steps);
   }
   Values v = common;
   v.set("erased_body", fmt::format("{}(isa, {});", s.isa, sig.casts));
   v.set("erased_range_body", fmt::format("{}::select_range(isa, out)(begin, end, {});", s.impl, sig.casts));
   v.set("input_rows", input_rows).set("node_rows", node_rows(p, s.nodes));
-  v.set("target_arrays", target_arrays(p, s.nodes));
+  v.set("target_arrays", target_arrays(p, s.nodes)).set("layout_arrays", layout_arrays);
   return render_entity("table_entry.cpp.mustache", v);
 }
 
@@ -306,8 +329,9 @@ std::string table_row(const KernelPlan& p) {
 }
 
 // The checked entry: shapes, then null pointers, then aliasing. The output
-// may alias an input of its own shape and dtype (the Array API's in-place
-// rule); any other overlap is an error naming the input.
+// may alias an input of its own shape and dtype that it reads without a
+// layout (the Array API's in-place rule); any other overlap is an error
+// naming the input.
 std::string checked_entry_code(const KernelPlan& p, const Values& common) {
   const KernelSpec& k = p.spec;
   const std::string ns = kernel_symbols(k.name).shape + "::";
@@ -321,8 +345,10 @@ std::string checked_entry_code(const KernelPlan& p, const Values& common) {
     check(fmt::format("bcastgen::check_not_null(\"{}\", \"{}\", {}.data, {});", k.name, name, name,
                       checked_numel(*shape)));
   }
-  for (const InputSpec& in : k.inputs) {
-    const bool same = in.shape == p.shapes.out && in.dtype == p.out_dtype;
+  for (std::size_t j = 0; j < k.inputs.size(); ++j) {
+    const InputSpec& in = k.inputs[j];
+    // (An input read through a layout is read out of order: never in place.)
+    const bool same = in.shape == p.shapes.out && in.dtype == p.out_dtype && input_layout(k.expr, j).empty();
     check(fmt::format("bcastgen::check_alias(\"{}\", \"{}\", out.data, {}, {}.data, {}, {});", k.name, in.name,
                       p.out_bytes, in.name, checked_numel(in.shape) * dtype_size(in.dtype), same ? "true" : "false"));
   }

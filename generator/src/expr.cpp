@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "bcastgen/gen/expr_builder.h"
 #include "expr_ast.h"
 
 namespace bcastgen::gen {
@@ -73,7 +74,9 @@ std::string node_to_string(const ExprDag& dag, std::size_t i, const std::vector<
   for (std::size_t a : n.args) args += (args.empty() ? "" : ", ") + t(a);
   std::string s = t(i) + " = ";
   switch (n.kind) {
-    case ExprKind::Input: s += n.input < input_names.size() ? input_names[n.input] : "input?"; break;
+    case ExprKind::Input:
+      s += n.input < input_names.size() ? layout_text(input_names[n.input], input_layout(dag, n.input)) : "input?";
+      break;
     case ExprKind::Literal: s += n.literal.text; break;
     case ExprKind::Binary: s += std::string(op_name(n.op)) + "(" + args + ")"; break;
     case ExprKind::Unary: s += std::string(unary_name(n.unary)) + "(" + args + ")"; break;

@@ -13,7 +13,7 @@
 
 namespace bcastgen::gen::expr_detail {
 
-enum class Tok { End, Number, Ident, LParen, RParen, LBracket, RBracket, Comma, Symbol };
+enum class Tok { End, Number, Ident, LParen, RParen, LBracket, RBracket, Comma, Symbol, Equals };
 
 struct Token {
   Tok kind = Tok::End;
@@ -46,6 +46,7 @@ struct AstNode {
   DType dtype = DType::Bool;     // Cast: the target
   Shape target;                  // Expand: the target shape
   std::size_t input = 0;         // Input
+  InputLayout layout;            // Input: the layout calls around it (transpose, reshape, slice), inner first
   bool value = false;            // Bool
   std::string text;              // Number: the spelling, with a folded minus sign
   std::vector<std::size_t> args;

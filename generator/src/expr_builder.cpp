@@ -86,6 +86,16 @@ ExprBuilder::Value ExprBuilder::add(ExprNode e, const std::string& origin) {
   return dag_.nodes.size() - 1;
 }
 
+void ExprBuilder::set_layout(const std::string& name, InputLayout layout) {
+  for (std::size_t k = 0; k < inputs_.size(); ++k) {
+    if (inputs_[k].name != name) continue;
+    if (dag_.layouts.size() <= k) dag_.layouts.resize(k + 1);
+    dag_.layouts[k] = std::move(layout);
+    return;
+  }
+  throw ExprBuildError("", "no input named '" + name + "'");
+}
+
 ExprBuilder::Value ExprBuilder::input(const std::string& name, const std::string& origin) {
   for (std::size_t k = 0; k < inputs_.size(); ++k) {
     if (inputs_[k].name != name) continue;
@@ -251,7 +261,7 @@ class Printer {
     }
     const ExprNode& n = dag_.nodes[i];
     switch (n.kind) {
-      case ExprKind::Input: out_ += inputs_.at(n.input).name; return;
+      case ExprKind::Input: out_ += layout_text(inputs_.at(n.input).name, input_layout(dag_, n.input)); return;
       case ExprKind::Literal: literal(n, typed_by_context); return;
       case ExprKind::Binary: call(op_name(n.op), n.args); return;
       case ExprKind::Unary: call(unary_name(n.unary), n.args); return;
@@ -316,6 +326,20 @@ class Printer {
 };
 
 }  // namespace
+
+std::string layout_text(const std::string& x, const InputLayout& layout) {
+  std::string s = x;
+  for (const LayoutStep& step : layout) {
+    const char* name = layout_info(step.kind).name;
+    if (step.kind == LayoutKind::Slice) {
+      s = fmt::format("{}({}, axis={}, start={}, stop={}", name, s, step.axis, step.start, step.stop);
+      s += step.step == 1 ? ")" : fmt::format(", step={})", step.step);
+    } else {
+      s = fmt::format("{}({}, [{}])", name, s, fmt::join(step.dims, ", "));
+    }
+  }
+  return s;
+}
 
 std::string print_expr(const ExprDag& dag, const std::vector<ExprInput>& inputs) {
   if (dag.root >= dag.nodes.size()) throw InvalidArgument("print_expr: the DAG has no root node");

@@ -27,6 +27,7 @@ ExprDag reachable(const ExprDag& dag) {
   }
   ExprDag out;
   out.input_used = dag.input_used;
+  out.layouts = dag.layouts;
   std::vector<std::size_t> index(dag.nodes.size());
   for (std::size_t i = 0; i < dag.nodes.size(); ++i) {
     if (!keep[i]) continue;
@@ -44,6 +45,7 @@ ExprDag reachable(const ExprDag& dag) {
 ExprDag compute_in_f32(const ExprDag& dag) {
   ExprDag out;
   out.input_used = dag.input_used;
+  out.layouts = dag.layouts;
   // For node i: own[i], the rewritten node itself; value[i], the node its
   // users read (an f16 input's or cast's f32 value).
   std::vector<std::size_t> own(dag.nodes.size()), value(dag.nodes.size());

@@ -45,6 +45,7 @@ class DagBuilder {
     std::vector<std::size_t> id(ast_.nodes.size());
     for (std::size_t i = 0; i < ast_.nodes.size(); ++i) id[i] = build_node(ast_.nodes[i], *type_[i], id);
     dag_.root = id[ast_.root];
+    while (!dag_.layouts.empty() && dag_.layouts.back().empty()) dag_.layouts.pop_back();
     return std::move(dag_);
   }
 
@@ -120,6 +121,23 @@ class DagBuilder {
     return n.name == name ? s : s + " (" + name + ")";
   }
 
+  // Input n.input's layout, the same at every use: one Input node per
+  // input, so a kernel reads each tensor one way.
+  void set_layout(const AstNode& n) {
+    if (n.layout.size() > kMaxLayoutSteps) {
+      fail(n, "input '" + inputs_[n.input].name + "' is read through more than " + std::to_string(kMaxLayoutSteps) +
+                  " layout steps");
+    }
+    if (dag_.layouts.size() <= n.input) dag_.layouts.resize(n.input + 1);
+    InputLayout& have = dag_.layouts[n.input];
+    if (!dag_.input_used[n.input]) {
+      have = n.layout;
+    } else if (have != n.layout) {
+      fail(n, "input '" + inputs_[n.input].name + "' is read through two different layouts (transpose, reshape, " +
+                  "slice); a kernel reads each input one way: declare the tensor as two inputs");
+    }
+  }
+
   std::size_t build_node(const AstNode& n, DType t, const std::vector<std::size_t>& id) {
     ExprNode e;
     e.column = n.column;
@@ -130,6 +148,7 @@ class DagBuilder {
       case AstKind::Input:
         e.kind = ExprKind::Input;
         e.input = n.input;
+        set_layout(n);
         dag_.input_used[n.input] = true;
         return intern(std::move(e), n);
       case AstKind::Number:

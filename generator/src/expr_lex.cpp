@@ -88,10 +88,10 @@ std::vector<Token> lex(std::string_view text) {
         push(Tok::Symbol, 2);
       } else if (kOneCharSymbols.find(c) != std::string_view::npos) {
         push(Tok::Symbol, 1);
+      } else if (c == '=') {
+        push(Tok::Equals, 1);  // slice(x, axis=-1, ...); anywhere else the parser says '==' is comparison
       } else {
-        throw ExprError(text, static_cast<int>(pos + 1),
-                        c == '=' ? std::string("unexpected '=' (comparison is '==')")
-                                 : "unexpected character " + quote_char(c));
+        throw ExprError(text, static_cast<int>(pos + 1), "unexpected character " + quote_char(c));
       }
     }
   }

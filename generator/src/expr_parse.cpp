@@ -31,9 +31,10 @@ constexpr std::pair<std::string_view, UnaryOp> kPrefixSymbols[] = {
 
 // What a call's name means.
 struct Function {
-  enum Kind { Binary, Unary, Clamp, Where, Cast, Expand } kind;
+  enum Kind { Binary, Unary, Clamp, Where, Cast, Expand, Layout } kind;
   Op op = Op::Add;
   UnaryOp unary = UnaryOp::Neg;
+  LayoutKind layout = LayoutKind::Transpose;
 };
 
 std::optional<Function> find_function(std::string_view name) {
@@ -48,11 +49,15 @@ std::optional<Function> find_function(std::string_view name) {
   if (name == "where") return Function{Function::Where};
   if (name == "cast") return Function{Function::Cast};
   if (name == "expand") return Function{Function::Expand};
+  for (const LayoutInfo& l : kLayoutInfo) {
+    if (name == l.name) return Function{Function::Layout, Op::Add, UnaryOp::Neg, l.kind};
+  }
   return std::nullopt;
 }
 
 std::string function_names() {
   std::vector<std::string> names = {"max", "min", "clamp", "where", "cast", "expand"};
+  for (const LayoutInfo& l : kLayoutInfo) names.push_back(l.name);
   for (Op op : kAllOps) {
     if (op != Op::Broadcast) names.push_back(op_name(op));
   }
@@ -66,6 +71,7 @@ std::string function_names() {
 
 std::string describe(const Token& t) {
   if (t.kind == Tok::End) return "the end of the expression";
+  if (t.kind == Tok::Equals) return "'=' (comparison is '==')";
   if (t.text.size() > 24) return "'" + std::string(t.text.substr(0, 24)) + "...'";
   return "'" + std::string(t.text) + "'";
 }
@@ -221,6 +227,7 @@ class Parser {
     const std::string name(fn.text);
     if (!f) fail(fn, "unknown function '" + name + "' (functions: " + function_names() + ")");
     enter(next());
+    if (f->kind == Function::Layout) return layout_call(fn, f->layout);
     std::vector<std::size_t> args;
     DType target = DType::Bool;
     Shape shape;
@@ -270,8 +277,96 @@ class Parser {
         n.args = std::move(args);
         return add(std::move(n));
       }
+      case Function::Layout: break;  // layout_call, above
     }
     fail(fn, "unknown function '" + name + "'");
+  }
+
+  // transpose(x, [perm]), reshape(x, [dims]) or slice(x, axis=a, start=s,
+  // stop=e[, step=k]) (the names optional, in that order): x is an input,
+  // or another of these around one; the step joins the input's layout.
+  std::size_t layout_call(const Token& fn, LayoutKind kind) {
+    const LayoutInfo& info = layout_info(kind);
+    const std::size_t x = expression();
+    if (ast_.nodes[x].kind != AstKind::Input) {
+      fail(fn, std::string(info.name) + " reads an input in place: its first argument must be an input, or " +
+                   "transpose, reshape or slice of one (the value of an expression has no layout)");
+    }
+    LayoutStep step;
+    step.kind = kind;
+    if (kind == LayoutKind::Slice) {
+      static constexpr const char* kNames[] = {"axis", "start", "stop", "step"};
+      std::int64_t* fields[] = {&step.axis, &step.start, &step.stop, &step.step};
+      std::size_t count = 0;
+      while (peek().kind == Tok::Comma && count < 4) {
+        next();
+        if (peek().kind == Tok::Ident && tokens_[pos_ + 1].kind == Tok::Equals) {
+          if (peek().text != kNames[count]) {
+            fail(peek(), "slice's argument " + std::to_string(count + 2) + " is " + kNames[count] + "=, found " +
+                             describe(peek()) + " (slice(x, axis=a, start=s, stop=e, step=k))");
+          }
+          next();
+          next();
+        }
+        *fields[count] = int_argument("slice's " + std::string(kNames[count]));
+        ++count;
+      }
+      if (count < 3) fail(peek(), "slice takes (x, axis=a, start=s, stop=e[, step=k]), found " + describe(peek()));
+      if (step.step == 0) fail(fn, "slice's step must not be 0");
+    } else {
+      if (peek().kind != Tok::Comma) {
+        fail(peek(), std::string(info.name) + " takes " + info.params + ", found " + describe(peek()));
+      }
+      next();
+      step.dims = dims_argument(info);
+    }
+    if (peek().kind != Tok::RParen) {
+      fail(peek(), "expected ')' after the arguments of " + std::string(info.name) + ", found " + describe(peek()));
+    }
+    next();
+    --depth_;
+    ast_.nodes[x].layout.push_back(std::move(step));
+    return x;
+  }
+
+  // An integer argument: digits with an optional minus sign.
+  std::int64_t int_argument(const std::string& what) {
+    const bool negative = peek().kind == Tok::Symbol && peek().text == "-";
+    if (negative) next();
+    const Token& t = next();
+    std::int64_t v = 0;
+    const bool digits = t.kind == Tok::Number && t.text.find_first_not_of("0123456789") == std::string_view::npos;
+    for (std::size_t i = 0; digits && i < t.text.size(); ++i) {
+      const int d = t.text[i] - '0';
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_sub_overflow(v, d, &v)) {
+        fail(t, what + " is out of the range of int64");
+      }
+    }
+    if (!digits) fail(t, what + " must be an integer, found " + describe(t));
+    if (!negative && v == INT64_MIN) fail(t, what + " is out of the range of int64");
+    return negative ? v : -v;
+  }
+
+  // transpose's perm or reshape's dims: [d0, d1, ...] of integers.
+  std::vector<std::int64_t> dims_argument(const LayoutInfo& info) {
+    const Token& open = next();
+    if (open.kind != Tok::LBracket) {
+      fail(open, std::string(info.name) + "'s second argument is a list [d0, d1, ...], found " + describe(open));
+    }
+    std::vector<std::int64_t> dims;
+    while (peek().kind != Tok::RBracket) {
+      if (dims.size() >= kMaxLayoutDims) {
+        fail(peek(), std::string(info.name) + " takes at most " + std::to_string(kMaxLayoutDims) + " dims");
+      }
+      dims.push_back(int_argument("a dim of " + std::string(info.name)));
+      if (peek().kind == Tok::Comma) {
+        next();
+      } else if (peek().kind != Tok::RBracket) {
+        fail(peek(), "expected ',' or ']' in " + std::string(info.name) + "'s list, found " + describe(peek()));
+      }
+    }
+    next();
+    return dims;
   }
 
   DType dtype_argument() {

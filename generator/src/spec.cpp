@@ -667,7 +667,7 @@ BroadcastInputs broadcast_kernel_inputs(const KernelSpec& k) {
     shapes.push_back(in.shape);
     names.push_back(in.name);
   }
-  return broadcast_inputs(k.rule, shapes, expand_targets(k.expr), k.axis, names);
+  return broadcast_expr_inputs(k.expr, k.rule, shapes, k.axis, names);
 }
 
 // What is wrong with an in-memory kernel's inputs and DAG ("" if nothing):

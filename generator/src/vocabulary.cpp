@@ -42,6 +42,8 @@ const std::vector<TypeForm>& type_forms() {
       {"stream_pair", &TypeVocabulary::stream_pair, {"p", "a", "b"}, false},
       {"splat", &TypeVocabulary::splat, {"x"}, true},
       {"permute", &TypeVocabulary::permute, {"v", "i"}, false},
+      {"load_strided", &TypeVocabulary::load_strided, {"p", "s"}, false},
+      {"load_strided_tail", &TypeVocabulary::load_strided_tail, {"p", "s", "t"}, false},
       {"select", &TypeVocabulary::select, {"c", "x", "y"}, true},
       {"load_cmp", &TypeVocabulary::load_cmp, {"p"}, true},
       {"load_cmp_tail", &TypeVocabulary::load_cmp_tail, {"p", "t"}, false},

@@ -282,8 +282,8 @@ static void bias_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::in
 }
 
 static const bcastgen::KernelInput bias_add_inputs[] = {
-    {"a", bcastgen::DType::F32, bias_add_shape::a},
-    {"b", bcastgen::DType::F32, bias_add_shape::b},
+    {"a", bcastgen::DType::F32, bias_add_shape::a, nullptr, 0},
+    {"b", bcastgen::DType::F32, bias_add_shape::b, nullptr, 0},
 };
 
 static const bcastgen::KernelNode bias_add_nodes[] = {
@@ -545,8 +545,8 @@ static void mean_sub_range_erased(bcastgen::Isa isa, std::int64_t begin, std::in
 }
 
 static const bcastgen::KernelInput mean_sub_inputs[] = {
-    {"a", bcastgen::DType::F32, mean_sub_shape::a},
-    {"b", bcastgen::DType::F32, mean_sub_shape::b},
+    {"a", bcastgen::DType::F32, mean_sub_shape::a, nullptr, 0},
+    {"b", bcastgen::DType::F32, mean_sub_shape::b, nullptr, 0},
 };
 
 static const bcastgen::KernelNode mean_sub_nodes[] = {
@@ -804,8 +804,8 @@ static void mask_gt_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int
 }
 
 static const bcastgen::KernelInput mask_gt_inputs[] = {
-    {"a", bcastgen::DType::F32, mask_gt_shape::a},
-    {"b", bcastgen::DType::F32, mask_gt_shape::b},
+    {"a", bcastgen::DType::F32, mask_gt_shape::a, nullptr, 0},
+    {"b", bcastgen::DType::F32, mask_gt_shape::b, nullptr, 0},
 };
 
 static const bcastgen::KernelNode mask_gt_nodes[] = {
@@ -1113,9 +1113,9 @@ static void bn_relu_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int
 }
 
 static const bcastgen::KernelInput bn_relu_inputs[] = {
-    {"x", bcastgen::DType::F32, bn_relu_shape::x},
-    {"scale", bcastgen::DType::F32, bn_relu_shape::scale},
-    {"shift", bcastgen::DType::F32, bn_relu_shape::shift},
+    {"x", bcastgen::DType::F32, bn_relu_shape::x, nullptr, 0},
+    {"scale", bcastgen::DType::F32, bn_relu_shape::scale, nullptr, 0},
+    {"shift", bcastgen::DType::F32, bn_relu_shape::shift, nullptr, 0},
 };
 
 static const bcastgen::KernelNode bn_relu_nodes[] = {
@@ -1441,8 +1441,8 @@ static void causal_mask_range_erased(bcastgen::Isa isa, std::int64_t begin, std:
 }
 
 static const bcastgen::KernelInput causal_mask_inputs[] = {
-    {"s", bcastgen::DType::F32, causal_mask_shape::s},
-    {"keep", bcastgen::DType::Bool, causal_mask_shape::keep},
+    {"s", bcastgen::DType::F32, causal_mask_shape::s, nullptr, 0},
+    {"keep", bcastgen::DType::Bool, causal_mask_shape::keep, nullptr, 0},
 };
 
 static const bcastgen::KernelNode causal_mask_nodes[] = {

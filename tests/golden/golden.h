@@ -24,7 +24,8 @@ inline constexpr std::int64_t outer_extent = 64;
 }  // namespace bias_add_shape
 
 // Unchecked: raw pointers to dense row-major data of the shapes above. The
-// output may alias an input only if that input has the output's shape.
+// output may alias an input only if that input has the output's shape and
+// is read without a layout (transpose, reshape, slice).
 void bias_add(const float* a, const float* b, float* out);
 // Checked: validates shapes, null pointers and aliasing, then runs; throws
 // bcastgen::ShapeMismatchError, NullPointerError or AliasError.
@@ -47,7 +48,8 @@ inline constexpr std::int64_t outer_extent = 14;
 }  // namespace mean_sub_shape
 
 // Unchecked: raw pointers to dense row-major data of the shapes above. The
-// output may alias an input only if that input has the output's shape.
+// output may alias an input only if that input has the output's shape and
+// is read without a layout (transpose, reshape, slice).
 void mean_sub(const float* a, const float* b, float* out);
 // Checked: validates shapes, null pointers and aliasing, then runs; throws
 // bcastgen::ShapeMismatchError, NullPointerError or AliasError.
@@ -70,7 +72,8 @@ inline constexpr std::int64_t outer_extent = 8;
 }  // namespace mask_gt_shape
 
 // Unchecked: raw pointers to dense row-major data of the shapes above. The
-// output may alias an input only if that input has the output's shape.
+// output may alias an input only if that input has the output's shape and
+// is read without a layout (transpose, reshape, slice).
 void mask_gt(const float* a, const float* b, bool* out);
 // Checked: validates shapes, null pointers and aliasing, then runs; throws
 // bcastgen::ShapeMismatchError, NullPointerError or AliasError.
@@ -94,7 +97,8 @@ inline constexpr std::int64_t outer_extent = 8;
 }  // namespace bn_relu_shape
 
 // Unchecked: raw pointers to dense row-major data of the shapes above. The
-// output may alias an input only if that input has the output's shape.
+// output may alias an input only if that input has the output's shape and
+// is read without a layout (transpose, reshape, slice).
 void bn_relu(const float* x, const float* scale, const float* shift, float* out);
 // Checked: validates shapes, null pointers and aliasing, then runs; throws
 // bcastgen::ShapeMismatchError, NullPointerError or AliasError.
@@ -117,7 +121,8 @@ inline constexpr std::int64_t outer_extent = 6;
 }  // namespace causal_mask_shape
 
 // Unchecked: raw pointers to dense row-major data of the shapes above. The
-// output may alias an input only if that input has the output's shape.
+// output may alias an input only if that input has the output's shape and
+// is read without a layout (transpose, reshape, slice).
 void causal_mask(const float* s, const bool* keep, float* out);
 // Checked: validates shapes, null pointers and aliasing, then runs; throws
 // bcastgen::ShapeMismatchError, NullPointerError or AliasError.

@@ -101,20 +101,27 @@ class Group : public NodeOperands {
       reshaped_.insert(name);
       shape = *as;
     }
-    for (const Param& p : params_) {
-      if (p.tensor == name && p.shape == shape) return builder_.input(p.name);
-    }
-    Param p{fmt::format("x{}", params_.size()), name, shape, t->dtype};
-    try {
-      builder_.add_input({p.name, p.dtype});
-    } catch (const gen::ExprBuildError& e) {
-      throw NotCovered{e.message()};
-    }
-    params_.push_back(p);
-    const Value v = builder_.input(p.name);
-    shapes_[v] = shape;
-    return v;
+    return param(name, shape, t->dtype, {}, shape);
   }
+
+  Value read_through(int k, const InputLayout& layout) override {
+    const std::string& name = node_->input(k);
+    if (produced_.count(name)) throw NotCovered{"reads '" + name + "', computed in the group, through a layout"};
+    if (const Constant* c = model_.constant(name); c != nullptr && c->uniform) return value(k, std::nullopt);  // the same literal
+    const std::optional<TensorType> t = model_.type(name);
+    if (!t || !t->shape) throw NotCovered{unknown_shape_reason(model_, name)};
+    check_size(name, *t->shape);
+    Shape seen;
+    try {
+      seen = resolve_layout(*t->shape, layout, "'" + name + "'").shape;
+    } catch (const InvalidArgument& e) {
+      throw NotCovered{e.what()};
+    }
+    reshaped_.insert(name);  // its producer cannot join: the kernel reads it from memory
+    return param(name, *t->shape, t->dtype, layout, seen);
+  }
+
+  std::optional<TensorType> output_type() const override { return model_.type(node_->output(0)); }
 
   const Constant* constant(int k) const override { return model_.constant(node_->input(k)); }
   std::optional<TensorType> type(int k) const override { return model_.type(node_->input(k)); }
@@ -128,6 +135,26 @@ class Group : public NodeOperands {
     for (std::size_t a : n.args) s = broadcast2(s, shape_of(a));
     shapes_[v] = s;
     return s;
+  }
+
+  // The parameter for `tensor` read with `shape` through `layout` (one per
+  // such triple), whose value has shape `seen`.
+  Value param(const std::string& tensor, const Shape& shape, DType dtype, const InputLayout& layout,
+              const Shape& seen) {
+    for (const Param& p : params_) {
+      if (p.tensor == tensor && p.shape == shape && p.layout == layout) return builder_.input(p.name);
+    }
+    Param p{fmt::format("x{}", params_.size()), tensor, shape, dtype, layout};
+    try {
+      builder_.add_input({p.name, p.dtype});
+      if (!layout.empty()) builder_.set_layout(p.name, layout);
+    } catch (const gen::ExprBuildError& e) {
+      throw NotCovered{e.message()};
+    }
+    params_.push_back(p);
+    const Value v = builder_.input(p.name);
+    shapes_[v] = seen;
+    return v;
   }
 
   const Model& model_;

@@ -20,6 +20,7 @@ struct Param {
   std::string tensor;  // the ONNX tensor
   Shape shape;
   DType dtype = DType::F32;
+  InputLayout layout;  // read through a Transpose, Reshape, Slice, ... (empty: as it is)
 };
 
 struct GroupKernel {
@@ -31,7 +32,7 @@ struct GroupKernel {
   Shape shape;
   DType dtype = DType::F32;
   bool is_literal = false;             // the nodes computed a constant (folded)
-  std::set<std::string> reshaped;      // tensors read with another shape than their own
+  std::set<std::string> reshaped;      // tensors read with another shape or through a layout
 };
 
 // Maps `members` (node indices, in graph order; the last one's output is the

@@ -127,6 +127,16 @@ std::vector<NodeState> classify(Model& model, const std::map<std::string, std::v
 // one by one, each of which was built alone by classify().
 void build_kernels(const Model& model, const std::vector<std::vector<int>>& groups, Fused* f) {
   for (const std::vector<int>& g : groups) {
+    const bool layout_only = std::all_of(g.begin(), g.end(), [&](int i) {
+      return is_layout_op(model.graph().node(i).op_type());
+    });
+    if (layout_only) {  // a copy (or nothing): the model's runtime has it, maybe as a view
+      for (int i : g) {
+        f->state[static_cast<std::size_t>(i)] = {
+            Status::NotCovered, "a layout op with no elementwise node to read it in place: a copy", "", std::nullopt};
+      }
+      continue;
+    }
     try {
       f->built.push_back(build_group(model, g));
       f->groups.push_back(g);
@@ -173,6 +183,17 @@ ImportedModel import_model(std::string_view bytes, const std::string& model_name
   out.spec_yaml = spec_yaml(f, model_name, out.spec.ns, options.fast);
   out.map_json = map_json(model, f, model_name);
   out.report = report(model, f, model_name);
+  out.outputs_folded = model.graph().output_size() > 0;
+  for (const auto& o : model.graph().output()) {
+    bool folded = false;
+    for (int i = 0; i < model.graph().node_size(); ++i) {
+      const auto& outs = model.graph().node(i).output();
+      if (std::find(outs.begin(), outs.end(), o.name()) != outs.end()) {
+        folded = f.state[static_cast<std::size_t>(i)].status == Status::Folded;
+      }
+    }
+    out.outputs_folded = out.outputs_folded && folded;
+  }
   return out;
 }
 

@@ -244,6 +244,94 @@ Value map_expand(Mapping& m) {
   return m.b.raw().expand(m.operand(0), target, m.origin);
 }
 
+// --- Layout ops: read in place by the kernel ----------------------------
+
+// The input's shape, known (layout ops are mapped only where it is).
+Shape input_shape(Mapping& m, int k) {
+  const std::optional<TensorType> t = m.in.type(k);
+  if (!t || !t->shape) throw NotCovered{fmt::format("the shape of input {} is not known", k)};
+  return *t->shape;
+}
+
+Value map_transpose(Mapping& m) {
+  m.only_attributes({"perm"});
+  const std::size_t rank = input_shape(m, 0).size();
+  LayoutStep step;
+  step.kind = LayoutKind::Transpose;
+  if (const auto* perm = m.attr("perm")) {
+    step.dims.assign(perm->ints().begin(), perm->ints().end());
+  } else {
+    for (std::size_t i = rank; i-- > 0;) step.dims.push_back(static_cast<std::int64_t>(i));  // reversed
+  }
+  return m.in.read_through(0, {step});
+}
+
+// Reshape, Flatten, Squeeze and Unsqueeze: the same elements in the shape
+// that inference gave the output (the node's own attributes and shape
+// input led it there; fold.cpp folded a computed shape).
+Value map_reshape_like(Mapping& m) {
+  m.only_attributes({"allowzero", "axis", "axes"});
+  const std::optional<TensorType> out = m.in.output_type();
+  if (!out || !out->shape) throw NotCovered{"the output's shape is not known"};
+  LayoutStep step;
+  step.kind = LayoutKind::Reshape;
+  step.dims = *out->shape;
+  return m.in.read_through(0, {step});
+}
+
+// The integers of a constant 1-D input (Slice's starts, ends, axes, steps).
+std::vector<std::int64_t> constant_ints(Mapping& m, int k, const char* what) {
+  const Constant* c = m.in.constant(k);
+  if (c == nullptr || c->shape.size() != 1 || !(c->dtype == DType::I64 || c->dtype == DType::I32)) {
+    throw NotCovered{fmt::format("Slice's {} are not a constant 1-D integer tensor", what)};
+  }
+  std::vector<std::int64_t> v;
+  for (std::int64_t i = 0; i < c->shape[0]; ++i) v.push_back(c->integer(c->uniform ? 0 : static_cast<std::size_t>(i)));
+  return v;
+}
+
+// Slice: one step per sliced axis; starts, ends (and axes, steps) are
+// attributes before opset 10, constant inputs from it.
+Value map_slice(Mapping& m) {
+  std::vector<std::int64_t> starts, ends, axes, steps;
+  if (m.opset < 10) {
+    m.only_attributes({"starts", "ends", "axes"});
+    auto ints = [&](const char* name) {
+      const auto* a = m.attr(name);
+      return a ? std::vector<std::int64_t>(a->ints().begin(), a->ints().end()) : std::vector<std::int64_t>{};
+    };
+    starts = ints("starts");
+    ends = ints("ends");
+    axes = ints("axes");
+  } else {
+    m.only_attributes({});
+    starts = constant_ints(m, 1, "starts");
+    ends = constant_ints(m, 2, "ends");
+    if (m.present(3)) axes = constant_ints(m, 3, "axes");
+    if (m.present(4)) steps = constant_ints(m, 4, "steps");
+  }
+  if (axes.empty()) {
+    for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
+  }
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size()) {
+    throw NotCovered{"Slice's starts, ends, axes and steps differ in length"};
+  }
+  if (starts.empty()) return m.operand(0);
+  InputLayout layout;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    LayoutStep step;
+    step.kind = LayoutKind::Slice;
+    step.axis = axes[i];
+    step.start = starts[i];
+    step.stop = ends[i];
+    step.step = steps[i];
+    if (step.step == 0) throw NotCovered{"Slice with a step of 0"};
+    layout.push_back(step);
+  }
+  return m.in.read_through(0, layout);
+}
+
 // Inference: (x - mean) * (scale / sqrt(var + eps)) + B per channel (axis 1).
 // Constant parameters fold to one multiplier per channel (one literal when
 // uniform), as ONNX Runtime precomputes them.
@@ -373,6 +461,8 @@ const std::map<std::string, MapFn>& table() {
       {"Sinh", unary_op(UnaryOp::Sinh)}, {"Cosh", unary_op(UnaryOp::Cosh)}, {"Asinh", unary_op(UnaryOp::Asinh)},
       {"Acosh", unary_op(UnaryOp::Acosh)}, {"Atanh", unary_op(UnaryOp::Atanh)},
       {"IsNaN", unary_op(UnaryOp::Isnan)}, {"IsInf", map_is_inf},
+      {"Transpose", map_transpose}, {"Reshape", map_reshape_like}, {"Flatten", map_reshape_like},
+      {"Squeeze", map_reshape_like}, {"Unsqueeze", map_reshape_like}, {"Slice", map_slice},
   };
   return t;
 }
@@ -380,6 +470,11 @@ const std::map<std::string, MapFn>& table() {
 }  // namespace
 
 bool maps_op_type(const std::string& op_type) { return table().count(op_type) != 0; }
+
+bool is_layout_op(const std::string& op_type) {
+  static const std::set<std::string> kLayoutOps = {"Transpose", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Slice"};
+  return kLayoutOps.count(op_type) != 0;
+}
 
 Value map_node(const onnx::NodeProto& node, std::int64_t opset, NodeOperands& in, FoldingBuilder& b) {
   const auto it = table().find(node.op_type());

@@ -53,9 +53,21 @@ class NodeOperands {
   // The value of the node's input k. `as`: read it with that shape, which
   // holds the same elements (BatchNormalization's [C] parameters as [C,1,1]).
   virtual Value value(int k, const std::optional<Shape>& as = std::nullopt) = 0;
+  // The node's input k read in place through `layout` (a Transpose, a
+  // Reshape, a Slice's steps): a kernel parameter with that layout.
+  // NotCovered where the input is computed in the group (a layout of a
+  // value is a copy).
+  virtual Value read_through(int k, const InputLayout& layout) = 0;
   virtual const Constant* constant(int k) const = 0;
   virtual std::optional<TensorType> type(int k) const = 0;
+  // The node's output as shape inference gave it.
+  virtual std::optional<TensorType> output_type() const = 0;
 };
+
+// Whether the op type only re-indexes its input (Transpose, Reshape,
+// Flatten, Squeeze, Unsqueeze, Slice): a group of these alone is a copy,
+// left to the model's runtime.
+bool is_layout_op(const std::string& op_type);
 
 // True for the op types map_node knows (they may still refuse a node).
 bool maps_op_type(const std::string& op_type);

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "bcastgen/gen/expr_builder.h"
 #include "fused.h"
 
 namespace bcastgen::onnx_import {
@@ -79,6 +80,9 @@ std::string map_json(const Model& model, const Fused& f, const std::string& mode
                       {"initializer", model.constant(p.tensor) != nullptr}};
       const std::optional<TensorType> t = model.type(p.tensor);
       if (t && t->shape && *t->shape != p.shape) in["onnx_shape"] = *t->shape;
+      // Read through layout ops (their nodes are among the kernel's): how the
+      // expression reads the tensor, whose shape `shape` still gives.
+      if (!p.layout.empty()) in["read_as"] = gen::layout_text(p.name, p.layout);
       e["inputs"].push_back(in);
     }
     e["output"] = {{"onnx", k.output}, {"shape", k.shape}, {"dtype", dtype_info(k.dtype).name}};

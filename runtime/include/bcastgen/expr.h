@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "bcastgen/layout.h"
+#include "bcastgen/rules.h"
 #include "bcastgen/shape.h"
 #include "bcastgen/types.h"
 
@@ -179,7 +181,25 @@ struct ExprDag {
   std::vector<ExprNode> nodes;   // topological: operands precede their users
   std::size_t root = 0;          // the output
   std::vector<bool> input_used;  // one per declared input
+  // Per input, the layout it is read through (layout.h): transpose,
+  // reshape, slice. Missing or empty: read as declared. Every Input node of
+  // an input reads it through the same layout.
+  std::vector<InputLayout> layouts;
 };
+
+// Input k's layout in `dag` (empty when it has none).
+inline const InputLayout& input_layout(const ExprDag& dag, std::size_t k) {
+  static const InputLayout kNone;
+  return k < dag.layouts.size() ? dag.layouts[k] : kNone;
+}
+
+// Whether any input of `dag` is read through a layout.
+inline bool has_layouts(const ExprDag& dag) {
+  for (const InputLayout& l : dag.layouts) {
+    if (!l.empty()) return true;
+  }
+  return false;
+}
 
 // The typing rule of an operation node, in one place: the parser
 // (gen/expr_dag.cpp), the DAG builder and the runtime's check_expr_node
@@ -262,6 +282,32 @@ inline std::vector<Shape> expand_targets(const ExprDag& dag) {
     if (n.kind == ExprKind::Expand) targets.push_back(n.target);
   }
   return targets;
+}
+
+// The inputs of `dag` broadcast under `rule` (with its expand targets), each
+// read through its layout: `declared` are the tensors' shapes, what
+// broadcasts is each layout's shape, and each input's strides on the
+// output's axes are its layout's; `offsets` (when not null) gets each
+// input's first element. Throws as resolve_layout (naming the input) and
+// broadcast_inputs.
+inline BroadcastInputs broadcast_expr_inputs(const ExprDag& dag, Rule rule, const std::vector<Shape>& declared,
+                                             std::int64_t axis, const std::vector<std::string>& names = {},
+                                             std::vector<std::int64_t>* offsets = nullptr) {
+  std::vector<StridedLayout> layouts;
+  std::vector<Shape> shapes;
+  for (std::size_t k = 0; k < declared.size(); ++k) {
+    const std::string who = k < names.size() ? "input '" + names[k] + "'" : "input " + std::to_string(k);
+    layouts.push_back(resolve_layout(declared[k], input_layout(dag, k), who));
+    shapes.push_back(layouts.back().shape);
+  }
+  BroadcastInputs b = broadcast_inputs(rule, shapes, expand_targets(dag), axis, names);
+  if (offsets) offsets->assign(declared.size(), 0);
+  for (std::size_t k = 0; k < declared.size(); ++k) {
+    if (input_layout(dag, k).empty()) continue;
+    b.strides[k] = aligned_layout_strides(b.aligned[k], layouts[k]);
+    if (offsets) (*offsets)[k] = layouts[k].offset;
+  }
+  return b;
 }
 
 // The DAG of one binary op over inputs 0 and 1 (a kernel spec's `op:`).

@@ -186,6 +186,10 @@ inline void check_expr_dag(const ExprDag& dag, const std::vector<DType>& dtypes,
     throw InvalidArgument(who + "the expression has " + std::to_string(declared) + " inputs, " +
                           std::to_string(dtypes.size()) + " given");
   }
+  if (dag.layouts.size() > declared) {
+    throw InvalidArgument(who + "the expression has layouts for " + std::to_string(dag.layouts.size()) +
+                          " inputs, of " + std::to_string(declared));
+  }
   for (std::size_t k = 0; k < dag.nodes.size(); ++k) check_expr_node(dag, k, dtypes, names, who);
 }
 
@@ -340,7 +344,8 @@ inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs,
     shapes.push_back(in.shape);
   }
   detail::check_expr_dag(dag, dtypes, names);
-  const BroadcastInputs b = broadcast_inputs(rule, shapes, expand_targets(dag), axis, names);
+  std::vector<std::int64_t> offsets;
+  const BroadcastInputs b = broadcast_expr_inputs(dag, rule, shapes, axis, names, &offsets);
   const std::int64_t numel = checked_numel(b.out);
   if (numel == 0) return;
   for (std::size_t j = 0; j < inputs.size(); ++j) {
@@ -362,7 +367,7 @@ inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs,
         continue;
       }
       // Offset of input n.input from the multi-index of output element i.
-      std::int64_t off = 0;
+      std::int64_t off = offsets[n.input];
       for (std::size_t d = 0; d < rank; ++d) off += idx[d] * b.strides[n.input][d];
       const std::size_t size = static_cast<std::size_t>(dtype_size(n.dtype));
       const unsigned char* p = static_cast<const unsigned char*>(inputs[n.input].data) +

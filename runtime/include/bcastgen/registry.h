@@ -14,11 +14,21 @@
 
 namespace bcastgen {
 
-// One input, in the generated function's parameter order.
+// One step of the layout an input is read through (LayoutStep, layout.h).
+struct KernelLayoutStep {
+  LayoutKind kind;
+  ShapeRef dims;  // Transpose's perm, Reshape's shape
+  std::int64_t axis, start, stop, step;  // Slice
+};
+
+// One input, in the generated function's parameter order: the tensor's
+// shape, and the layout the kernel reads it through (none: layout_steps 0).
 struct KernelInput {
   const char* name;
   DType dtype;
   ShapeRef shape;
+  const KernelLayoutStep* layout;
+  std::size_t layout_steps;
 };
 
 // One node of the kernel's DAG, as plain data (see ExprNode): Binary uses
@@ -82,6 +92,15 @@ inline ExprDag entry_dag(const KernelEntry& e) {
     d.nodes.push_back(n);
   }
   d.root = e.root;
+  for (std::size_t k = 0; k < e.input_count; ++k) {
+    const KernelInput& in = e.inputs[k];
+    if (in.layout_steps == 0) continue;
+    d.layouts.resize(k + 1);
+    for (std::size_t j = 0; j < in.layout_steps; ++j) {
+      const KernelLayoutStep& l = in.layout[j];
+      d.layouts[k].push_back({l.kind, l.dims.to_shape(), l.axis, l.start, l.stop, l.step});
+    }
+  }
   d.input_used.assign(e.input_count, false);
   for (const ExprNode& n : d.nodes) {
     if (n.kind == ExprKind::Input && n.input < e.input_count) d.input_used[n.input] = true;

@@ -104,8 +104,8 @@ inline void check_alias(const char* kernel, const char* operand, const void* out
   if (in_has_out_shape && o == i && in_bytes == out_bytes) return;  // exact in-place
   std::string reason;
   if (!in_has_out_shape) {
-    reason = "overlaps the output but its shape differs from the output's; only an input of the output's "
-             "shape may alias the output (in place)";
+    reason = "overlaps the output but its shape differs from the output's, or the kernel reads it through a "
+             "layout; only an input of the output's shape, read as it is, may alias the output (in place)";
   } else if (o != i) {
     reason = "partially overlaps the output; an input may alias the output only exactly (same address)";
   } else {

@@ -72,6 +72,9 @@ namespace bcastgen::gen {
 inline constexpr std::size_t kMaxExprInputs = 16;
 inline constexpr std::size_t kMaxExprNodes = 1024;
 inline constexpr int kMaxExprDepth = 200;
+// transpose, reshape and slice around one input, and the dims in a perm or shape.
+inline constexpr std::size_t kMaxLayoutSteps = 16;
+inline constexpr std::size_t kMaxLayoutDims = 64;
 inline constexpr std::size_t kMaxExprLength = std::size_t{1} << 20;
 
 struct ExprInput {

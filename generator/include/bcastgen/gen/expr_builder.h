@@ -50,6 +50,10 @@ class ExprBuilder {
   std::size_t add_input(ExprInput in);
 
   Value input(const std::string& name, const std::string& origin = "");
+  // Input `name` is read through `layout` (transpose, reshape, slice;
+  // layout.h) wherever the DAG reads it; shapes are the caller's to check
+  // (resolve_layout), as the plan does.
+  void set_layout(const std::string& name, InputLayout layout);
   // A literal of a float or integer dtype (an integer must hold the value
   // exactly; a float literal must be finite and, for f32, in its range).
   Value literal(double value, DType dtype, const std::string& origin = "");
@@ -95,5 +99,9 @@ class ExprBuilder {
 // Throws InvalidArgument when the text (shared nodes are written out at each
 // use) would exceed kMaxExprLength, or for a non-finite literal.
 std::string print_expr(const ExprDag& dag, const std::vector<ExprInput>& inputs);
+
+// Input `x` read through `layout`, as expression text:
+// "slice(transpose(x, [0, 2, 1]), axis=-1, start=0, stop=32)".
+std::string layout_text(const std::string& x, const InputLayout& layout);
 
 }  // namespace bcastgen::gen

@@ -34,8 +34,12 @@ struct Loop {
 //   Held     a contiguous row that the innermost outer loop does not move:
 //            loaded (and widened) once where it changes, then kept in
 //            registers while the row, unrolled whole, reads it
-//            (IsaPlan::held_vectors).
-enum class Access { Stream, Splat, Pattern, Gather, Held };
+//            (IsaPlan::held_vectors);
+//   Strided  elements at a constant stride other than 0 or 1 (an input read
+//            through a transpose or a slice with a step; IsaPlan::row_stride):
+//            a vector's lanes come from `lanes` cache lines, which the next
+//            rows of the nest read again while they are still in cache.
+enum class Access { Stream, Splat, Pattern, Gather, Held, Strided };
 const char* access_name(Access a);
 
 // An input's class over the coalesced nest, independent of the ISA:
@@ -50,6 +54,7 @@ struct IsaPlan {
   std::vector<Loop> outer;   // loops around the row, outermost first
   std::int64_t row = 1;      // elements per row (the innermost trip count)
   std::vector<Access> access;  // per input
+  std::vector<std::int64_t> row_stride;  // per input: its element stride along the row
   std::int64_t period = 0;   // Pattern: the pattern's length in elements
   int pattern_vectors = 0;   // Pattern: registers holding lcm(period, lanes) elements
   // Gathered block: innermost loops shorter than a vector, fused into one
@@ -126,6 +131,9 @@ struct KernelPlan {
   std::vector<Loop> loops;   // coalesced nest, outermost first (empty: one element)
   bool empty = false;        // the output has no elements
   std::vector<Access> classes;  // per input, over the coalesced nest (operand_class)
+  // Per input, the element its layout starts at (a slice's start; 0 for an
+  // input read as declared): the loops' strides count from there.
+  std::vector<std::int64_t> offsets;
   std::int64_t out_numel = 0, out_bytes = 0;
   // Bytes one call touches: every element of every input and of out once
   // (the Broadcast op's target has no data). Streaming stores are chosen on it.

@@ -80,6 +80,10 @@ struct TypeVocabulary {
   std::string suffix;
   std::string load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
   std::string permute;  // {v} rearranged by the index vector {i} (32-bit lane numbers)
+  // The lanes at {p}, {p} + {s}, {p} + 2 {s}, ... ({s} a constant element
+  // stride, lanes x {s} within int32), and the same of the lanes of tail
+  // mask {t}: an input read through a transpose or a stepped slice.
+  std::string load_strided, load_strided_tail;
   // store and stream of lanes whose NaNs are already NaNs of the type
   // (KernelPlan::root_nans_exact): the rounding skips its NaN fixup.
   std::string store_nan_exact, stream_nan_exact;

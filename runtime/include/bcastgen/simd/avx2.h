@@ -90,6 +90,13 @@ BCASTGEN_SIMD_AVX2 void store_first_f32(float* p, __m256 v) {
 BCASTGEN_SIMD_AVX2 void stream_f32(float* p, __m256 v) { _mm256_stream_ps(p, v); }
 BCASTGEN_SIMD_AVX2 __m256 splat_f32(float x) { return _mm256_set1_ps(x); }
 BCASTGEN_SIMD_AVX2 __m256 permute_f32(__m256 v, __m256i i) { return _mm256_permutevar8x32_ps(v, i); }
+// Lanes p[0], p[s], ..., p[7 s] (an input read through a transpose): one
+// vgatherdps, its index vector a constant once s (a constant of the
+// kernel) folds; the planner keeps 7 s within int32.
+BCASTGEN_SIMD_AVX2 __m256 load_strided_f32(const float* p, std::int64_t s) {
+  const __m256i i = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(s)));
+  return _mm256_i32gather_ps(p, i, 4);
+}
 BCASTGEN_SIMD_AVX2 __m256 select_f32(__m256 c, __m256 x, __m256 y) { return _mm256_blendv_ps(y, x, c); }
 BCASTGEN_SIMD_AVX2 __m256 load_cmp_f32(const bool* p) {
   return _mm256_castsi256_ps(_mm256_cmpgt_epi32(

@@ -54,6 +54,21 @@ BCASTGEN_SIMD_AVX512 void store_tail_f32(float* p, __mmask16 t, __m512 v) { _mm5
 BCASTGEN_SIMD_AVX512 void stream_f32(float* p, __m512 v) { _mm512_stream_ps(p, v); }
 BCASTGEN_SIMD_AVX512 __m512 splat_f32(float x) { return _mm512_set1_ps(x); }
 BCASTGEN_SIMD_AVX512 __m512 permute_f32(__m512 v, __m512i i) { return _mm512_maskz_permutexvar_ps(0xFFFF, i, v); }
+// Lanes p[0], p[s], ..., p[15 s] (an input read through a transpose): one
+// vgatherdps. s is a constant of the kernel, so the index vector folds to a
+// constant; the planner keeps 15 s within int32.
+BCASTGEN_SIMD_AVX512 __m512 load_strided_f32(const float* p, std::int64_t s) {
+  const __m512i i = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                       _mm512_set1_epi32(static_cast<int>(s)));
+  // The masked form with a zero source: GCC's unmasked one starts from an
+  // undefined vector, which -Wmaybe-uninitialized reports at -Og.
+  return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), __mmask16(0xFFFF), i, p, 4);
+}
+BCASTGEN_SIMD_AVX512 __m512 load_strided_tail_f32(const float* p, std::int64_t s, __mmask16 t) {
+  const __m512i i = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                       _mm512_set1_epi32(static_cast<int>(s)));
+  return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), t, i, p, 4);
+}
 BCASTGEN_SIMD_AVX512 __m512 select_f32(__mmask16 c, __m512 x, __m512 y) { return _mm512_mask_blend_ps(c, y, x); }
 BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_f32(const bool* p) {
   return _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8(-1));

@@ -41,6 +41,9 @@ struct ImportedModel {
   std::string spec_yaml;  // the same spec as text, which parse_spec reads back to it
   std::string map_json;   // <stem>.onnx-map.json
   std::string report;     // per op type: nodes fused, kernels, what was not covered and why
+  // Every output of the graph was folded when the model was read (a shape
+  // computation): the map holds their values, and there is no kernel to write.
+  bool outputs_folded = false;
 };
 
 // `bytes` is the serialized ModelProto; `model_name` names it in the map and
