@@ -202,9 +202,30 @@ TEST(LayoutPlan, TransposedRowsAreStridedAndTiled) {
   ASSERT_TRUE(ip.vector);
   EXPECT_EQ(ip.row, 16);  // one line's worth of output per row of a tile
   ASSERT_EQ(ip.outer.size(), 4u);
+  // [batch, tiles of 768 / 16, chunks of the row 512 / 16, the tile's rows]:
+  // the tiles outside, so that the output is written along its rows.
+  EXPECT_EQ(ip.outer[1].extent, 48);
+  EXPECT_EQ(ip.outer[1].in[0], 16);       // the next tile: x's next cache line
+  EXPECT_EQ(ip.outer[1].out, 16 * 512);   // 16 output rows further
+  EXPECT_EQ(ip.outer[2].extent, 32);
+  EXPECT_EQ(ip.outer[2].in[0], 16 * 768);  // the next chunk: 16 rows of x further
+  EXPECT_EQ(ip.outer[2].out, 16);
   EXPECT_EQ(ip.outer[3].extent, 16);  // the tile's rows: x's 16 elements of one cache line
-  EXPECT_EQ(ip.outer[3].in[0], 1);
+  // x's tile is transposed into a buffer of 16 x 16 that the tile's rows read
+  // contiguously, the tile 2 chunks ahead prefetched (or the next column's).
+  ASSERT_EQ(ip.tiles.size(), 1u);
+  EXPECT_EQ(ip.tiles[0].input, 0u);
+  EXPECT_EQ(ip.tiles[0].stride, 768);
+  EXPECT_EQ(ip.tiles[0].near, 2 * 16 * 768);
+  EXPECT_EQ(ip.tiles[0].wrap, (2 - 32) * 16 * 768 + 16);
+  EXPECT_EQ(ip.outer[3].in[0], 16);
+  EXPECT_EQ(ip.access[0], bg::gen::Access::Stream);
   EXPECT_NE(ip.why.find("tiles of 16 rows x 16 elements"), std::string::npos) << ip.why;
+  EXPECT_NE(ip.why.find("transposed in registers"), std::string::npos) << ip.why;
+  // Rows of 40 make no whole tiles: the lanes are gathered.
+  const auto gathered = plan_of("transpose(x, [0, 2, 1]) + 1", {{"x", {2, 40, 32}, DType::F32, {}}}, bg::Isa::Avx512);
+  EXPECT_TRUE(gathered.isas[0].tiles.empty());
+  EXPECT_EQ(gathered.isas[0].access[0], bg::gen::Access::Strided);
 }
 
 TEST(LayoutPlan, OffsetsAndScalarLoopsWhereNoStridedLoadExists) {

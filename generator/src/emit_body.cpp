@@ -89,6 +89,32 @@ class BodyEmitter {
     }
   }
 
+  // Before the in-tile loop of transposed tiles (IsaPlan::tiles): each such
+  // input's tile, transposed into a buffer that the loop reads row by row.
+  void emit_tile_reads() {
+    if (ip_.tiles.empty()) return;
+    const std::size_t chunk_depth = ip_.outer.size() - 2;
+    const Loop& chunks = ip_.outer[chunk_depth];
+    const Loop& in_tile = ip_.outer.back();
+    for (const IsaPlan::TileRead& r : ip_.tiles) {
+      Input& in = inputs_[r.input];
+      const std::string buf = in.name + "_tile";
+      const std::int64_t rows = in_tile.extent, row = in_tile.in[r.input];
+      const std::string ahead = chunks.extent > r.ahead
+                                    ? fmt::format("i{} < {} ? {} : {}", chunk_depth, chunks.extent - r.ahead, r.near,
+                                                  r.wrap)
+                                    : std::to_string(r.wrap);
+      pr_.line(fmt::format("// {} ({}): this chunk's {} x {} tile, {} lines at stride {} read whole and transposed in "
+                           "registers into {} (L1), then read row by row; the tile {} chunks ahead prefetched",
+                           in.name, p_.spec.inputs[r.input].name, rows, row, rows, r.stride, buf, r.ahead));
+      pr_.line(fmt::format("alignas(64) {} {}[{}];", elem(r.input), buf, rows * row));
+      const TypeVocabulary* t = voc_.type(ip_.isa, p_.spec.inputs[r.input].dtype);
+      pr_.line(expand(t->transpose_tile, {{"p", in.ptr}, {"s", std::to_string(r.stride)}, {"a", ahead}, {"b", buf}}) +
+               ";");
+      in.ptr = buf;
+    }
+  }
+
   std::string emit() {
     if (p_.empty) {
       pr_.line("(void)i0;");
@@ -152,6 +178,7 @@ class BodyEmitter {
     // does not move in a loop keeps its pointer.
     for (std::size_t d = first; d < ip_.outer.size(); ++d) {
       const std::string i = fmt::format("i{}", d);
+      if (d + 1 == ip_.outer.size()) emit_tile_reads();
       pr_.open(fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, ip_.outer[d].extent));
       advance_all(ip_.outer[d], i, d);
       setups_at(static_cast<int>(d));

@@ -204,7 +204,10 @@ std::string explain_plan_text(const KernelPlan& p) {
     if (ip.vector) {
       std::string access;
       for (std::size_t k = 0; k < ip.access.size(); ++k) {
-        access += fmt::format("{}{} {}", k ? ", " : "", p.spec.inputs[k].name, access_name(ip.access[k]));
+        const bool tiled = std::any_of(ip.tiles.begin(), ip.tiles.end(),
+                                       [&](const IsaPlan::TileRead& r) { return r.input == k; });
+        access += fmt::format("{}{} {}", k ? ", " : "", p.spec.inputs[k].name,
+                              tiled ? "transposed tiles" : access_name(ip.access[k]));
       }
       s += fmt::format("          {} lanes{}; reads {}; outer loops {}, row {}, tail {}, stores {}\n",
                        dtype_name(ip.lane_dtype),

@@ -477,38 +477,71 @@ std::string plan_held(const KernelPlan& p, IsaPlan& ip) {
 // where the input is contiguous along the innermost outer loop L, split L
 // by the elements of one line (T) and the row by a chunk of C elements, and
 // walk a tile's T rows of C before moving on: [.., L/T, row/C, T] around a
-// row of C. Each line is then read while it is in L1, once. Returns a note
-// for `why`, or "" when the nest does not tile.
-std::string tile_strided(const KernelPlan& p, IsaPlan& ip) {
+// row of C. Each line is then read while it is in L1, once, and the output
+// is written as T streams, each along its row (the other order, row chunks
+// outside, scatters every tile's stores over L rows: a probe of [8, 512, 768]
+// on a Zen 5 took 2.1 ms instead of 0.74, bench/results/2026-12-05-zen5-transpose.txt).
+//
+// Where the vocabulary has transpose_tile for the input's type and a tile is
+// square (C = T: the lanes fit in a line), each tile of the input is read as
+// T whole lines, transposed in registers into a buffer in L1 and read from
+// there as a contiguous row (IsaPlan::tiles), the tile kTileAhead chunks
+// ahead prefetched; else its lanes are gathered. Returns a note for `why`,
+// or "" when the nest does not tile.
+constexpr std::int64_t kTileAhead = 2;  // 2, 4 and 8 within 3% on the case above
+
+std::string tile_strided(const KernelPlan& p, IsaPlan& ip, const Vocabulary& voc) {
   if (ip.outer.empty() || !ip.vector || ip.period || !ip.block.empty()) return "";
   const Loop L = ip.outer.back();
   std::int64_t line_elems = 0;
   std::vector<std::string> names;
+  std::vector<std::size_t> strided;
+  bool transposable = true;
   for (std::size_t k = 0; k < ip.access.size(); ++k) {
     if (ip.access[k] != Access::Strided) continue;
     if (L.in[k] != 1) return "";
-    line_elems = std::max<std::int64_t>(line_elems, kCacheLineBytes / dtype_size(p.spec.inputs[k].dtype));
+    const std::int64_t elems = kCacheLineBytes / dtype_size(p.spec.inputs[k].dtype);
+    line_elems = std::max(line_elems, elems);
     names.push_back(p.spec.inputs[k].name);
+    strided.push_back(k);
+    const TypeVocabulary* t = voc.type(ip.isa, p.spec.inputs[k].dtype);
+    transposable = transposable && t != nullptr && !t->transpose_tile.empty() && elems >= ip.lanes;
   }
   if (names.empty()) return "";
   const std::int64_t T = line_elems, C = std::max<std::int64_t>(ip.lanes, line_elems);
   if (L.extent % T != 0 || ip.row % C != 0 || ip.row <= C / 2) return "";
+  const std::int64_t s = ip.row_stride[strided.front()];
   Loop tiles{L.extent / T, L.in, L.out * T};
-  for (std::int64_t& s : tiles.in) s *= T;
+  for (std::int64_t& x : tiles.in) x *= T;
   Loop chunks{ip.row / C, ip.row_stride, C};
-  for (std::int64_t& s : chunks.in) s *= C;
-  const std::int64_t row = ip.row;
-  ip.outer.back() = chunks;
-  ip.outer.push_back(tiles);
+  for (std::int64_t& x : chunks.in) x *= C;
   Loop in_tile = L;
   in_tile.extent = T;
+  const std::int64_t row = ip.row;
+  transposable = transposable && C == T;
+  if (transposable) {
+    for (std::size_t k : strided) {
+      const std::int64_t wrap = (kTileAhead - chunks.extent) * chunks.in[k] + tiles.in[k];
+      ip.tiles.push_back({k, ip.row_stride[k], kTileAhead, kTileAhead * chunks.in[k], wrap});
+      ip.access[k] = Access::Stream;  // the tile's buffer, row after row
+      ip.row_stride[k] = 1;
+      in_tile.in[k] = C;
+    }
+  }
+  ip.outer.back() = tiles;
+  ip.outer.push_back(chunks);
   ip.outer.push_back(in_tile);
   ip.row = C;
   ip.unroll = static_cast<int>(C / ip.lanes);
-  return fmt::format("; {} read at stride {}: tiles of {} rows x {} elements (loop of {} split by {}, row of {} "
-                     "by {}), so that each of the {} cache lines a tile gathers from is read once, while in L1",
-                     fmt::join(names, ", "), ip.row_stride[std::find(ip.access.begin(), ip.access.end(), Access::Strided) - ip.access.begin()],
-                     T, C, L.extent, T, row, C, C);
+  const std::string how =
+      transposable
+          ? fmt::format("each tile's {} lines read whole and transposed in registers into a buffer in L1 "
+                        "(transpose_tile), the tile {} chunks ahead prefetched",
+                        T, kTileAhead)
+          : fmt::format("each of the {} cache lines a tile gathers from read once, while in L1", C);
+  return fmt::format("; {} read at stride {}: tiles of {} rows x {} elements (loop of {} split by {}, row of {} by {}, "
+                     "the tiles outside, so that the output is written along its rows): {}",
+                     fmt::join(names, ", "), s, T, C, L.extent, T, row, C, how);
 }
 
 void settle_tail(IsaPlan& ip) {
@@ -720,7 +753,7 @@ IsaPlan plan_isa(const KernelPlan& p, Isa isa, const PlanOptions& opt, const Voc
              math_pack_note(p, ip, opt.cpu, voc);
     return ip;
   }
-  const std::string tiled = tile_strided(p, ip);
+  const std::string tiled = tile_strided(p, ip, voc);
   settle_tail(ip);
   const std::string held = tiled + plan_held(p, ip);
 
@@ -1018,6 +1051,7 @@ KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOp
   for (const IsaPlan& ip : p.isas) {
     if (ip.vector) {
       p.classes = ip.access;
+      for (const IsaPlan::TileRead& r : ip.tiles) p.classes[r.input] = Access::Strided;  // by the nest
       break;
     }
   }

@@ -44,6 +44,7 @@ const std::vector<TypeForm>& type_forms() {
       {"permute", &TypeVocabulary::permute, {"v", "i"}, false},
       {"load_strided", &TypeVocabulary::load_strided, {"p", "s"}, false},
       {"load_strided_tail", &TypeVocabulary::load_strided_tail, {"p", "s", "t"}, false},
+      {"transpose_tile", &TypeVocabulary::transpose_tile, {"p", "s", "a", "b"}, false},
       {"select", &TypeVocabulary::select, {"c", "x", "y"}, true},
       {"load_cmp", &TypeVocabulary::load_cmp, {"p"}, true},
       {"load_cmp_tail", &TypeVocabulary::load_cmp_tail, {"p", "t"}, false},

@@ -66,6 +66,22 @@ struct IsaPlan {
   // register; the row is then unrolled whole (main_trips 0), in groups of
   // `unroll` vectors, and a partial vector reads it as Stream.
   int held_vectors = 0;
+  // Transposed tiles (plan.cpp, tile_strided): an input read through a
+  // transpose whose tiles the loop nest [.., tiles, chunks, in-tile rows]
+  // walks is read, once per chunk, as one square tile of whole cache lines
+  // at stride `stride`, transposed into a buffer (the vocabulary's
+  // transpose_tile) that the in-tile loop then reads as a Stream (its loop
+  // stride there is the buffer's row). The tile `ahead` chunks later is
+  // prefetched: at `near` elements from this one, or at `wrap` when that
+  // chunk is past the row (the next tile's).
+  struct TileRead {
+    std::size_t input = 0;
+    std::int64_t stride = 0;
+    std::int64_t ahead = 0;
+    std::int64_t near = 0;
+    std::int64_t wrap = 0;
+  };
+  std::vector<TileRead> tiles;
   bool vector = false;       // SIMD intrinsics (else a scalar loop under the ISA's target)
   // vector: the lanes are those of lane_dtype, the narrowest number type of
   // the DAG (of one width, the output's type when it has it). A node of a

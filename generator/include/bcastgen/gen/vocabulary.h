@@ -84,6 +84,11 @@ struct TypeVocabulary {
   // stride, lanes x {s} within int32), and the same of the lanes of tail
   // mask {t}: an input read through a transpose or a stepped slice.
   std::string load_strided, load_strided_tail;
+  // A tile of an input read through a transpose: the lines at {p}, {p} +
+  // {s}, ..., one cache line of elements each and as many lines, written
+  // transposed to buffer {b} (row r: {p}[r], {p}[r + {s}], ...), with the
+  // lines at {a}, {a} + {s}, ... prefetched for a later tile (IsaPlan::tiles).
+  std::string transpose_tile;
   // store and stream of lanes whose NaNs are already NaNs of the type
   // (KernelPlan::root_nans_exact): the rounding skips its NaN fixup.
   std::string store_nan_exact, stream_nan_exact;

@@ -97,6 +97,53 @@ BCASTGEN_SIMD_AVX2 __m256 load_strided_f32(const float* p, std::int64_t s) {
   const __m256i i = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(s)));
   return _mm256_i32gather_ps(p, i, 4);
 }
+namespace detail {
+// Prefetches the line of p[offset] into L1. The address is an integer sum:
+// the tile ahead may lie past the tensor, where a prefetch is harmless but
+// a pointer would not be valid.
+BCASTGEN_SIMD_AVX2 void prefetch_line(const float* p, std::int64_t offset) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(offset) * sizeof(float);
+  _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
+}
+}  // namespace detail
+// A 16 x 16 tile of an input read through a transpose (avx512.h's
+// transpose_tile_f32 says why): tile row r (tile + 16 r) gets p[r],
+// p[r + s], ..., p[r + 15 s], as four 8 x 8 transposes in registers (24
+// shuffles each: pairs of lanes, pairs of pairs, then 128-bit halves), and
+// the lines at p + ahead, p + ahead + s, ... are prefetched for a later
+// tile.
+BCASTGEN_SIMD_AVX2 void transpose_tile_f32(const float* p, std::int64_t s, std::int64_t ahead, float* tile) {
+  // Every loop unrolled, so that the tile stays in registers (GCC keeps
+  // indexed arrays on the stack otherwise).
+  #pragma GCC unroll 16
+  for (int k = 0; k < 16; ++k) detail::prefetch_line(p, ahead + k * s);
+  #pragma GCC unroll 16
+  for (int a = 0; a < 16; a += 8) {    // the lines' block: tile columns a..a+7
+    #pragma GCC unroll 16
+    for (int b = 0; b < 16; b += 8) {  // the elements' block: tile rows b..b+7
+      __m256 r[8], t[8];
+      #pragma GCC unroll 16
+      for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(p + (a + k) * s + b);
+      #pragma GCC unroll 16
+      for (int k = 0; k < 8; k += 2) {
+        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
+        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+      }
+      #pragma GCC unroll 16
+      for (int k = 0; k < 8; k += 4) {
+        r[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);
+        r[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xee);
+        r[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44);
+        r[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xee);
+      }
+      #pragma GCC unroll 16
+      for (int k = 0; k < 4; ++k) {
+        _mm256_store_ps(tile + 16 * (b + k) + a, _mm256_permute2f128_ps(r[k], r[k + 4], 0x20));
+        _mm256_store_ps(tile + 16 * (b + k + 4) + a, _mm256_permute2f128_ps(r[k], r[k + 4], 0x31));
+      }
+    }
+  }
+}
 BCASTGEN_SIMD_AVX2 __m256 select_f32(__m256 c, __m256 x, __m256 y) { return _mm256_blendv_ps(y, x, c); }
 BCASTGEN_SIMD_AVX2 __m256 load_cmp_f32(const bool* p) {
   return _mm256_castsi256_ps(_mm256_cmpgt_epi32(
