@@ -127,11 +127,18 @@ if [ "${BENCH_CONFIRM:-1}" = 1 ] && [ -f "$results/results.csv" ]; then
   done
   /usr/bin/python3 "$root/bench/confirm.py" summary "$results"
 fi
+# The transposed read (issue 74): bcastgen's kernel against ONNX Runtime's
+# Transpose + Mul + Add and PyTorch, with its roof. BENCH_TRANSPOSE=0 skips it.
+if [ "${BENCH_TRANSPOSE:-1}" = 1 ]; then
+  /usr/bin/python3 "$root/bench/transpose/transpose_bench.py" --bcastgen "$build/generator/bcastgen" \
+    | tee "$results/transpose.txt" || status=1
+fi
 # The results, named after the day and the CPU kind they were measured on.
 kind=$("$build/generator/bcastgen" explain 1 1 --cpu native | sed -n 's/^cpu *\([a-z0-9-]*\).*/\1/p')
 [ -z "$wisdom_dir" ] || kind=$kind-tuned
 [ -f "$results/results.csv" ] && cp "$results/results.csv" "$results/$(date -u +%Y-%m-%d)-$kind.csv"
 [ -f "$results/fused.csv" ] && cp "$results/fused.csv" "$results/$(date -u +%Y-%m-%d)-$kind-fused.csv"
 [ -f "$results/versus.txt" ] && cp "$results/versus.txt" "$results/$(date -u +%Y-%m-%d)-$kind-versus.txt"
+[ -f "$results/transpose.txt" ] && cp "$results/transpose.txt" "$results/$(date -u +%Y-%m-%d)-$kind-transpose.txt"
 echo "bench: results in $results (results.csv, table.md); total $(( $(date +%s) - start )) s"
 exit $status
