@@ -388,6 +388,86 @@ TEST(OnnxImport, ExportedSiluIsOneSiluCall) {
   EXPECT_EQ(map_of(import_model(other.bytes(), "gate.onnx", {}))["kernels"][0]["expr"], "multiply(x1, sigmoid(x0))");
 }
 
+TEST(OnnxImport, ExportedHardSwishAndMishAreOneCallEach) {
+  // paddle2onnx's HardSwish, x * Clip(x + 3, 0, 6) / 6: the product first,
+  // or the clip scaled first; and 1/6 as a multiply.
+  for (int form = 0; form < 3; ++form) {
+    ModelBuilder mb;
+    mb.input("x", {2, 64});
+    mb.scalar("three", 3.0f);
+    mb.scalar("zero", 0.0f);
+    mb.scalar("six", 6.0f);
+    mb.scalar("sixth", static_cast<float>(1.0 / 6.0));
+    mb.node("Add", {"x", "three"}, "a");
+    mb.node("Clip", {"a", "zero", "six"}, "c");
+    if (form == 0) {
+      mb.node("Mul", {"x", "c"}, "m");
+      mb.node("Div", {"m", "six"}, "y");
+    } else if (form == 1) {
+      mb.node("Div", {"c", "six"}, "d");
+      mb.node("Mul", {"d", "x"}, "y");
+    } else {
+      mb.node("Mul", {"c", "x"}, "m");
+      mb.node("Mul", {"m", "sixth"}, "y");
+    }
+    mb.output("y");
+    const json map = map_of(import_model(mb.bytes(), "hardswish.onnx", {}));
+    ASSERT_EQ(map["kernels"].size(), 1u) << form;
+    EXPECT_EQ(map["kernels"][0]["expr"], "hardswish(x0)") << form;
+    EXPECT_EQ(map["kernels"][0]["nodes"].size(), 4u) << form;
+  }
+  // A clip to other bounds stays the chain.
+  {
+    ModelBuilder mb;
+    mb.input("x", {2, 64});
+    mb.scalar("three", 3.0f);
+    mb.scalar("zero", 0.0f);
+    mb.scalar("five", 5.0f);
+    mb.scalar("six", 6.0f);
+    mb.node("Add", {"x", "three"}, "a");
+    mb.node("Clip", {"a", "zero", "five"}, "c");
+    mb.node("Mul", {"x", "c"}, "m");
+    mb.node("Div", {"m", "six"}, "y");
+    mb.output("y");
+    const std::string expr = map_of(import_model(mb.bytes(), "clip5.onnx", {}))["kernels"][0]["expr"];
+    EXPECT_EQ(expr.find("hardswish"), std::string::npos) << expr;
+  }
+  // Mish before opset 18: x * Tanh(Softplus(x)), either order.
+  for (bool tanh_first : {true, false}) {
+    ModelBuilder mb;
+    mb.input("x", {2, 64});
+    mb.node("Softplus", {"x"}, "sp");
+    mb.node("Tanh", {"sp"}, "t");
+    mb.node("Mul", tanh_first ? std::vector<std::string>{"t", "x"} : std::vector<std::string>{"x", "t"}, "y");
+    mb.output("y");
+    const json map = map_of(import_model(mb.bytes(), "mish.onnx", {}));
+    ASSERT_EQ(map["kernels"].size(), 1u);
+    EXPECT_EQ(map["kernels"][0]["expr"], "mish(x0)");
+    EXPECT_EQ(map["kernels"][0]["nodes"].size(), 3u);
+  }
+  // The ONNX ops: HardSwish is the function; HardSigmoid at PyTorch's alpha
+  // (1/6 as a float) too, at ONNX's default alpha (0.2) the chain.
+  for (const char* alpha : {"sixth", "default"}) {
+    ModelBuilder mb(14);  // HardSwish is from opset 14
+    mb.input("x", {2, 64});
+    onnx::NodeProto* n = mb.node("HardSigmoid", {"x"}, "h");
+    if (std::string(alpha) == "sixth") {
+      onnx::AttributeProto* a = n->add_attribute();
+      a->set_name("alpha");
+      a->set_type(onnx::AttributeProto::FLOAT);
+      a->set_f(static_cast<float>(1.0 / 6.0));
+    }
+    mb.node("HardSwish", {"h"}, "y");
+    mb.output("y");
+    const std::string expr = map_of(import_model(mb.bytes(), "hard.onnx", {}))["kernels"][0]["expr"];
+    if (std::string(alpha) == "sixth") {
+      EXPECT_EQ(expr, "hardswish(hardsigmoid(x0))");
+    } else {
+      EXPECT_EQ(expr.rfind("hardswish(maximum(minimum(add(multiply(x0, 0.2", 0), 0u) << expr;
+    }
+  }
+}
+
 TEST(OnnxImport, ExportedTanhGeluIsOneGeluTanhCall) {
   // PyTorch's export of GELU(approximate='tanh') before opset 20; x^3 as Pow
   // or as two multiplies. A wrong constant keeps the chain.

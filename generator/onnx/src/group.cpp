@@ -49,6 +49,8 @@ class Group : public NodeOperands {
     Value v = map_node(*node_, model_.opset(), *this, folder_);
     if (const std::optional<Value> gelu = recognize_gelu(folder_, v, node_->name())) v = *gelu;
     if (const std::optional<Value> silu = recognize_silu(folder_, v, node_->name())) v = *silu;
+    if (const std::optional<Value> mish = recognize_mish(folder_, v, node_->name())) v = *mish;
+    if (const std::optional<Value> hs = recognize_hardswish(folder_, v, node_->name())) v = *hs;
     const Shape s = shape_of(v);
     if (s != *t->shape) {
       if (broadcast2(s, *t->shape) != *t->shape) {

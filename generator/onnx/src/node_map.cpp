@@ -389,16 +389,19 @@ Value map_celu(Mapping& m) {  // max(0, x) + min(0, alpha * (e^(x / alpha) - 1))
 Value map_hard_sigmoid(Mapping& m) {  // max(0, min(1, alpha * x + beta))
   m.only_attributes({"alpha", "beta"});
   const Value x = m.operand(0);
+  // PyTorch's Hardsigmoid (alpha 1/6 as a float, beta 1/2) is the function,
+  // with the same bits (docs/reference/functions.md); other alphas spelled out.
+  if (m.is_float(x) && static_cast<float>(m.attr_f("alpha", 0.2)) == static_cast<float>(1.0 / 6.0) &&
+      m.attr_f("beta", 0.5) == 0.5) {
+    return m.un(UnaryOp::Hardsigmoid, x);
+  }
   return clip01(m, m.bin(Op::Add, m.bin(Op::Multiply, x, m.lit(m.attr_f("alpha", 0.2), x)),
                          m.lit(m.attr_f("beta", 0.5), x)));
 }
 
 Value map_hard_swish(Mapping& m) {  // x * max(0, min(1, x / 6 + 1/2)), alpha = 1/6 as a float
   m.only_attributes({});
-  const Value x = m.operand(0);
-  const Value s = clip01(m, m.bin(Op::Add, m.bin(Op::Multiply, x, m.lit(static_cast<float>(1.0 / 6.0), x)),
-                                  m.lit(0.5, x)));
-  return m.bin(Op::Multiply, x, s);
+  return m.un(UnaryOp::Hardswish, m.operand(0));
 }
 
 Value map_is_inf(Mapping& m) {

@@ -79,7 +79,80 @@ std::optional<std::pair<Value, UnaryOp>> one_plus_gelu_term(const gen::ExprBuild
   return std::nullopt;
 }
 
+// min(max(x + 3, 0), 6), each op's operands in either order (Clip(x + 3,
+// 0, 6) as the frontend maps it): x, or nullopt.
+std::optional<Value> relu6_of_x_plus_3(const gen::ExprBuilder& b, Value v) {
+  // The operand of `op`(a, literal `lit`), either order, or nullopt.
+  auto with_literal = [&](Value w, Op op, double lit) -> std::optional<Value> {
+    const ExprNode& n = b.node_at(w);
+    if (!is_op(n, op)) return std::nullopt;
+    for (int k = 0; k < 2; ++k) {
+      if (literal_near(b, arg(n, k), lit)) return arg(n, 1 - k);
+    }
+    return std::nullopt;
+  };
+  const std::optional<Value> below6 = with_literal(v, Op::Minimum, 6);
+  const std::optional<Value> above0 = below6 ? with_literal(*below6, Op::Maximum, 0) : std::nullopt;
+  return above0 ? with_literal(*above0, Op::Add, 3) : std::nullopt;
+}
+
+// Whether `v` divides by 6 (x / 6 or x * 1/6): its dividend, or nullopt.
+std::optional<Value> over6(const gen::ExprBuilder& b, Value v) {
+  const ExprNode& n = b.node_at(v);
+  if (is_op(n, Op::Divide) && literal_near(b, arg(n, 1), 6)) return arg(n, 0);
+  if (is_op(n, Op::Multiply)) {
+    for (int k = 0; k < 2; ++k) {
+      if (literal_near(b, arg(n, k), 1.0 / 6.0)) return arg(n, 1 - k);
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether `v` is x * r (either order) with r = relu6(x + 3): x, or nullopt.
+std::optional<Value> x_times_relu6(const gen::ExprBuilder& b, Value v) {
+  const ExprNode& n = b.node_at(v);
+  if (!is_op(n, Op::Multiply)) return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    const std::optional<Value> x = relu6_of_x_plus_3(b, arg(n, k));
+    if (x && *x == arg(n, 1 - k)) return x;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<Value> recognize_hardswish(FoldingBuilder& fb, Value v, const std::string& origin) {
+  const gen::ExprBuilder& b = fb.raw();
+  if (!dtype_info(b.dtype(v)).is_float) return std::nullopt;
+  // (x * r) / 6
+  if (const std::optional<Value> product = over6(b, v)) {
+    if (const std::optional<Value> x = x_times_relu6(b, *product)) return fb.unary(UnaryOp::Hardswish, *x, origin);
+  }
+  // x * (r / 6)
+  const ExprNode& n = b.node_at(v);
+  if (!is_op(n, Op::Multiply)) return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    const std::optional<Value> r = over6(b, arg(n, k));
+    const std::optional<Value> x = r ? relu6_of_x_plus_3(b, *r) : std::nullopt;
+    if (x && *x == arg(n, 1 - k)) return fb.unary(UnaryOp::Hardswish, *x, origin);
+  }
+  return std::nullopt;
+}
+
+std::optional<Value> recognize_mish(FoldingBuilder& fb, Value v, const std::string& origin) {
+  const gen::ExprBuilder& b = fb.raw();
+  const ExprNode& n = b.node_at(v);
+  if (!dtype_info(b.dtype(v)).is_float || !is_op(n, Op::Multiply)) return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    const ExprNode& t = b.node_at(arg(n, k));
+    if (t.kind != ExprKind::Unary || t.unary != UnaryOp::Tanh) continue;
+    const ExprNode& sp = b.node_at(arg(t, 0));
+    if (sp.kind == ExprKind::Unary && sp.unary == UnaryOp::Softplus && arg(sp, 0) == arg(n, 1 - k)) {
+      return fb.unary(UnaryOp::Mish, arg(n, 1 - k), origin);
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<Value> recognize_gelu(FoldingBuilder& fb, Value v, const std::string& origin) {
   const gen::ExprBuilder& b = fb.raw();
