@@ -468,6 +468,21 @@ TEST(OnnxImport, ExportedHardSwishAndMishAreOneCallEach) {
   }
 }
 
+TEST(OnnxImport, PowOfTwoIsAProduct) {
+  // x^2, as exports write a variance, is x * x (the same bits, one multiply);
+  // other exponents stay pow.
+  for (float e : {2.0f, 3.0f}) {
+    ModelBuilder mb;
+    mb.input("x", {2, 64});
+    mb.scalar("e", e);
+    mb.node("Pow", {"x", "e"}, "y");
+    mb.output("y");
+    const json map = map_of(import_model(mb.bytes(), "pow.onnx", {}));
+    ASSERT_EQ(map["kernels"].size(), 1u);
+    EXPECT_EQ(map["kernels"][0]["expr"], e == 2.0f ? "multiply(x0, x0)" : "power(x0, 3)");
+  }
+}
+
 TEST(OnnxImport, ExportedTanhGeluIsOneGeluTanhCall) {
   // PyTorch's export of GELU(approximate='tanh') before opset 20; x^3 as Pow
   // or as two multiplies. A wrong constant keeps the chain.

