@@ -533,15 +533,22 @@ std::string tile_strided(const KernelPlan& p, IsaPlan& ip, const Vocabulary& voc
   ip.outer.push_back(in_tile);
   ip.row = C;
   ip.unroll = static_cast<int>(C / ip.lanes);
+  // The cost in cache lines: a tile reads C lines (one per element of its
+  // row) for T x C elements, each line once, as a contiguous read would; a
+  // row walked whole would touch one line per element, `row` live lines.
   const std::string how =
       transposable
           ? fmt::format("each tile's {} lines read whole and transposed in registers into a buffer in L1 "
                         "(transpose_tile), the tile {} chunks ahead prefetched",
                         T, kTileAhead)
           : fmt::format("each of the {} cache lines a tile gathers from read once, while in L1", C);
+  const std::string cost = fmt::format("; {} cache lines per tile of {} elements, as many as a contiguous read "
+                                       "(untiled: {} lines live across each row of {})",
+                                       C, T * C, row, row);
   return fmt::format("; {} read at stride {}: tiles of {} rows x {} elements (loop of {} split by {}, row of {} by {}, "
                      "the tiles outside, so that the output is written along its rows): {}",
-                     fmt::join(names, ", "), s, T, C, L.extent, T, row, C, how);
+                     fmt::join(names, ", "), s, T, C, L.extent, T, row, C, how) +
+         cost;
 }
 
 void settle_tail(IsaPlan& ip) {
