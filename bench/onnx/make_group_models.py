@@ -9,7 +9,7 @@ A group model holds the group's nodes; the activations it reads from
 outside become its inputs, and the constants it reads (initializers, and
 the Constant/ConstantOfShape/Unsqueeze nodes that make them) stay constants,
 as they are in the whole model, so ONNX Runtime may fold them as it would
-there. Its output is the group's output. groups.tsv: model, group index,
+there; a shape the frontend folded (the map's `value`) is an initializer. Its output is the group's output. groups.tsv: model, group index,
 kernel name, op types, element count and bytes moved (the kernel's
 parameters read once and its output written once)."""
 import json
@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 import onnx
+import onnx.numpy_helper
 from onnx import helper
 
 T = onnx.TensorProto
@@ -30,6 +31,24 @@ SIZE = {'f32': 4, 'f64': 8, 'f16': 2, 'bf16': 2, 'i64': 8, 'u64': 8, 'i32': 4, '
 
 def producers(graph):
     return {o: n for n in graph.node for o in n.output}
+
+
+def folded_values(graph, mp):
+    """The values `bcastgen onnx` folded (a shape computed in the graph), by
+    tensor, as initializers: a group model takes them as constants instead of
+    the Shape → Gather → Concat chain, which reads activations outside it."""
+    out = {}
+    for e in mp['not_covered']:
+        v = e.get('value')
+        if v is None:
+            continue
+        t = graph.node[e['index']].output[0]
+        dtype = {'i64': np.int64, 'i32': np.int32, 'f32': np.float32, 'bool': np.bool_}.get(v['dtype'])
+        if dtype is None:
+            continue
+        a = np.full(v['shape'], v['uniform'], dtype) if 'uniform' in v else np.array(v['values'], dtype).reshape(v['shape'])
+        out[t] = onnx.numpy_helper.from_array(a, t)
+    return out
 
 
 def constant_closure(graph, names, inits):
@@ -60,6 +79,7 @@ def main():
         stem = os.path.splitext(os.path.basename(model_path))[0]
         g = model.graph
         inits = {t.name: t for t in g.initializer}
+        inits.update(folded_values(g, mp))
         for gi, k in enumerate(mp['kernels']):
             nodes = [g.node[n['index']] for n in k['nodes']]
             name = '%s__g%03d' % (stem, gi)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The elementwise work of the shared ONNX models (../shared/onnx-models):
+# The elementwise work of the shared ONNX models (../shared/onnx-models) and
+# of the exports in tests/onnx/models (BENCH_ONNX_LIGHT_ONLY=1: the former):
 # each fused group of `bcastgen onnx` timed as its own small model in ONNX
 # Runtime 1.30 (which applies its own fusions) and as bcastgen's kernel,
 # with totals per model (bench/onnx/report.py; README "Benchmarks").
@@ -14,7 +15,20 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$root/build-bench}
 work=$build/bench-onnx
 rounds=${BENCH_ONNX_ROUNDS:-3}
-models=(light_resnet50 light_squeezenet light_shufflenet light_densenet121)
+# The shared light CNNs, then the exports of tests/onnx/models with their
+# input shapes (PATH@NAME=DIMS, as tests/CMakeLists.txt gives them).
+exports=$root/tests/onnx/models
+specs=("$root/../shared/onnx-models/light_resnet50.onnx" "$root/../shared/onnx-models/light_squeezenet.onnx"
+       "$root/../shared/onnx-models/light_shufflenet.onnx" "$root/../shared/onnx-models/light_densenet121.onnx")
+if [ -z "${BENCH_ONNX_LIGHT_ONLY:-}" ]; then
+  for m in bert_layer_opset13 bert_layer_opset17 gpt2_block_opset13 gpt2_block_opset17 llama_block_opset13 llama_block_opset17; do
+    specs+=("$exports/$m.onnx@x=2,16,64")
+  done
+  specs+=("$exports/small_cnn_opset13.onnx@x=2,3,32,32" "$exports/small_cnn_opset17.onnx@x=2,3,32,32"
+          "$exports/paddle_neck.onnx@x=2,64,1,40" "$exports/paddle_hardswish.onnx@x=2,3,16,16")
+fi
+models=()
+for spec in "${specs[@]}"; do models+=("$(basename "${spec%@*}" .onnx)"); done
 start=$(date +%s)
 
 bash "$root/bench/install-deps.sh"
@@ -28,9 +42,11 @@ pairs=()
   echo "// Written by bench/onnx/run.sh."
   echo "#pragma once"
   echo "#include <utility>"
-  for m in "${models[@]}"; do
-    "$build/generator/bcastgen" onnx "$root/../shared/onnx-models/$m.onnx" -o "$work/gen" >/dev/null 2>&1
-    pairs+=("$root/../shared/onnx-models/$m.onnx:$work/gen/$m.onnx-map.json")
+  for spec in "${specs[@]}"; do
+    path=${spec%@*} m=$(basename "${spec%@*}" .onnx) shape=()
+    [ "$spec" != "$path" ] && shape=(--input-shape "${spec#*@}")
+    "$build/generator/bcastgen" onnx "$path" -o "$work/gen" "${shape[@]}" >/dev/null 2>&1
+    pairs+=("$path:$work/gen/$m.onnx-map.json")
     echo "#include \"$m.h\""
   done
   echo "inline constexpr std::pair<const char*, bcastgen::KernelTable (*)()> kTables[] = {"
