@@ -468,6 +468,61 @@ TEST(OnnxImport, ExportedHardSwishAndMishAreOneCallEach) {
   }
 }
 
+// A Transpose node with `perm`.
+onnx::NodeProto* transpose_node(ModelBuilder& mb, const std::string& in, const std::string& out,
+                                std::vector<std::int64_t> perm) {
+  onnx::NodeProto* n = mb.node("Transpose", {in}, out);
+  auto* a = n->add_attribute();
+  a->set_name("perm");
+  a->set_type(onnx::AttributeProto::INTS);
+  for (std::int64_t p : perm) a->add_ints(p);
+  return n;
+}
+
+TEST(OnnxImport, ChainsOfLayoutOpsComposeIntoOneRead) {
+  // Splitting heads: Reshape then Transpose, read in place as one layout.
+  {
+    ModelBuilder mb;
+    mb.input("x", {2, 16, 64});
+    mb.input("b", {16, 1});
+    mb.init_i64("heads", {4}, {2, 16, 4, 16});
+    mb.node("Reshape", {"x", "heads"}, "r");
+    transpose_node(mb, "r", "t", {0, 2, 1, 3});
+    mb.node("Add", {"t", "b"}, "y");
+    mb.output("y");
+    const json map = map_of(import_model(mb.bytes(), "heads.onnx", {}));
+    ASSERT_EQ(map["kernels"].size(), 1u);
+    const json& k = map["kernels"][0];
+    EXPECT_EQ(k["expr"], "add(transpose(reshape(x0, [2, 16, 4, 16]), [0, 2, 1, 3]), x1)");
+    EXPECT_EQ(k["nodes"].size(), 3u);
+    EXPECT_EQ(k["inputs"][0]["shape"], json({2, 16, 64}));  // the tensor's own shape
+    EXPECT_TRUE(map["not_covered"].empty()) << map["not_covered"];  // every node in the kernel
+  }
+  // Merging heads: Transpose then a Reshape that joins axes the transpose
+  // left apart: no one stride reads them, so the Transpose stays a copy and
+  // the Reshape is read in place from its output.
+  {
+    ModelBuilder mb;
+    mb.input("x", {2, 4, 16, 16});
+    mb.input("b", {64});
+    mb.init_i64("merged", {3}, {2, 16, 64});
+    transpose_node(mb, "x", "t", {0, 2, 1, 3});
+    mb.node("Reshape", {"t", "merged"}, "r");
+    mb.node("Add", {"r", "b"}, "y");
+    mb.output("y");
+    const json map = map_of(import_model(mb.bytes(), "merge.onnx", {}));
+    ASSERT_EQ(map["kernels"].size(), 1u);
+    EXPECT_EQ(map["kernels"][0]["expr"], "add(reshape(x0, [2, 16, 64]), x1)");
+    EXPECT_EQ(map["kernels"][0]["nodes"].size(), 2u);
+    bool copy = false;
+    for (const json& n : map["not_covered"]) {
+      copy = copy || (n["op_type"] == "Transpose" &&
+                      n["reason"] == "a layout op whose reader's layout it does not compose with: a copy");
+    }
+    EXPECT_TRUE(copy) << map["not_covered"];
+  }
+}
+
 TEST(OnnxImport, PowOfTwoIsAProduct) {
   // x^2, as exports write a variance, is x * x (the same bits, one multiply);
   // other exponents stay pow.

@@ -69,15 +69,36 @@ class Group : public NodeOperands {
 
   GroupKernel finish() {
     GroupKernel k;
-    k.params = params_;
-    for (const Param& p : params_) k.inputs.push_back({p.name, p.dtype});
     const Value root = produced_.at(last_);
+    const ExprDag dag = builder_.finish(root);
+    std::vector<gen::ExprInput> all;
+    for (const Param& p : params_) all.push_back({p.name, p.dtype});
+    // The parameters the root reads (a layout op composed into the next one
+    // leaves its own unread).
+    std::vector<bool> read(params_.size(), false);
+    std::vector<bool> seen(dag.nodes.size(), false);
+    for (std::vector<std::size_t> stack{dag.root}; !stack.empty();) {
+      const std::size_t i = stack.back();
+      stack.pop_back();
+      if (seen[i]) continue;
+      seen[i] = true;
+      if (dag.nodes[i].kind == ExprKind::Input) read[dag.nodes[i].input] = true;
+      stack.insert(stack.end(), dag.nodes[i].args.begin(), dag.nodes[i].args.end());
+    }
+    for (std::size_t i = 0; i < params_.size(); ++i) {  // renamed x0, x1, ... in order of first use
+      if (!read[i]) continue;
+      Param q = params_[i];
+      q.name = fmt::format("x{}", k.params.size());
+      all[i].name = q.name;
+      k.inputs.push_back({q.name, q.dtype});
+      k.params.push_back(std::move(q));
+    }
     k.output = last_;
     k.shape = shape_of(root);
     k.dtype = builder_.dtype(root);
     const ExprNode& r = builder_.node_at(root);  // a literal, or one expanded to the node's shape
     k.is_literal = r.kind == ExprKind::Literal || (r.kind == ExprKind::Expand && folder_.is_literal(r.args[0]));
-    k.text = gen::print_expr(builder_.finish(root), k.inputs);
+    k.text = gen::print_expr(dag, all);
     k.expr = gen::parse_expr(k.text, k.inputs);
     k.reshaped = reshaped_;
     return k;
@@ -108,7 +129,7 @@ class Group : public NodeOperands {
 
   Value read_through(int k, const InputLayout& layout) override {
     const std::string& name = node_->input(k);
-    if (produced_.count(name)) throw NotCovered{"reads '" + name + "', computed in the group, through a layout"};
+    if (const auto it = produced_.find(name); it != produced_.end()) return compose(name, it->second, layout);
     if (const Constant* c = model_.constant(name); c != nullptr && c->uniform) return value(k, std::nullopt);  // the same literal
     const std::optional<TensorType> t = model_.type(name);
     if (!t || !t->shape) throw NotCovered{unknown_shape_reason(model_, name)};
@@ -121,6 +142,24 @@ class Group : public NodeOperands {
     }
     reshaped_.insert(name);  // its producer cannot join: the kernel reads it from memory
     return param(name, *t->shape, t->dtype, layout, seen);
+  }
+
+  // A layout op of a value another layout op of the group gave (Transpose
+  // then Reshape): one parameter read through both, in order. The first
+  // one's parameter is dropped by finish() if nothing else reads it.
+  Value compose(const std::string& name, Value v, const InputLayout& layout) {
+    const ExprNode& n = builder_.node_at(v);
+    if (n.kind != ExprKind::Input) throw NotCovered{"reads '" + name + "', computed in the group, through a layout"};
+    const Param p = params_.at(n.input);
+    InputLayout steps = p.layout;
+    steps.insert(steps.end(), layout.begin(), layout.end());
+    Shape seen;
+    try {
+      seen = resolve_layout(p.shape, steps, "'" + p.tensor + "'").shape;
+    } catch (const InvalidArgument& e) {
+      throw NotCovered{e.what()};
+    }
+    return param(p.tensor, p.shape, p.dtype, steps, seen);
   }
 
   std::optional<TensorType> output_type() const override { return model_.type(node_->output(0)); }

@@ -122,10 +122,13 @@ std::vector<NodeState> classify(Model& model, const std::map<std::string, std::v
   return state;
 }
 
-// The groups, each built once; identical ones share a kernel. A group the
-// expression cannot hold (a limit of the parser's) falls back to its nodes
-// one by one, each of which was built alone by classify().
-void build_kernels(const Model& model, const std::vector<std::vector<int>>& groups, Fused* f) {
+// The groups, each built once; identical ones share a kernel. A group whose
+// chain of layout ops does not compose is built again without the layout ops
+// that only feed layout ops; a group the expression cannot hold (a limit of
+// the parser's) falls back to its nodes one by one, each of which was built
+// alone by classify().
+void build_kernels(const Model& model, const std::vector<std::vector<int>>& groups,
+                   const std::map<std::string, std::vector<int>>& readers, Fused* f) {
   for (const std::vector<int>& g : groups) {
     const bool layout_only = std::all_of(g.begin(), g.end(), [&](int i) {
       return is_layout_op(model.graph().node(i).op_type());
@@ -140,11 +143,38 @@ void build_kernels(const Model& model, const std::vector<std::vector<int>>& grou
     try {
       f->built.push_back(build_group(model, g));
       f->groups.push_back(g);
+      continue;
     } catch (const NotCovered&) {
-      for (int i : g) {
-        f->built.push_back(build_group(model, {i}));
-        f->groups.push_back({i});
+    }
+    // A chain of layout ops that does not compose (a reshape of a transposed
+    // read that would need a copy): the group without the layout ops that
+    // only feed layout ops, which are left as copies.
+    std::vector<int> kept, copies;
+    for (int i : g) {  // g is in graph order: its root, the last, stays
+      bool feeds_layout_only = i != g.back() && is_layout_op(model.graph().node(i).op_type());
+      if (const auto it = readers.find(model.graph().node(i).output(0)); it != readers.end()) {
+        for (int r : it->second) {
+          feeds_layout_only = feeds_layout_only && is_layout_op(model.graph().node(r).op_type());
+        }
       }
+      (feeds_layout_only ? copies : kept).push_back(i);
+    }
+    if (!copies.empty()) {
+      try {
+        f->built.push_back(build_group(model, kept));
+        f->groups.push_back(kept);
+        for (int i : copies) {
+          f->state[static_cast<std::size_t>(i)] = {
+              Status::NotCovered, "a layout op whose reader's layout it does not compose with: a copy", "",
+              std::nullopt};
+        }
+        continue;
+      } catch (const NotCovered&) {
+      }
+    }
+    for (int i : g) {
+      f->built.push_back(build_group(model, {i}));
+      f->groups.push_back({i});
     }
   }
   std::map<std::string, std::size_t> by_key;
@@ -165,7 +195,7 @@ ImportedModel import_model(std::string_view bytes, const std::string& model_name
   Fused f;
   PartitionInput part;
   f.state = classify(model, readers, &part);
-  build_kernels(model, partition(model, part, readers, gen::kMaxExprInputs), &f);
+  build_kernels(model, partition(model, part, readers, gen::kMaxExprInputs), readers, &f);
 
   ImportedModel out;
   out.spec.ns = options.ns.empty() ? identifier(std::filesystem::path(model_name).stem().string()) : options.ns;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "node_map.h"
+
 namespace bcastgen::onnx_import {
 
 namespace {
@@ -78,10 +80,15 @@ std::vector<std::vector<int>> partition(const Model& model, const PartitionInput
           const int pi = p->second;
           if (!in.candidate[static_cast<std::size_t>(pi)] || group_of[static_cast<std::size_t>(pi)] >= 0) continue;
           if (graph.node(pi).output(0) != t || model.is_graph_output(t)) continue;
+          // A tensor a reader re-indexes must be in memory, so its producer
+          // stays out; but a layout op feeding a layout op is re-indexing
+          // too: the chain composes into one read (group.cpp).
+          const bool chain = is_layout_op(graph.node(pi).op_type());
           bool inside = true;
           for (int r : readers.at(t)) {
             inside = inside && group_of[static_cast<std::size_t>(r)] == gid &&
-                     in.reshaped[static_cast<std::size_t>(r)].count(t) == 0;
+                     (in.reshaped[static_cast<std::size_t>(r)].count(t) == 0 ||
+                      (chain && is_layout_op(graph.node(r).op_type())));
           }
           if (!inside) continue;
           group_of[static_cast<std::size_t>(pi)] = gid;
