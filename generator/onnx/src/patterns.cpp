@@ -1,6 +1,7 @@
 #include "patterns.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -27,14 +28,23 @@ void factors(const gen::ExprBuilder& b, Value v, int depth, std::vector<Value>* 
 
 Value arg(const ExprNode& n, int k) { return n.args[static_cast<std::size_t>(k)]; }
 
-// erf's argument x / sqrt(2) (or x * 1/sqrt(2)): x, or nullopt.
-std::optional<Value> over_sqrt2(const gen::ExprBuilder& b, Value v) {
-  const ExprNode& s = b.node_at(v);
-  if (is_op(s, Op::Divide) && literal_near(b, arg(s, 1), std::sqrt(2.0))) return arg(s, 0);
-  for (int j = 0; is_op(s, Op::Multiply) && j < 2; ++j) {
-    if (literal_near(b, arg(s, j), std::sqrt(0.5))) return arg(s, 1 - j);
+// The other operand of `v` = op(a, literal `lit`), the literal on either
+// side (op commutative), or nullopt.
+std::optional<Value> beside_literal(const gen::ExprBuilder& b, Value v, Op op, double lit) {
+  const ExprNode& n = b.node_at(v);
+  if (!is_op(n, op)) return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    if (literal_near(b, arg(n, k), lit)) return arg(n, 1 - k);
   }
   return std::nullopt;
+}
+
+// x / c or x * (1/c), either order: x, or nullopt (erf's argument x /
+// sqrt(2), hardswish's product / 6).
+std::optional<Value> divided_by(const gen::ExprBuilder& b, Value v, double c) {
+  const ExprNode& n = b.node_at(v);
+  if (is_op(n, Op::Divide) && literal_near(b, arg(n, 1), c)) return arg(n, 0);
+  return beside_literal(b, v, Op::Multiply, 1.0 / c);
 }
 
 // x^3 as power(x, 3) or a product of three x.
@@ -48,17 +58,12 @@ bool is_cube_of(const gen::ExprBuilder& b, Value v, Value x) {
 
 // tanh's argument sqrt(2/pi) * (x + 0.044715 * x^3), any operand order: x, or nullopt.
 std::optional<Value> tanh_gelu_argument(const gen::ExprBuilder& b, Value v) {
-  const ExprNode& m = b.node_at(v);
-  for (int j = 0; is_op(m, Op::Multiply) && j < 2; ++j) {
-    if (!literal_near(b, arg(m, j), std::sqrt(2.0 / M_PI))) continue;
-    const ExprNode& sum = b.node_at(arg(m, 1 - j));
-    for (int k = 0; is_op(sum, Op::Add) && k < 2; ++k) {
-      const Value x = arg(sum, k);
-      const ExprNode& cubic = b.node_at(arg(sum, 1 - k));
-      for (int c = 0; is_op(cubic, Op::Multiply) && c < 2; ++c) {
-        if (literal_near(b, arg(cubic, c), 0.044715) && is_cube_of(b, arg(cubic, 1 - c), x)) return x;
-      }
-    }
+  const std::optional<Value> sum = beside_literal(b, v, Op::Multiply, std::sqrt(2.0 / M_PI));
+  if (!sum || !is_op(b.node_at(*sum), Op::Add)) return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    const Value x = arg(b.node_at(*sum), k);
+    const std::optional<Value> cube = beside_literal(b, arg(b.node_at(*sum), 1 - k), Op::Multiply, 0.044715);
+    if (cube && is_cube_of(b, *cube, x)) return x;
   }
   return std::nullopt;
 }
@@ -66,15 +71,14 @@ std::optional<Value> tanh_gelu_argument(const gen::ExprBuilder& b, Value v) {
 // 1 + erf(x / sqrt(2)) or 1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)), either
 // operand order: x and the GELU it is half of, or nullopt.
 std::optional<std::pair<Value, UnaryOp>> one_plus_gelu_term(const gen::ExprBuilder& b, Value v) {
-  const ExprNode& add = b.node_at(v);
-  for (int k = 0; is_op(add, Op::Add) && k < 2; ++k) {
-    const ExprNode& f = b.node_at(arg(add, k));
-    if (!literal_near(b, arg(add, 1 - k), 1.0) || f.kind != ExprKind::Unary) continue;
-    if (f.unary == UnaryOp::Erf) {
-      if (const auto x = over_sqrt2(b, arg(f, 0))) return std::pair{*x, UnaryOp::Gelu};
-    } else if (f.unary == UnaryOp::Tanh) {
-      if (const auto x = tanh_gelu_argument(b, arg(f, 0))) return std::pair{*x, UnaryOp::GeluTanh};
-    }
+  const std::optional<Value> term = beside_literal(b, v, Op::Add, 1.0);
+  if (!term) return std::nullopt;
+  const ExprNode& f = b.node_at(*term);
+  if (f.kind != ExprKind::Unary) return std::nullopt;
+  if (f.unary == UnaryOp::Erf) {
+    if (const auto x = divided_by(b, arg(f, 0), std::sqrt(2.0))) return std::pair{*x, UnaryOp::Gelu};
+  } else if (f.unary == UnaryOp::Tanh) {
+    if (const auto x = tanh_gelu_argument(b, arg(f, 0))) return std::pair{*x, UnaryOp::GeluTanh};
   }
   return std::nullopt;
 }
@@ -82,28 +86,27 @@ std::optional<std::pair<Value, UnaryOp>> one_plus_gelu_term(const gen::ExprBuild
 // min(max(x + 3, 0), 6), each op's operands in either order (Clip(x + 3,
 // 0, 6) as the frontend maps it): x, or nullopt.
 std::optional<Value> relu6_of_x_plus_3(const gen::ExprBuilder& b, Value v) {
-  // The operand of `op`(a, literal `lit`), either order, or nullopt.
-  auto with_literal = [&](Value w, Op op, double lit) -> std::optional<Value> {
-    const ExprNode& n = b.node_at(w);
-    if (!is_op(n, op)) return std::nullopt;
-    for (int k = 0; k < 2; ++k) {
-      if (literal_near(b, arg(n, k), lit)) return arg(n, 1 - k);
-    }
-    return std::nullopt;
-  };
-  const std::optional<Value> below6 = with_literal(v, Op::Minimum, 6);
-  const std::optional<Value> above0 = below6 ? with_literal(*below6, Op::Maximum, 0) : std::nullopt;
-  return above0 ? with_literal(*above0, Op::Add, 3) : std::nullopt;
+  const std::optional<Value> below6 = beside_literal(b, v, Op::Minimum, 6);
+  const std::optional<Value> above0 = below6 ? beside_literal(b, *below6, Op::Maximum, 0) : std::nullopt;
+  return above0 ? beside_literal(b, *above0, Op::Add, 3) : std::nullopt;
 }
 
-// Whether `v` divides by 6 (x / 6 or x * 1/6): its dividend, or nullopt.
-std::optional<Value> over6(const gen::ExprBuilder& b, Value v) {
+// Whether `v` is x * u1(u2(...(x))) (either order) for the unary functions
+// `chain`, outermost first: x, or nullopt. SiLU is x * sigmoid(x), Mish
+// x * tanh(softplus(x)).
+std::optional<Value> x_times_unary_chain(const gen::ExprBuilder& b, Value v, std::initializer_list<UnaryOp> chain) {
   const ExprNode& n = b.node_at(v);
-  if (is_op(n, Op::Divide) && literal_near(b, arg(n, 1), 6)) return arg(n, 0);
-  if (is_op(n, Op::Multiply)) {
-    for (int k = 0; k < 2; ++k) {
-      if (literal_near(b, arg(n, k), 1.0 / 6.0)) return arg(n, 1 - k);
+  if (!dtype_info(b.dtype(v)).is_float || !is_op(n, Op::Multiply)) return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    Value u = arg(n, k);
+    bool matches = true;
+    for (UnaryOp op : chain) {
+      const ExprNode& un = b.node_at(u);
+      matches = matches && un.kind == ExprKind::Unary && un.unary == op;
+      if (!matches) break;
+      u = arg(un, 0);
     }
+    if (matches && u == arg(n, 1 - k)) return u;
   }
   return std::nullopt;
 }
@@ -125,14 +128,14 @@ std::optional<Value> recognize_hardswish(FoldingBuilder& fb, Value v, const std:
   const gen::ExprBuilder& b = fb.raw();
   if (!dtype_info(b.dtype(v)).is_float) return std::nullopt;
   // (x * r) / 6
-  if (const std::optional<Value> product = over6(b, v)) {
+  if (const std::optional<Value> product = divided_by(b, v, 6)) {
     if (const std::optional<Value> x = x_times_relu6(b, *product)) return fb.unary(UnaryOp::Hardswish, *x, origin);
   }
   // x * (r / 6)
   const ExprNode& n = b.node_at(v);
   if (!is_op(n, Op::Multiply)) return std::nullopt;
   for (int k = 0; k < 2; ++k) {
-    const std::optional<Value> r = over6(b, arg(n, k));
+    const std::optional<Value> r = divided_by(b, arg(n, k), 6);
     const std::optional<Value> x = r ? relu6_of_x_plus_3(b, *r) : std::nullopt;
     if (x && *x == arg(n, 1 - k)) return fb.unary(UnaryOp::Hardswish, *x, origin);
   }
@@ -140,18 +143,8 @@ std::optional<Value> recognize_hardswish(FoldingBuilder& fb, Value v, const std:
 }
 
 std::optional<Value> recognize_mish(FoldingBuilder& fb, Value v, const std::string& origin) {
-  const gen::ExprBuilder& b = fb.raw();
-  const ExprNode& n = b.node_at(v);
-  if (!dtype_info(b.dtype(v)).is_float || !is_op(n, Op::Multiply)) return std::nullopt;
-  for (int k = 0; k < 2; ++k) {
-    const ExprNode& t = b.node_at(arg(n, k));
-    if (t.kind != ExprKind::Unary || t.unary != UnaryOp::Tanh) continue;
-    const ExprNode& sp = b.node_at(arg(t, 0));
-    if (sp.kind == ExprKind::Unary && sp.unary == UnaryOp::Softplus && arg(sp, 0) == arg(n, 1 - k)) {
-      return fb.unary(UnaryOp::Mish, arg(n, 1 - k), origin);
-    }
-  }
-  return std::nullopt;
+  const std::optional<Value> x = x_times_unary_chain(fb.raw(), v, {UnaryOp::Tanh, UnaryOp::Softplus});
+  return x ? std::optional<Value>(fb.unary(UnaryOp::Mish, *x, origin)) : std::nullopt;
 }
 
 std::optional<Value> recognize_gelu(FoldingBuilder& fb, Value v, const std::string& origin) {
@@ -173,16 +166,8 @@ std::optional<Value> recognize_gelu(FoldingBuilder& fb, Value v, const std::stri
 }
 
 std::optional<Value> recognize_silu(FoldingBuilder& fb, Value v, const std::string& origin) {
-  const gen::ExprBuilder& b = fb.raw();
-  const ExprNode& n = b.node_at(v);
-  if (!dtype_info(b.dtype(v)).is_float || !is_op(n, Op::Multiply)) return std::nullopt;
-  for (int k = 0; k < 2; ++k) {
-    const ExprNode& s = b.node_at(arg(n, k));
-    if (s.kind == ExprKind::Unary && s.unary == UnaryOp::Sigmoid && arg(s, 0) == arg(n, 1 - k)) {
-      return fb.unary(UnaryOp::Silu, arg(n, 1 - k), origin);
-    }
-  }
-  return std::nullopt;
+  const std::optional<Value> x = x_times_unary_chain(fb.raw(), v, {UnaryOp::Sigmoid});
+  return x ? std::optional<Value>(fb.unary(UnaryOp::Silu, *x, origin)) : std::nullopt;
 }
 
 }  // namespace bcastgen::onnx_import
