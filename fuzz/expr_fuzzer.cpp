@@ -56,7 +56,7 @@ void check_node(const ExprDag& dag, std::size_t k, const std::string& text) {
   const std::string where = text + "\nnode t" + std::to_string(k);
   for (std::size_t a : n.args) FUZZ_CHECK(a < k, where + ": an operand after its user");
   auto arg = [&](std::size_t i) { return dag.nodes[n.args[i]].dtype; };
-  static constexpr std::size_t kArity[] = {0, 0, 2, 1, 3, 1, 1};  // by ExprKind
+  static constexpr std::size_t kArity[] = {0, 0, 2, 1, 3, 1, 1, 1};  // by ExprKind
   FUZZ_CHECK(n.args.size() == kArity[static_cast<int>(n.kind)], where + ": arity");
   switch (n.kind) {
     case ExprKind::Input:
@@ -78,6 +78,10 @@ void check_node(const ExprDag& dag, std::size_t k, const std::string& text) {
       break;
     case ExprKind::Cast: FUZZ_CHECK(arg(0) != n.dtype, where + ": a cast to the same dtype"); break;
     case ExprKind::Expand: FUZZ_CHECK(arg(0) == n.dtype, where + ": expand keeps its operand's dtype"); break;
+    case ExprKind::Reduce:
+      FUZZ_CHECK(arg(0) == n.dtype && dtype_info(n.dtype).is_float, where + ": a reduction of a float, of its dtype");
+      FUZZ_CHECK(!n.axes.empty(), where + ": a reduction without axes");
+      break;
   }
 }
 
@@ -96,6 +100,7 @@ void check_dag(const ExprDag& dag, const std::string& text) {
     std::uint64_t bits = 0;
     std::memcpy(&bits, &n.literal.f, sizeof bits);
     const std::string value = n.kind == ExprKind::Expand    ? format_shape(n.target)
+                              : n.kind == ExprKind::Reduce  ? reduce_name(n.reduce) + format_shape(n.axes)
                               : n.kind != ExprKind::Literal ? ""
                               : dtype_info(n.dtype).is_float
                                   ? std::to_string(bits)

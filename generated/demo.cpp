@@ -9,6 +9,7 @@
 
 #include "bcastgen/c_call.h"
 #include "bcastgen/ops.h"
+
 #include "bcastgen/view.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -287,9 +288,9 @@ static const bcastgen::KernelInput bias_add_inputs[] = {
 };
 
 static const bcastgen::KernelNode bias_add_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
@@ -554,9 +555,9 @@ static const bcastgen::KernelInput pdpd_add_inputs[] = {
 };
 
 static const bcastgen::KernelNode pdpd_add_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void pdpd_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
@@ -817,9 +818,9 @@ static const bcastgen::KernelInput mean_sub_inputs[] = {
 };
 
 static const bcastgen::KernelNode mean_sub_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Subtract, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Subtract, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
@@ -1076,9 +1077,9 @@ static const bcastgen::KernelInput mask_gt_inputs[] = {
 };
 
 static const bcastgen::KernelNode mask_gt_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Greater, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Greater, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<bool> out) {
@@ -1322,7 +1323,7 @@ static const bcastgen::KernelInput expand_inputs[] = {
 };
 
 static const bcastgen::KernelNode expand_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void expand_checked(bcastgen::TensorView<const float> in, bcastgen::TensorView<float> out) {

@@ -48,6 +48,8 @@ std::string form(const ExprDag& dag, std::size_t i, const std::vector<ExprInput>
     case ExprKind::Where: return "where(" + args + ")";
     case ExprKind::Cast: return "cast(" + args + ", " + bcastgen::dtype_name(n.dtype) + ")";
     case ExprKind::Expand: return "expand(" + args + ", " + bcastgen::format_shape(n.target) + ")";
+    case ExprKind::Reduce:
+      return std::string(bcastgen::reduce_name(n.reduce)) + "(" + args + ", " + bcastgen::format_shape(n.axes) + ")";
   }
   return "?";
 }
@@ -522,7 +524,7 @@ TEST(ExprErrors, UnknownNames) {
   const ExprError e = error_of("foo(x)");
   EXPECT_EQ(e.column(), 1);
   EXPECT_TRUE(contains(e.message(), "unknown function 'foo' (functions: abs, acos, acosh, add, asin, asinh, atan, atan2,")) << e.message();
-  for (const char* f : {"max, maximum, min, minimum", "pow, power", "clamp", "cast", "where", "remainder", "logaddexp",
+  for (const char* f : {"max, maximum, mean, min, minimum", "pow, power", "softmax", "sum", "clamp", "cast", "where", "remainder", "logaddexp",
                         "neg", "sqrt", "square", "reciprocal", "logical_not", "bitwise_not"}) {
     EXPECT_TRUE(contains(e.message(), f)) << f;
   }
@@ -759,6 +761,7 @@ std::int32_t evaluate(const ExprDag& dag, std::int32_t i, std::int32_t j) {
         break;
       case ExprKind::Cast: ADD_FAILURE() << "no cast expected"; break;
       case ExprKind::Expand: v[k] = arg(0); break;
+      case ExprKind::Reduce: ADD_FAILURE() << "no reduction expected"; break;
     }
   }
   return v[dag.root];

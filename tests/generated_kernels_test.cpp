@@ -29,7 +29,10 @@ using bcastgen::Op;
 // extremes, NaN, -0, infinities and the smallest subnormal for floats, 0/1
 // for bool; small exponents for integer power; shift counts around the bit
 // width (in range, past it, negative).
-std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt19937_64& rng, bool exponent) {
+// `finite`: no NaN or infinity (a row kernel's row would be all NaN;
+// rows_test.cpp propagates them).
+std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt19937_64& rng, bool exponent,
+                                      bool finite = false) {
   const int size = bcastgen::dtype_size(t);
   std::vector<unsigned char> buf(static_cast<std::size_t>(n * size));
   for (std::int64_t i = 0; i < n; ++i) {
@@ -37,10 +40,10 @@ std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt199
     const std::uint64_t r = rng();
     if (t == DType::F32 || t == DType::F64) {
       double v = static_cast<double>(static_cast<std::int64_t>(r % 2001) - 1000) / 37.0;
-      if (r % 53 == 0) v = std::nan("");
+      if (r % 53 == 0 && !finite) v = std::nan("");
       if (r % 29 == 0) v = 0.0;
       if (r % 31 == 0) v = -0.0;
-      if (r % 41 == 0) v = (r & 64) ? HUGE_VAL : -HUGE_VAL;
+      if (r % 41 == 0 && !finite) v = (r & 64) ? HUGE_VAL : -HUGE_VAL;
       if (r % 47 == 0) v = t == DType::F32 ? static_cast<double>(std::numeric_limits<float>::denorm_min())
                                            : std::numeric_limits<double>::denorm_min();
       if (t == DType::F32) {
@@ -48,7 +51,7 @@ std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt199
         std::memcpy(p, &f, 4);
         // NaNs whose payload is only in the low half, or all ones: a bf16
         // rounding that skipped its NaN fixup would make them inf or zero.
-        if (r % 53 == 0 && (r & 256)) {
+        if (r % 53 == 0 && (r & 256) && !finite) {
           const std::uint32_t bits = (r & 512) ? 0x7F800001u : 0xFFFFFFFFu;
           std::memcpy(p, &bits, 4);
         }
@@ -63,7 +66,7 @@ std::vector<unsigned char> make_input(DType t, Op op, std::int64_t n, std::mt199
       if (r % 2 == 0) h = t == DType::F16 ? bcastgen::half_from<bcastgen::f16>(v).bits
                                           : bcastgen::half_from<bcastgen::bf16>(v).bits;
       if (r % 29 == 0) h = 0x8000;
-      if (r % 31 == 0) h = t == DType::F16 ? 0x7bff : 0x7f7f;
+      if (r % 31 == 0 && !finite) h = t == DType::F16 ? 0x7bff : 0x7f7f;
       if (r % 37 == 0) h = 0x0001;
       std::memcpy(p, &h, 2);
     } else if (t == DType::Bool) {
@@ -97,6 +100,31 @@ std::pair<Op, bool> input_use(const bcastgen::ExprDag& dag, std::size_t k) {
   return {Op::Add, false};
 }
 
+// The first element of a row kernel's output farther from the reference's
+// than reference::row_tolerance, or -1.
+std::int64_t first_far_element(DType t, const unsigned char* got, const unsigned char* want, std::int64_t n) {
+  const bcastgen::reference::RowTolerance tolerance = bcastgen::reference::row_tolerance(t, want, n);
+  const int size = bcastgen::dtype_size(t);
+  for (std::int64_t i = 0; i < n; ++i) {
+    double x = 0, y = 0;
+    bcastgen::visit_dtype(t, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T a, b;
+      std::memcpy(&a, got + i * size, sizeof a);
+      std::memcpy(&b, want + i * size, sizeof b);
+      if constexpr (bcastgen::is_half_v<T>) {
+        x = static_cast<double>(bcastgen::to_float(a));
+        y = static_cast<double>(bcastgen::to_float(b));
+      } else {
+        x = static_cast<double>(a);
+        y = static_cast<double>(b);
+      }
+    });
+    if (!tolerance.close(x, y)) return i;
+  }
+  return -1;
+}
+
 // Runs one kernel on one ISA; returns a failure description or "".
 std::string check_kernel(const KernelEntry& k, Isa isa, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -105,18 +133,37 @@ std::string check_kernel(const KernelEntry& k, Isa isa, std::uint64_t seed) {
   const bcastgen::Shape out_shape = shape_of(k.out);
   const std::int64_t out_n = bcastgen::checked_numel(out_shape);
   const std::size_t out_bytes = static_cast<std::size_t>(out_n * bcastgen::dtype_size(out_t));
+  // A row kernel (reductions): finite inputs, the reference within
+  // row_tolerance (its sums are in long double), and the same bits as the
+  // scalar variant (every variant sums in one fixed order).
+  const bool rows = bcastgen::has_reductions(dag);
   std::vector<std::vector<unsigned char>> inputs;
   std::vector<const void*> ptrs;
   for (std::size_t i = 0; i < k.input_count; ++i) {
     const auto [op, exponent] = input_use(dag, i);
     inputs.push_back(make_input(k.inputs[i].dtype, op, bcastgen::checked_numel(shape_of(k.inputs[i].shape)), rng,
-                                exponent));
+                                exponent, rows));
   }
   for (const auto& in : inputs) ptrs.push_back(in.data());
   std::vector<unsigned char> want(out_bytes + 1), got(out_bytes + kGuard, kSentinel);
   reference_of(k, ptrs, want.data());
   k.run(isa, ptrs.data(), got.data());
-  if (const std::int64_t i = first_difference(out_t, got.data(), want.data(), out_n); i >= 0) {
+  if (rows) {
+    if (const std::int64_t i = first_far_element(out_t, got.data(), want.data(), out_n); i >= 0) {
+      return "element " + std::to_string(i) + " of " + std::to_string(out_n) + " is farther from the reference " +
+             "than reference::row_tolerance";
+    }
+    std::vector<unsigned char> scalar(out_bytes);
+    k.run(Isa::Scalar, ptrs.data(), scalar.data());
+    if (const std::int64_t i = first_difference(out_t, got.data(), scalar.data(), out_n); i >= 0) {
+      return "element " + std::to_string(i) + " of " + std::to_string(out_n) + " differs from the scalar variant's";
+    }
+    // The bits themselves (first_difference lets a NaN be any NaN).
+    if (std::memcmp(got.data(), scalar.data(), out_bytes) != 0) return "the bits differ from the scalar variant's";
+    // The ranges and in-place runs below must give these same bits.
+    want.assign(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(out_bytes));
+    want.push_back(0);
+  } else if (const std::int64_t i = first_difference(out_t, got.data(), want.data(), out_n); i >= 0) {
     return "element " + std::to_string(i) + " of " + std::to_string(out_n) + " differs from the reference";
   }
   for (std::size_t i = out_bytes; i < got.size(); ++i) {

@@ -60,14 +60,15 @@ endfunction()
 # bcastgen_diff_specs(<out_var> PYTHON <python3> DIR <dir> SEED <n> COUNT <n> EXPR_COUNT <n>)
 #
 # The differential test's random specs: tests/diff/make_diff_specs.py writes
-# COUNT binary/Broadcast kernels and EXPR_COUNT expression DAGs from SEED
-# into <dir>/specs at build time, in 4 + 4 files (diff_0..3, expr_0..3),
+# COUNT binary/Broadcast kernels, EXPR_COUNT expression DAGs and EXPR_COUNT / 8
+# row kernels (reductions) from SEED into <dir>/specs at build time, in
+# 4 + 4 + 1 files (diff_0..3, expr_0..3, rows_0),
 # whose paths it puts in <out_var> for bcastgen_kernel_tables.
 function(bcastgen_diff_specs out_var)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "PYTHON;DIR;SEED;COUNT;EXPR_COUNT" "")
   set(script ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/diff/make_diff_specs.py)
   set(specs "")
-  foreach(stem diff_0 diff_1 diff_2 diff_3 expr_0 expr_1 expr_2 expr_3)
+  foreach(stem diff_0 diff_1 diff_2 diff_3 expr_0 expr_1 expr_2 expr_3 rows_0)
     list(APPEND specs ${arg_DIR}/specs/${stem}.yaml)
   endforeach()
   add_custom_command(

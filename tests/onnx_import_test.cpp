@@ -133,6 +133,11 @@ const std::set<std::string> kElementwise = {
     "HardSigmoid", "HardSwish", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh",
     "Atanh", "IsNaN", "IsInf"};
 
+// The reductions (row kernels, issue 75): fused where they run over the
+// innermost axes, counted apart from the READMEs' elementwise nodes.
+const std::set<std::string> kReductions = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceSumSquare",
+                                           "ReduceL1", "ReduceL2", "Softmax", "LogSoftmax", "LayerNormalization"};
+
 // The layout ops a kernel reads its inputs through.
 const std::set<std::string> kLayout = {"Transpose", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Slice"};
 
@@ -159,7 +164,7 @@ TEST(OnnxImport, RealModelsPartitionCoversEveryNodeOnceInConvexSingleOutputGroup
 
     // Every node in exactly one kernel's nodes or in not_covered.
     std::map<int, int> seen;
-    std::size_t fused = 0, folded_elementwise = 0;
+    std::size_t fused = 0, folded_elementwise = 0, fused_reductions = 0;
     for (const json& k : map["kernels"]) {
       for (const json& n : k["nodes"]) {
         ++seen[n["index"].get<int>()];
@@ -167,6 +172,8 @@ TEST(OnnxImport, RealModelsPartitionCoversEveryNodeOnceInConvexSingleOutputGroup
         // place; only the elementwise nodes count for the coverage.
         if (kElementwise.count(n["op_type"].get<std::string>())) {
           ++fused;
+        } else if (kReductions.count(n["op_type"].get<std::string>())) {
+          ++fused_reductions;
         } else {
           EXPECT_TRUE(kLayout.count(n["op_type"].get<std::string>())) << n["op_type"];
         }
@@ -180,8 +187,12 @@ TEST(OnnxImport, RealModelsPartitionCoversEveryNodeOnceInConvexSingleOutputGroup
     }
     ASSERT_EQ(seen.size(), static_cast<std::size_t>(graph.node_size()));
     for (const auto& [index, count] : seen) EXPECT_EQ(count, 1) << "node " << index;
-    // Every elementwise node of the model is fused or folded.
+    // Every elementwise node of the model is fused or folded, and every
+    // reduction (all of these models' reduce over the innermost axes) fused.
     EXPECT_EQ(fused + folded_elementwise, rm.elementwise) << m.report;
+    std::size_t reductions = 0;
+    for (const auto& node : graph.node()) reductions += kReductions.count(node.op_type());
+    EXPECT_EQ(fused_reductions, reductions) << m.report;
 
     // Who reads each tensor; graph outputs.
     std::map<std::string, std::vector<int>> readers;
@@ -255,7 +266,7 @@ TEST(OnnxImport, ReportCountsFusedAndUncoveredNodesPerOpType) {
   const ImportedModel m = import_model(bcastgen::test::read_file_bytes(kModels + "light_squeezenet.onnx"),
                                        "light_squeezenet.onnx", {});
   // 26 Relu and one Dropout fused; 39 ConstantOfShape folded; 26 Conv left as what they are.
-  EXPECT_NE(m.report.find("105 nodes: 27 fused into 27 kernels (11 distinct), 39 folded, 39 not covered"),
+  EXPECT_NE(m.report.find("105 nodes: 28 fused into 28 kernels (12 distinct), 39 folded, 38 not covered"),
             std::string::npos)
       << m.report;
   EXPECT_NE(m.report.find("Conv x26: not an elementwise operator bcastgen maps"), std::string::npos) << m.report;
@@ -861,3 +872,113 @@ TEST(OnnxCli, WritesSpecSourcesAndMapOrNothingWithADistinctExitCode) {
 }
 
 }  // namespace
+
+// --- normalizations: row reductions (issue 75) ------------------------------
+
+void ints_attr(onnx::NodeProto* n, const char* name, std::vector<std::int64_t> v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (std::int64_t x : v) a->add_ints(x);
+}
+
+void int_attr(onnx::NodeProto* n, const char* name, std::int64_t v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+}
+
+bool has_not_covered(const json& map, const std::string& op, const std::string& reason_part) {
+  for (const json& n : map["not_covered"]) {
+    if (n["op_type"] == op && n["reason"].get<std::string>().find(reason_part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(OnnxImport, DecomposedLayerNormIsOneKernel) {
+  // PyTorch's decomposed LayerNorm (opset 13): ReduceMean, Sub, Pow, ReduceMean,
+  // Add, Sqrt, Div, Mul, Add: one row kernel, the reductions among its nodes.
+  ModelBuilder mb;
+  mb.input("x", {4, 32});
+  mb.init("g", {32}, std::vector<float>(32, 1.5f));
+  mb.init("b", {32}, std::vector<float>(32, 0.25f));
+  mb.scalar("two", 2.0f);
+  mb.scalar("eps", 1e-5f);
+  ints_attr(mb.node("ReduceMean", {"x"}, "m"), "axes", {-1});
+  mb.node("Sub", {"x", "m"}, "d");
+  mb.node("Pow", {"d", "two"}, "dd");
+  ints_attr(mb.node("ReduceMean", {"dd"}, "v"), "axes", {-1});
+  mb.node("Add", {"v", "eps"}, "ve");
+  mb.node("Sqrt", {"ve"}, "s");
+  mb.node("Div", {"d", "s"}, "n");
+  mb.node("Mul", {"n", "g"}, "ng");
+  mb.node("Add", {"ng", "b"}, "y");
+  mb.output("y");
+  const json map = map_of(import_model(mb.bytes(), "ln.onnx", {}));
+  ASSERT_EQ(map["kernels"].size(), 1u) << map.dump(1);
+  const json& k = map["kernels"][0];
+  EXPECT_EQ(k["nodes"].size(), 9u);
+  EXPECT_EQ(k["expr"],
+            "add(multiply(divide(subtract(x0, mean(x0, [-1])), sqrt(add(mean(multiply(subtract(x0, mean(x0, [-1])), "
+            "subtract(x0, mean(x0, [-1]))), [-1]), 9.999999747378752e-06))), 1.5), 0.25)")
+      << k["expr"];
+  int reductions = 0;
+  for (const json& n : k["nodes"]) reductions += n["op_type"] == "ReduceMean";
+  EXPECT_EQ(reductions, 2);
+  EXPECT_TRUE(map["not_covered"].empty()) << map["not_covered"];
+}
+
+TEST(OnnxImport, SoftmaxAxesFollowTheOpset) {
+  for (const int opset : {11, 13}) {
+    ModelBuilder mb(opset);
+    mb.input("x", {2, 3, 8});
+    mb.node("Softmax", {"x"}, "y");  // axis: 1 before opset 13 (the axes from it), -1 from it
+    mb.output("y");
+    const json map = map_of(import_model(mb.bytes(), "softmax.onnx", {}));
+    ASSERT_EQ(map["kernels"].size(), 1u) << opset << map.dump(1);
+    EXPECT_EQ(map["kernels"][0]["expr"], opset < 13 ? "softmax(x0, [-2, -1])" : "softmax(x0, [-1])");
+  }
+  // LogSoftmax over an outer axis: not a row kernel, not covered.
+  ModelBuilder mb;
+  mb.input("x", {2, 3, 8});
+  int_attr(mb.node("LogSoftmax", {"x"}, "y"), "axis", 1);
+  mb.output("y");
+  const json map = map_of(import_model(mb.bytes(), "logsoftmax.onnx", {}));
+  EXPECT_TRUE(map["kernels"].empty());
+  EXPECT_TRUE(has_not_covered(map, "LogSoftmax", "outer axes")) << map["not_covered"];
+}
+
+TEST(OnnxImport, ReduceOpsKeepTheirAxes) {
+  ModelBuilder mb;
+  mb.input("x", {2, 3, 8});
+  ints_attr(mb.node("ReduceSumSquare", {"x"}, "a"), "axes", {2});
+  mb.node("Sub", {"x", "a"}, "y");
+  mb.output("y");
+  ints_attr(mb.node("ReduceMax", {"x"}, "c"), "axes", {1});  // channels: an outer axis
+  mb.output("c");
+  auto* dropped = mb.node("ReduceMin", {"x"}, "e");
+  ints_attr(dropped, "axes", {-1});
+  int_attr(dropped, "keepdims", 0);
+  mb.output("e");
+  const json map = map_of(import_model(mb.bytes(), "reduce.onnx", {}));
+  ASSERT_EQ(map["kernels"].size(), 1u) << map.dump(1);
+  EXPECT_EQ(map["kernels"][0]["expr"], "subtract(x0, sum(multiply(x0, x0), [-1]))");
+  EXPECT_TRUE(has_not_covered(map, "ReduceMax", "outer axes")) << map["not_covered"];
+  EXPECT_TRUE(has_not_covered(map, "ReduceMin", "keepdims=0")) << map["not_covered"];
+}
+
+TEST(OnnxImport, LayerNormalizationIsItsFunctionBody) {
+  ModelBuilder mb(17);
+  mb.input("x", {4, 16});
+  mb.input("g", {16});
+  mb.input("b", {16});
+  mb.node("LayerNormalization", {"x", "g", "b"}, "y");
+  mb.output("y");
+  const json map = map_of(import_model(mb.bytes(), "layernorm.onnx", {}));
+  ASSERT_EQ(map["kernels"].size(), 1u) << map.dump(1);
+  EXPECT_EQ(map["kernels"][0]["expr"],
+            "add(multiply(multiply(subtract(x0, mean(x0, [-1])), reciprocal(sqrt(add(mean(multiply(subtract(x0, "
+            "mean(x0, [-1])), subtract(x0, mean(x0, [-1]))), [-1]), 9.999999747378752e-06)))), x1), x2)")
+      << map["kernels"][0]["expr"];
+}

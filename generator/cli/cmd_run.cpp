@@ -340,18 +340,23 @@ auto widened(T x) {
 }
 
 // Element by element; for floats NaN equals NaN (and -0 equals +0), any
-// other difference is a mismatch whose size feeds max_abs_error.
-Comparison compare(DType dtype, const std::vector<unsigned char>& got, const std::vector<unsigned char>& want) {
+// other difference is a mismatch whose size feeds max_abs_error. A row
+// kernel (reductions) is compared within reference::row_tolerance.
+Comparison compare(DType dtype, const std::vector<unsigned char>& got, const std::vector<unsigned char>& want,
+                   bool rows = false) {
   Comparison c;
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const std::size_t n = got.size() / sizeof(T);
+    reference::RowTolerance tolerance;
+    if (rows) tolerance = reference::row_tolerance(dtype, want.data(), static_cast<std::int64_t>(n));
     for (std::size_t i = 0; i < n; ++i) {
       T xt, yt;  // memcpy: the byte buffers carry no alignment or type
       std::memcpy(&xt, got.data() + i * sizeof(T), sizeof(T));
       std::memcpy(&yt, want.data() + i * sizeof(T), sizeof(T));
       const auto x = widened(xt), y = widened(yt);
       if (x == y) continue;
+      if (rows && tolerance.close(static_cast<double>(x), static_cast<double>(y))) continue;
       if constexpr (!std::is_integral_v<decltype(x)>) {
         if (std::isnan(x) && std::isnan(y)) continue;
       }
@@ -365,7 +370,7 @@ Comparison compare(DType dtype, const std::vector<unsigned char>& got, const std
 }
 
 int report_check(const gen::KernelPlan& plan, const std::vector<gen::NpyArray>& inputs, const DriverResult& r) {
-  const Comparison c = compare(plan.out_dtype, r.output, reference_output(plan, inputs));
+  const Comparison c = compare(plan.out_dtype, r.output, reference_output(plan, inputs), plan.rows.has_value());
   std::cout << fmt::format("check: max_abs_error={} mismatches={} time_per_call_ns={:.1f}\n", c.max_abs_error,
                            c.mismatches, r.ns_per_call);
   if (c.mismatches == 0) return gen::kExitOk;

@@ -101,6 +101,8 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
   sv.list("simd_headers", simd_headers).declare("condition").declare("headers").declare("simd_header");
   sv.set("table_fn", table_fn).set("c_header", c_header).set("c_last_error", names.c_prefix + kCLastError);
   sv.list("kernels", definitions);
+  const bool rows = std::any_of(out.plans.begin(), out.plans.end(), [](const KernelPlan& p) { return p.rows.has_value(); });
+  sv.flag("row_kernels", rows);
   out.files[source] = render("source.cpp.mustache", sv);
 
   Values cv;

@@ -1,5 +1,8 @@
 #include "emit_body.h"
 
+#include "emit_printer.h"
+#include "rows.h"
+
 #include <fmt/format.h>
 
 #include "bcastgen/half.h"
@@ -10,65 +13,6 @@
 
 namespace bcastgen::gen {
 namespace {
-
-// Indented lines, with labelled closing braces for deep nests.
-class Printer {
- public:
-  void line(const std::string& s) { out_ += std::string(2 * depth_, ' ') + s + "\n"; }
-  void open(const std::string& head) {
-    line(head.empty() ? "{" : head + " {");
-    ++depth_;
-  }
-  // A bare scope, "{  // comment".
-  void open_scope(const std::string& comment) {
-    line("{  // " + comment);
-    ++depth_;
-  }
-  void close(const std::string& label = "") {
-    --depth_;
-    line(label.empty() ? "}" : "}  // " + label);
-  }
-  // The text, without the final newline (the template adds it).
-  std::string take() {
-    if (!out_.empty() && out_.back() == '\n') out_.pop_back();
-    return std::move(out_);
-  }
-
- private:
-  std::string out_;
-  int depth_ = 1;
-};
-
-std::string offset_expr(const std::string& ptr, const std::string& base, std::int64_t off) {
-  if (base.empty()) return off == 0 ? ptr : fmt::format("{} + {}", ptr, off);
-  return off == 0 ? fmt::format("{} + {}", ptr, base) : fmt::format("{} + {} + {}", ptr, base, off);
-}
-
-// A literal as a C++ constant of its node's type, exactly (floats print
-// with enough digits to round-trip; integers are braced so that they have
-// the element type, which ops:: templates deduce).
-std::string literal_cpp(const ExprLiteral& lit, DType t) {
-  const DTypeInfo& info = dtype_info(t);
-  if (t == DType::Bool) return lit.b ? "true" : "false";
-  if (is_half(t)) {  // its bits (the literal holds a value of the type)
-    const std::uint16_t bits = t == DType::F16 ? half_from<f16>(lit.f).bits : half_from<bf16>(lit.f).bits;
-    return fmt::format("{}{{{:#06x}}}", info.cpp_type, bits);
-  }
-  if (info.is_float) {
-    std::string s = t == DType::F32 ? fmt::format("{:.9g}", static_cast<float>(lit.f)) : fmt::format("{:.17g}", lit.f);
-    if (s.find_first_of(".e") == std::string::npos) s += ".0";
-    return t == DType::F32 ? s + "f" : s;
-  }
-  if (info.is_signed) {
-    // The most negative value has no literal: write it as (min + 1) - 1.
-    const std::string v = lit.i == INT64_MIN ? "-9223372036854775807LL - 1" : fmt::format("{}", lit.i);
-    return fmt::format("{}{{{}}}", info.cpp_type, v);
-  }
-  return fmt::format("{}{{{}u}}", info.cpp_type, lit.u);
-}
-
-// A mask with the low n of 64 lanes set, one bit per lane.
-std::uint64_t low_lanes(std::int64_t n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
 
 class BodyEmitter {
  public:
@@ -132,12 +76,7 @@ class BodyEmitter {
                            inputs_[k].name, p_.offsets[k]));
     }
     auto advance = [&](std::string& ptr, const std::string& name, const std::string& type, std::int64_t stride,
-                       const std::string& i, std::size_t depth) {
-      if (stride == 0) return;
-      const std::string next = fmt::format("{}_{}", name, depth + 1);
-      pr_.line(fmt::format("{}* {} = {} + {};", type, next, ptr, stride == 1 ? i : fmt::format("{} * {}", i, stride)));
-      ptr = next;
-    };
+                       const std::string& i, std::size_t depth) { advance_pointer(pr_, ptr, name, type, stride, i, depth); };
     auto advance_all = [&](const Loop& l, const std::string& i, std::size_t depth) {
       for (std::size_t k = 0; k < inputs_.size(); ++k) {
         advance(inputs_[k].ptr, inputs_[k].name, "const " + elem(k), l.in[k], i, depth);
@@ -249,17 +188,6 @@ class BodyEmitter {
     std::vector<std::string> args;
     for (std::size_t a : n.args) args.push_back(scalar_value(a, j, jv, named));
     return scalar_call(n, args);
-  }
-
-  // The scalar op of a computed node over its operands' expressions.
-  static std::string scalar_call(const ExprNode& n, const std::vector<std::string>& a) {
-    switch (n.kind) {
-      case ExprKind::Binary: return fmt::format("bcastgen::ops::{}({}, {})", op_name(n.op), a[0], a[1]);
-      case ExprKind::Unary: return fmt::format("bcastgen::ops::{}({})", unary_name(n.unary), a[0]);
-      case ExprKind::Where: return fmt::format("bcastgen::ops::where({}, {}, {})", a[0], a[1], a[2]);
-      case ExprKind::Cast: return fmt::format("bcastgen::ops::cast<{}>({})", dtype_info(n.dtype).cpp_type, a[0]);
-      default: return "?";
-    }
   }
 
   // Nodes computed once per element into a temporary: those used twice or more.
@@ -1019,6 +947,7 @@ class BodyEmitter {
 
 std::string emit_variant_body(const KernelPlan& plan, const IsaPlan& isa, const Vocabulary& vocabulary,
                               bool streaming) {
+  if (plan.rows) return emit_row_body(plan, isa, vocabulary, streaming);
   return BodyEmitter(plan, isa, vocabulary, streaming).emit();
 }
 

@@ -239,14 +239,20 @@ std::string dispatch_code(const KernelPlan& p, const Values& common) {
   return render_entity("dispatch.cpp.mustache", v);
 }
 
-// The dims of the Expand nodes' targets, one array per node (`nodes` is
-// the node table's name), for node_rows to point at.
+// The dims of the Expand nodes' targets and the Reduce nodes' axes, one
+// array per node (`nodes` is the node table's name), for node_rows to
+// point at.
 std::string target_arrays(const KernelPlan& p, const std::string& nodes) {
   std::string arrays;
   for (std::size_t i = 0; i < p.spec.expr.nodes.size(); ++i) {
     const Shape& target = p.spec.expr.nodes[i].target;
-    if (target.empty()) continue;
-    arrays += fmt::format("static const std::int64_t {}_target{}[] = {{{}}};\n", nodes, i, fmt::join(target, ", "));
+    if (!target.empty()) {
+      arrays += fmt::format("static const std::int64_t {}_target{}[] = {{{}}};\n", nodes, i, fmt::join(target, ", "));
+    }
+    const Shape& axes = p.spec.expr.nodes[i].axes;
+    if (!axes.empty()) {
+      arrays += fmt::format("static const std::int64_t {}_axes{}[] = {{{}}};\n", nodes, i, fmt::join(axes, ", "));
+    }
   }
   return arrays;
 }
@@ -266,13 +272,15 @@ std::string node_rows(const KernelPlan& p, const std::string& nodes) {
     const std::string target = n.target.empty() ? "bcastgen::ShapeRef{}"
                                                 : fmt::format("bcastgen::ShapeRef({}_target{}, {})", nodes, k,
                                                               n.target.size());
+    const std::string axes =
+        n.axes.empty() ? "bcastgen::ShapeRef{}" : fmt::format("bcastgen::ShapeRef({}_axes{}, {})", nodes, k, n.axes.size());
     rows += fmt::format(
         "    {{bcastgen::ExprKind::{}, bcastgen::Op::{}, bcastgen::UnaryOp::{}, bcastgen::DType::{}, {}, {{{}, {}, {}}}, "
-        "{}, {}, {}, {}u, {}, {}}},\n",
+        "{}, {}, {}, {}u, {}, {}, bcastgen::ReduceOp::{}, {}}},\n",
         camel(expr_kind_name(n.kind)), camel(op_name(n.op)), camel(unary_name(n.unary)), camel(dtype_name(n.dtype)),
         n.args.size(), a[0], a[1], a[2], n.input, f,
         n.literal.i == INT64_MIN ? "INT64_MIN" : std::to_string(n.literal.i), n.literal.u,
-        n.literal.b ? "true" : "false", target);
+        n.literal.b ? "true" : "false", target, camel(reduce_name(n.reduce)), axes);
   }
   return rows;
 }

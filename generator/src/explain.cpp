@@ -12,6 +12,35 @@
 namespace bcastgen::gen {
 namespace {
 
+// A row kernel's program (RowPlan::program), one node per line with when it
+// is computed: the pass whose loop accumulates a reduction, once per row for
+// the values between them, or each element of the output pass.
+std::string describe_row_program(const KernelPlan& p) {
+  const RowPlan& r = *p.rows;
+  std::vector<std::string> names;
+  for (const InputSpec& in : p.spec.inputs) names.push_back(in.name);
+  std::string s = fmt::format("row program ({} rows of {} elements; {} reduction pass{}, then {}):\n",
+                              p.outer_extent, r.row, r.passes, r.passes == 1 ? "" : "es",
+                              r.out_per_row ? "the row's one value" : "the output pass");
+  for (std::size_t i = 0; i < r.program.nodes.size(); ++i) {
+    const ExprNode& n = r.program.nodes[i];
+    std::string when;
+    if (n.kind == ExprKind::Reduce) {
+      when = fmt::format("accumulated in pass {}", r.level[n.args[0]] + 1);
+    } else if (n.kind == ExprKind::Literal) {
+      when = "a constant";
+    } else if (n.kind == ExprKind::Input) {
+      when = r.varying[i] ? "read in each pass that needs it" : "read once per row";
+    } else if (r.varying[i]) {
+      when = r.level[i] == r.passes ? "per element, output pass" : fmt::format("per element, pass {}", r.level[i] + 1);
+    } else {
+      when = r.level[i] == 0 ? "once per row, first" : fmt::format("once per row, after pass {}", r.level[i]);
+    }
+    s += fmt::format("  {}{}  ({})\n", node_to_string(r.program, i, names), i == r.program.root ? "  -> out" : "", when);
+  }
+  return s;
+}
+
 // Axes on which an operand is stretched: its dim differs from the result's.
 std::vector<std::int64_t> broadcast_axes(const Shape& aligned, const Shape& out) {
   std::vector<std::int64_t> axes;
@@ -189,6 +218,7 @@ std::string explain_plan_text(const KernelPlan& p) {
     s += "  (the output's NaNs can only be bf16 NaNs, from bf16 operands and IEEE ops: its store rounds\n"
          "   without the NaN fixup, where the ISA has that store)\n";
   }
+  if (p.rows) s += describe_row_program(p);
   const CpuKindInfo& cpu = cpu_kind_info(p.cpu);
   s += fmt::format("cpu       {} ({}): unroll {}, {}{}{}; {}\n", cpu.name, cpu.description, cpu.unroll,
                    cpu.interleave ? "each vector's loads, nodes and store together" : "loads, then nodes, then stores",
@@ -201,7 +231,17 @@ std::string explain_plan_text(const KernelPlan& p) {
   s += describe_loops(p, "  ");
   for (const IsaPlan& ip : p.isas) {
     s += fmt::format("{:<8}  {}\n", isa_name(ip.isa), ip.why);
-    if (ip.vector) {
+    if (p.rows) {
+      std::string access;
+      for (std::size_t k = 0; k < p.rows->per_row.size(); ++k) {
+        access += fmt::format("{}{} {}", k ? ", " : "", p.spec.inputs[k].name,
+                              p.rows->per_row[k] ? "once per row" : "along the row");
+      }
+      s += fmt::format("          reads {}; stores {}\n", access,
+                       p.rows->out_per_row ? "one value per row"
+                       : ip.stream        ? "streaming (when out is aligned)"
+                                          : "normal");
+    } else if (ip.vector) {
       std::string access;
       for (std::size_t k = 0; k < ip.access.size(); ++k) {
         const bool tiled = std::any_of(ip.tiles.begin(), ip.tiles.end(),

@@ -83,6 +83,7 @@ std::string node_to_string(const ExprDag& dag, std::size_t i, const std::vector<
     case ExprKind::Where: s += "where(" + args + ")"; break;
     case ExprKind::Cast: s += "cast(" + args + ", " + dtype_name(n.dtype) + ")"; break;
     case ExprKind::Expand: s += "expand(" + args + ", " + format_shape(n.target) + ")"; break;
+    case ExprKind::Reduce: s += std::string(reduce_name(n.reduce)) + "(" + args + ", " + format_shape(n.axes) + ")"; break;
   }
   return s + " : " + dtype_name(n.dtype);
 }

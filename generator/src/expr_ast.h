@@ -32,7 +32,7 @@ std::vector<Token> lex(std::string_view text);
 using NodeKey = std::tuple<ExprKind, int, DType, std::vector<std::size_t>, std::uint64_t, Shape>;
 NodeKey node_key(const ExprNode& e);
 
-enum class AstKind { Input, Number, Bool, Binary, Unary, Where, Cast, Expand };
+enum class AstKind { Input, Number, Bool, Binary, Unary, Where, Cast, Expand, Reduce };
 
 // One node of the syntax tree. Nodes are stored children first, so a
 // parent's index is larger than its children's and every pass over the
@@ -45,6 +45,8 @@ struct AstNode {
   UnaryOp unary = UnaryOp::Neg;  // Unary
   DType dtype = DType::Bool;     // Cast: the target
   Shape target;                  // Expand: the target shape
+  ReduceOp reduce = ReduceOp::Sum;  // Reduce
+  std::vector<std::int64_t> axes;   // Reduce: as written
   std::size_t input = 0;         // Input
   InputLayout layout;            // Input: the layout calls around it (transpose, reshape, slice), inner first
   bool value = false;            // Bool

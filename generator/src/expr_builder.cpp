@@ -232,6 +232,17 @@ ExprBuilder::Value ExprBuilder::expand(Value x, const Shape& target, const std::
   return add(std::move(e), origin);
 }
 
+ExprBuilder::Value ExprBuilder::reduce(ReduceOp op, Value x, const std::vector<std::int64_t>& axes,
+                                       const std::string& origin) {
+  ExprNode e;
+  e.kind = ExprKind::Reduce;
+  e.reduce = op;
+  e.args = {x};
+  e.dtype = node(x, origin).dtype;
+  e.axes = axes;
+  return add(std::move(e), origin);
+}
+
 ExprDag ExprBuilder::finish(Value root) const {
   node(root, "");
   ExprDag d = dag_;
@@ -275,6 +286,11 @@ class Printer {
         out_ += "expand(";
         write(n.args[0], false);
         out_ += fmt::format(", [{}])", fmt::join(n.target, ", "));
+        return;
+      case ExprKind::Reduce:
+        out_ += std::string(reduce_name(n.reduce)) + "(";
+        write(n.args[0], false);
+        out_ += fmt::format(", [{}])", fmt::join(n.axes, ", "));
         return;
     }
   }

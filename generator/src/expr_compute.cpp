@@ -15,8 +15,8 @@ ExprNode cast_node(std::size_t operand, DType to) {
   return c;
 }
 
-// `dag` without the nodes the root does not read (inputs stay: they are
-// the kernel's parameters).
+}  // namespace
+
 ExprDag reachable(const ExprDag& dag) {
   std::vector<bool> keep(dag.nodes.size(), false);
   keep[dag.root] = true;
@@ -39,8 +39,6 @@ ExprDag reachable(const ExprDag& dag) {
   out.root = index[dag.root];
   return out;
 }
-
-}  // namespace
 
 ExprDag compute_in_f32(const ExprDag& dag) {
   ExprDag out;

@@ -69,7 +69,8 @@ class DagBuilder {
         return own_[a[0]];
       case AstKind::Where: return own_[a[1]] ? own_[a[1]] : own_[a[2]];
       case AstKind::Cast: return n.dtype;
-      case AstKind::Expand: return own_[a[0]];
+      case AstKind::Expand:
+      case AstKind::Reduce: return own_[a[0]];
     }
     return std::nullopt;
   }
@@ -107,7 +108,8 @@ class DagBuilder {
         give(a[2], t);
         return;
       case AstKind::Cast: give(a[0], n.dtype); return;
-      case AstKind::Expand: give(a[0], t); return;
+      case AstKind::Expand:
+      case AstKind::Reduce: give(a[0], t); return;
     }
   }
 
@@ -171,6 +173,11 @@ class DagBuilder {
         e.kind = ExprKind::Expand;
         e.target = n.target;
         break;
+      case AstKind::Reduce:
+        e.kind = ExprKind::Reduce;
+        e.reduce = n.reduce;
+        e.axes = n.axes;
+        break;
     }
     // The runtime's typing rule (type_node, expr.h), in the parser's words.
     std::vector<DType> operands;
@@ -181,7 +188,10 @@ class DagBuilder {
       case NodeTyping::None: break;
       case NodeTyping::Unsupported:
         fail(n, what(n) + " does not accept " + dtype_name(bad) + " (accepts: " +
-                    (e.kind == ExprKind::Binary ? supported_dtypes_text(e.op) : unary_types_text(e.unary)) + ")");
+                    (e.kind == ExprKind::Binary   ? supported_dtypes_text(e.op)
+                     : e.kind == ExprKind::Reduce ? std::string("f32, f64, f16, bf16")
+                                                  : unary_types_text(e.unary)) +
+                    ")");
       case NodeTyping::Mismatch:
         fail(n, (e.kind == ExprKind::Binary ? "the operands of " + what(n) : std::string("where's branches")) +
                     " have different types: " + dtype_name(operands[typed.operand - 1]) + " and " + dtype_name(bad) +
@@ -227,10 +237,12 @@ NodeKey node_key(const ExprNode& e) {
     else if (dtype_info(e.dtype).is_signed) value = static_cast<std::uint64_t>(lit.i);
     else value = lit.u;
   }
-  const int code = e.kind == ExprKind::Binary ? static_cast<int>(e.op)
-                   : e.kind == ExprKind::Unary ? static_cast<int>(e.unary)
-                                               : 0;
-  return {e.kind, code, e.dtype, e.args, value, e.kind == ExprKind::Expand ? e.target : Shape{}};
+  const int code = e.kind == ExprKind::Binary   ? static_cast<int>(e.op)
+                   : e.kind == ExprKind::Unary  ? static_cast<int>(e.unary)
+                   : e.kind == ExprKind::Reduce ? static_cast<int>(e.reduce)
+                                                : 0;
+  const Shape shape = e.kind == ExprKind::Expand ? e.target : e.kind == ExprKind::Reduce ? e.axes : Shape{};
+  return {e.kind, code, e.dtype, e.args, value, shape};
 }
 
 ExprDag build_dag(std::string_view text, const Ast& ast, const std::vector<ExprInput>& inputs) {

@@ -31,10 +31,11 @@ constexpr std::pair<std::string_view, UnaryOp> kPrefixSymbols[] = {
 
 // What a call's name means.
 struct Function {
-  enum Kind { Binary, Unary, Clamp, Where, Cast, Expand, Layout } kind;
+  enum Kind { Binary, Unary, Clamp, Where, Cast, Expand, Layout, Reduce } kind;
   Op op = Op::Add;
   UnaryOp unary = UnaryOp::Neg;
   LayoutKind layout = LayoutKind::Transpose;
+  ReduceOp reduce = ReduceOp::Sum;
 };
 
 std::optional<Function> find_function(std::string_view name) {
@@ -52,6 +53,10 @@ std::optional<Function> find_function(std::string_view name) {
   for (const LayoutInfo& l : kLayoutInfo) {
     if (name == l.name) return Function{Function::Layout, Op::Add, UnaryOp::Neg, l.kind};
   }
+  // (max and min over axes are the binary calls above with a list: call().)
+  for (const ReduceInfo& r : kReduceInfo) {
+    if (name == r.name) return Function{Function::Reduce, Op::Add, UnaryOp::Neg, LayoutKind::Transpose, r.op};
+  }
   return std::nullopt;
 }
 
@@ -63,7 +68,9 @@ std::string function_names() {
   }
   for (const OpAlias& a : kOpAliases) names.push_back(a.name);
   for (const UnaryInfo& u : kUnaryInfo) names.push_back(u.name);
+  for (const ReduceInfo& r : kReduceInfo) names.push_back(r.name);
   std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
   return s;
@@ -228,6 +235,7 @@ class Parser {
     if (!f) fail(fn, "unknown function '" + name + "' (functions: " + function_names() + ")");
     enter(next());
     if (f->kind == Function::Layout) return layout_call(fn, f->layout);
+    if (f->kind == Function::Reduce) return reduce_call(fn, f->reduce);
     std::vector<std::size_t> args;
     DType target = DType::Bool;
     Shape shape;
@@ -236,6 +244,10 @@ class Parser {
       for (;; ++count) {
         if (f->kind == Function::Cast && count == 1) {
           target = dtype_argument();
+        } else if (f->kind == Function::Binary && count == 1 && peek().kind == Tok::LBracket &&
+                   (f->op == Op::Maximum || f->op == Op::Minimum)) {
+          // max(x, [axes]), min(x, [axes]): the reductions.
+          return reduce_rest(fn, f->op == Op::Maximum ? ReduceOp::Max : ReduceOp::Min, args[0]);
         } else if (f->kind == Function::Expand && count == 1) {
           shape = shape_argument();
         } else {
@@ -277,7 +289,8 @@ class Parser {
         n.args = std::move(args);
         return add(std::move(n));
       }
-      case Function::Layout: break;  // layout_call, above
+      case Function::Layout:
+      case Function::Reduce: break;  // layout_call and reduce_call, above
     }
     fail(fn, "unknown function '" + name + "'");
   }
@@ -327,6 +340,55 @@ class Parser {
     --depth_;
     ast_.nodes[x].layout.push_back(std::move(step));
     return x;
+  }
+
+  // sum(x, axes), mean, max, min, softmax, log_softmax: axes an integer
+  // or a list [a0, a1, ...] of the operand's axes (negative from the end).
+  std::size_t reduce_call(const Token& fn, ReduceOp op) {
+    const std::size_t x = expression();
+    if (peek().kind != Tok::Comma) {
+      fail(peek(), std::string(reduce_name(op)) + " takes (x, axes): axes an integer or a list [a0, a1, ...], found " +
+                       describe(peek()));
+    }
+    next();
+    return reduce_rest(fn, op, x);
+  }
+
+  // The axes and closing parenthesis of a reduction of x (after its comma).
+  std::size_t reduce_rest(const Token& fn, ReduceOp op, std::size_t x) {
+    const std::string what = std::string(reduce_name(op)) + "'s axis";
+    std::vector<std::int64_t> axes;
+    if (peek().kind == Tok::LBracket) {
+      next();
+      while (peek().kind != Tok::RBracket) {
+        if (axes.size() >= kMaxLayoutDims) fail(peek(), what + "es: at most " + std::to_string(kMaxLayoutDims));
+        axes.push_back(int_argument(what));
+        if (peek().kind == Tok::Comma) {
+          next();
+        } else if (peek().kind != Tok::RBracket) {
+          fail(peek(), "expected ',' or ']' in " + what + "es, found " + describe(peek()));
+        }
+      }
+      next();
+      if (axes.empty()) fail(fn, std::string(reduce_name(op)) + " needs at least one axis");
+    } else {
+      axes.push_back(int_argument(what));
+    }
+    std::vector<std::int64_t> sorted = axes;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      fail(fn, std::string(reduce_name(op)) + " names an axis twice");
+    }
+    if (peek().kind != Tok::RParen) {
+      fail(peek(), "expected ')' after the arguments of " + std::string(fn.text) + ", found " + describe(peek()));
+    }
+    next();
+    --depth_;
+    AstNode n = node(AstKind::Reduce, fn.column, std::string(fn.text));
+    n.reduce = op;
+    n.axes = std::move(axes);
+    n.args = {x};
+    return add(std::move(n));
   }
 
   // An integer argument: digits with an optional minus sign.

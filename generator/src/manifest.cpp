@@ -18,6 +18,10 @@ nlohmann::json dag_json(const KernelSpec& k) {
     if (n.kind == ExprKind::Binary) j["op"] = op_name(n.op);
     if (n.kind == ExprKind::Unary) j["op"] = unary_name(n.unary);
     if (n.kind == ExprKind::Expand) j["target"] = n.target;
+    if (n.kind == ExprKind::Reduce) {
+      j["op"] = reduce_name(n.reduce);
+      j["axes"] = n.axes;
+    }
     nodes.push_back(j);
   }
   return {{"nodes", nodes}, {"root", k.expr.root}};

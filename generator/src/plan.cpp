@@ -12,6 +12,7 @@
 #include <set>
 
 #include "bcastgen/gen/expr.h"
+#include "rows.h"
 
 namespace bcastgen::gen {
 
@@ -203,6 +204,7 @@ std::string vector_blocker(const KernelPlan& p, Isa isa, const Vocabulary& voc, 
       case ExprKind::Literal:
         if (is_cmp) return none();
         break;
+      case ExprKind::Reduce: return none();  // row kernels: rows.cpp
       case ExprKind::Binary: {
         const DType t = d.nodes[n.args[0]].dtype;
         if (cmp_bools && t == DType::Bool) return none();
@@ -933,6 +935,7 @@ bool root_keeps_its_type(const ExprDag& d) {
       return (n.op == Op::Maximum || n.op == Op::Minimum || n.op == Op::Copysign) && all({n.args[0], n.args[1]});
     case ExprKind::Unary: return (n.unary == UnaryOp::Neg || n.unary == UnaryOp::Abs) && all({n.args[0]});
     case ExprKind::Cast: return all({n.args[0]});
+    case ExprKind::Reduce: return false;  // row kernels round their reductions at the store
   }
   return false;
 }
@@ -956,6 +959,7 @@ bool root_nans_exact_in_bf16(const ExprDag& d) {
       case ExprKind::Cast: ieee = n.dtype != DType::F64 && n.dtype != DType::F16; break;
       case ExprKind::Where:
       case ExprKind::Expand: ieee = true; break;
+      case ExprKind::Reduce: break;  // softmax computes exp
       case ExprKind::Binary:
         switch (n.op) {
           case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum:
@@ -999,6 +1003,40 @@ PlanOptions plan_options(const Spec& spec) {
   return opt;
 }
 
+// A kernel with reductions (rows.cpp): its loops over the rows, and per
+// ISA whether its variant is vector code, and its streaming stores.
+static void plan_row_kernel(KernelPlan& p, const PlanOptions& opt, const Vocabulary& voc) {
+  p.rows = plan_rows(p.spec, p.spec.expr);
+  const RowPlan& r = *p.rows;
+  // The nest over the output's elements: the loops over the rows, and the
+  // row itself where the output is the row (a row's one value has none).
+  p.loops = r.outer;
+  if (!r.out_per_row) {
+    Loop row{r.row, {}, 1};
+    for (bool one : r.per_row) row.in.push_back(one ? 0 : 1);
+    p.loops.push_back(row);
+  }
+  p.split = !r.outer.empty();
+  p.outer_extent = p.split ? r.outer.front().extent : 1;
+  p.split_why = p.split ? fmt::format("loop i0 ({} iterations, whole rows) can be split across threads", p.outer_extent)
+                        : "one piece: the kernel is one row";
+  p.classes.clear();
+  for (bool one : r.per_row) p.classes.push_back(one ? Access::Splat : Access::Stream);
+  const StreamRule stream = stream_rule(p, opt);
+  for (Isa isa : opt.isas) {
+    if (same_as_base(p.spec.expr, isa, opt, voc) || narrowed_by_tuning(isa, opt)) continue;
+    IsaPlan ip = plan_row_isa(p, isa, voc);
+    ip.access = p.classes;
+    const int vector_bytes = isa_info(isa).vector_bytes;
+    const bool rows_aligned = vector_bytes > 0 && (r.row * dtype_size(p.out_dtype)) % vector_bytes == 0;
+    const TypeVocabulary* out_type = voc.type(isa, p.out_dtype);
+    ip.stream = ip.vector && !r.out_per_row && out_type && !out_type->stream.empty() && stream.bytes &&
+                p.footprint_bytes >= *stream.bytes && rows_aligned;
+    if (ip.stream) ip.why += fmt::format("; streaming stores from {} bytes ({})", *stream.bytes, stream.whose);
+    p.isas.push_back(std::move(ip));
+  }
+}
+
 KernelPlan plan_kernel(const KernelSpec& k, const PlanOptions& opt, const Vocabulary& voc) {
   return plan_kernel(k, broadcast_kernel_inputs(k), opt, voc);
 }
@@ -1021,6 +1059,10 @@ KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOp
   }
   p.root_nans_exact = p.out_dtype == DType::Bf16 && root_nans_exact_in_bf16(p.spec.expr);
   p.root_in_type = p.out_dtype == DType::Bf16 && root_keeps_its_type(p.spec.expr);
+  if (has_reductions(p.spec.expr)) {
+    plan_row_kernel(p, opt, voc);
+    return p;
+  }
 
   const CoalescedNest c = coalesce_inputs(p.shapes.out, p.shapes.strides);
   for (std::size_t i = 0; i < c.extents.size(); ++i) {

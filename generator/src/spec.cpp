@@ -10,6 +10,7 @@
 #include "bcastgen/gen/expr.h"
 #include "bcastgen/gen/vocabulary.h"
 #include "bcastgen/reference.h"
+#include "rows.h"
 #include "symbols.h"
 
 namespace bcastgen::gen {
@@ -667,7 +668,12 @@ BroadcastInputs broadcast_kernel_inputs(const KernelSpec& k) {
     shapes.push_back(in.shape);
     names.push_back(in.name);
   }
-  return broadcast_expr_inputs(k.expr, k.rule, shapes, k.axis, names);
+  BroadcastInputs b = broadcast_expr_inputs(k.expr, k.rule, shapes, k.axis, names);
+  // With reductions, the output is the root's shape (node_shapes), and the
+  // kernel must be a row kernel: plan_rows says why not (and the inputs'
+  // strides stay those over the domain, the inputs' broadcast).
+  if (has_reductions(k.expr)) b.out = plan_rows(k, k.expr).out_shape;
+  return b;
 }
 
 // What is wrong with an in-memory kernel's inputs and DAG ("" if nothing):

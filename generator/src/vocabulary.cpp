@@ -52,6 +52,9 @@ const std::vector<TypeForm>& type_forms() {
       {"store_bool", &TypeVocabulary::store_bool, {"p", "m"}, true},
       {"store_bool_tail", &TypeVocabulary::store_bool_tail, {"p", "t", "m"}, false},
       {"store_bool4", &TypeVocabulary::store_bool4, {"p", "a", "b", "c", "d"}, false},
+      {"blend_tail", &TypeVocabulary::blend_tail, {"t", "x", "y"}, false},
+      {"lanes_down", &TypeVocabulary::lanes_down, {"h", "x"}, false, 1},
+      {"first_lane", &TypeVocabulary::first_lane, {"x"}, false},
   };
   return forms;
 }

@@ -314,6 +314,56 @@ def expr_kernel(rng, name):
     return "\n".join(lines)
 
 
+# Row kernels (reductions over the innermost axes that broadcast back): a
+# random elementwise DAG around reductions of forms whose f32 sums cannot
+# cancel (of squares, of exp, max, min, softmax; a mean of an input), so
+# that reference::row_tolerance holds; the test also wants the same bits on
+# every ISA as the scalar variant's. Inputs: the whole domain, the row alone
+# (a LayerNorm's gamma), or one value per row.
+ROW_DIMS = [1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 100, 129, 256, 768, 1031]
+
+
+def row_kernel(rng, name):
+    dt = rng.choice(["f32", "f32", "f32", "f32", "f16", "bf16", "f64"])
+    outer = [rng.choice([1, 2, 3, 4, 5]) for _ in range(rng.choice([1, 1, 2, 3]))]
+    row = [rng.choice(ROW_DIMS)] if rng.random() < 0.8 else [rng.choice([2, 3, 5]), rng.choice([4, 7, 16, 33])]
+    axes = "[-1]" if len(row) == 1 else "[-2, -1]"
+    dom = outer + row
+    n = rng.choice([1, 2, 2, 3])
+    inputs = [("x0", dom)]
+    for i in range(1, n):
+        inputs.append((f"x{i}", rng.choice([dom, row, outer + [1] * len(row)])))
+    varying = [x for x, s in inputs if s != outer + [1] * len(row) or row == [1]]
+    per_row = [x for x, s in inputs if x not in varying]
+    e = inputs[0][0]
+    for x in varying[1:]:
+        e = binary(rng, dt, e, x, True)
+    reductions = [f"mean({e} * {e}, {axes})", f"sum(exp({e} * 0.125), {axes})", f"max({e}, {axes})",
+                  f"min({e}, {axes})", f"mean(abs({e}), {axes})", f"mean(x0, {axes})"]
+    roll = rng.random()
+    if roll < 0.25:
+        e = f"softmax({e}, {axes})" if rng.random() < 0.6 else f"log_softmax({e}, {axes})"
+    elif roll < 0.35:
+        e = rng.choice(reductions)  # the row's one value
+    else:
+        r = rng.choice(reductions)
+        e = rng.choice([f"({e} - {r})", f"({e} / sqrt({r} + 1e-3))", f"({e} * {r})"])
+        if rng.random() < 0.3:  # a second pass that needs the first
+            e = f"({e} - max({e}, {axes}))"
+    for x in per_row:
+        e = f"({e} + {x})" if rng.random() < 0.5 else f"({e} * {x})"
+    if rng.random() < 0.3:
+        e = unary(rng, "f32", e) if dt != "f64" else f"abs({e})"
+    lines = [f"  - name: {name}", f"    dtype: {dt}"]
+    if dt in ("f16", "bf16") and rng.random() < 0.5:
+        lines.append("    compute: f32")
+    lines.append("    inputs:")
+    for x, s in inputs:
+        lines.append(f"      {x}: {shape_text(s)}")
+    lines.append(f"    expr: \"{e}\"")
+    return "\n".join(lines)
+
+
 def write_if_changed(path, text):
     old = open(path).read() if os.path.exists(path) else None
     if old != text:  # unchanged files keep their time stamp
@@ -334,9 +384,11 @@ def main():
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    for kind, count, make in (("diff", args.count, None), ("expr", args.expr_count, expr_kernel)):
+    rows = max(8, args.expr_count // 8)
+    for kind, count, make, files in (("diff", args.count, None, args.files),
+                                     ("expr", args.expr_count, expr_kernel, args.files), ("rows", rows, row_kernel, 1)):
         rng = random.Random(f"{args.seed}:{kind}")
-        for f, n in enumerate(split(count, args.files)):
+        for f, n in enumerate(split(count, files)):
             kernels = []
             for i in range(n):
                 name = f"{kind[0]}{f}_{i}"

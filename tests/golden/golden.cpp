@@ -9,6 +9,7 @@
 
 #include "bcastgen/c_call.h"
 #include "bcastgen/ops.h"
+
 #include "bcastgen/view.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -287,9 +288,9 @@ static const bcastgen::KernelInput bias_add_inputs[] = {
 };
 
 static const bcastgen::KernelNode bias_add_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void bias_add_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
@@ -550,9 +551,9 @@ static const bcastgen::KernelInput mean_sub_inputs[] = {
 };
 
 static const bcastgen::KernelNode mean_sub_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Subtract, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Subtract, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void mean_sub_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<float> out) {
@@ -809,9 +810,9 @@ static const bcastgen::KernelInput mask_gt_inputs[] = {
 };
 
 static const bcastgen::KernelNode mask_gt_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Greater, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Greater, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void mask_gt_checked(bcastgen::TensorView<const float> a, bcastgen::TensorView<const float> b, bcastgen::TensorView<bool> out) {
@@ -1119,13 +1120,13 @@ static const bcastgen::KernelInput bn_relu_inputs[] = {
 };
 
 static const bcastgen::KernelNode bn_relu_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 2, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {2, 3, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Maximum, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {4, 5, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {0, 1, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 2, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {2, 3, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Maximum, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {4, 5, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void bn_relu_checked(bcastgen::TensorView<const float> x, bcastgen::TensorView<const float> scale, bcastgen::TensorView<const float> shift, bcastgen::TensorView<float> out) {
@@ -1446,12 +1447,12 @@ static const bcastgen::KernelInput causal_mask_inputs[] = {
 };
 
 static const bcastgen::KernelNode causal_mask_nodes[] = {
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.125, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {1, 2, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, -10000.0, 0, 0u, false, bcastgen::ShapeRef{}},
-    {bcastgen::ExprKind::Where, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 3, {0, 3, 4}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::Bool, 0, {0, 0, 0}, 1, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Input, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, 0.125, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Binary, bcastgen::Op::Multiply, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 2, {1, 2, 0}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Literal, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 0, {0, 0, 0}, 0, -10000.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
+    {bcastgen::ExprKind::Where, bcastgen::Op::Add, bcastgen::UnaryOp::Neg, bcastgen::DType::F32, 3, {0, 3, 4}, 0, 0.0, 0, 0u, false, bcastgen::ShapeRef{}, bcastgen::ReduceOp::Sum, bcastgen::ShapeRef{}},
 };
 
 void causal_mask_checked(bcastgen::TensorView<const float> s, bcastgen::TensorView<const bool> keep, bcastgen::TensorView<float> out) {

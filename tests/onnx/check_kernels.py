@@ -195,9 +195,65 @@ LAYOUT_OPS = {
 }
 NUMPY_OPS.update(LAYOUT_OPS)
 
+# The default domain's opset of the model being evaluated (Softmax's axes
+# and the Reduce ops' axes input depend on it).
+OPSET = [13]
+
+
+def reduce_axes(node, x, axes_input, axes_from):
+    """The axes of a Reduce node: the attribute, or an input from `axes_from`."""
+    axes = axes_input if OPSET[0] >= axes_from else attr(node, 'axes', None)
+    if axes is None or len(axes) == 0:
+        if attr(node, 'noop_with_empty_axes', 0):
+            return None
+        return tuple(range(x.ndim))
+    return tuple(int(a) % x.ndim for a in np.asarray(axes).reshape(-1))
+
+
+def reducer(f, axes_from=18):
+    def apply(node, x, axes=None):
+        ax = reduce_axes(node, x, axes, axes_from)
+        if ax is None:
+            return x
+        return f(x, ax).astype(x.dtype)
+    return apply
+
+
+def softmax(node, x, log=False):
+    axis = attr(node, 'axis', 1 if OPSET[0] < 13 else -1) % x.ndim
+    ax = tuple(range(axis, x.ndim)) if OPSET[0] < 13 else (axis,)
+    d = x - x.max(axis=ax, keepdims=True)
+    e = np.exp(d)
+    s = e.sum(axis=ax, keepdims=True)
+    return (d - np.log(s) if log else e / s).astype(x.dtype)
+
+
+def layer_norm(node, x, scale, bias=None):
+    axis = attr(node, 'axis', -1) % x.ndim
+    ax = tuple(range(axis, x.ndim))
+    xf = x.astype(np.float32)
+    d = xf - xf.mean(axis=ax, keepdims=True)
+    inv = 1 / np.sqrt((d * d).mean(axis=ax, keepdims=True) + np.float32(attr(node, 'epsilon', 1e-5)))
+    y = (d * inv).astype(x.dtype) * scale
+    return y + bias if bias is not None else y
+
+
+NUMPY_OPS.update({
+    'ReduceSum': reducer(lambda x, a: x.sum(axis=a, keepdims=True), 13),
+    'ReduceMean': reducer(lambda x, a: x.mean(axis=a, keepdims=True)),
+    'ReduceMax': reducer(lambda x, a: x.max(axis=a, keepdims=True)),
+    'ReduceMin': reducer(lambda x, a: x.min(axis=a, keepdims=True)),
+    'ReduceSumSquare': reducer(lambda x, a: (x * x).sum(axis=a, keepdims=True)),
+    'ReduceL1': reducer(lambda x, a: np.abs(x).sum(axis=a, keepdims=True)),
+    'ReduceL2': reducer(lambda x, a: np.sqrt((x * x).sum(axis=a, keepdims=True))),
+    'Softmax': softmax, 'LogSoftmax': lambda n, x: softmax(n, x, True),
+    'LayerNormalization': layer_norm,
+})
+
 
 def evaluate_group(model, group, env):
     nodes = model.graph.node
+    OPSET[0] = next((o.version for o in model.opset_import if o.domain in ('', 'ai.onnx')), 13)
     for entry in group['nodes']:
         node = nodes[entry['index']]
         if node.op_type not in NUMPY_OPS:

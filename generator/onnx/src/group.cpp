@@ -101,6 +101,7 @@ class Group : public NodeOperands {
     k.text = gen::print_expr(dag, all);
     k.expr = gen::parse_expr(k.text, k.inputs);
     k.reshaped = reshaped_;
+    if (has_reductions(k.expr)) check_row_kernel(k);
     return k;
   }
 
@@ -164,6 +165,23 @@ class Group : public NodeOperands {
 
   std::optional<TensorType> output_type() const override { return model_.type(node_->output(0)); }
 
+  // A group with reductions must be a row kernel (the reductions over the
+  // innermost axes of its domain): NotCovered saying why not.
+  static void check_row_kernel(const GroupKernel& k) {
+    gen::KernelSpec spec;
+    spec.name = "group";
+    for (const Param& p : k.params) spec.inputs.push_back({p.name, p.shape, p.dtype, {}});
+    spec.expr = k.expr;
+    spec.expr_text = k.text;
+    try {
+      gen::broadcast_kernel_inputs(spec);
+    } catch (const Error& e) {
+      std::string why = e.what();
+      if (why.rfind("kernel 'group': ", 0) == 0) why = why.substr(16);
+      throw NotCovered{why};
+    }
+  }
+
   const Constant* constant(int k) const override { return model_.constant(node_->input(k)); }
   std::optional<TensorType> type(int k) const override { return model_.type(node_->input(k)); }
 
@@ -174,6 +192,13 @@ class Group : public NodeOperands {
     const ExprNode& n = builder_.node_at(v);
     Shape s = n.kind == ExprKind::Expand ? n.target : Shape{};
     for (std::size_t a : n.args) s = broadcast2(s, shape_of(a));
+    if (n.kind == ExprKind::Reduce && !reduce_info(n.reduce).keeps_shape) {
+      try {
+        for (std::int64_t a : reduce_axes(n, s.size(), "")) s[static_cast<std::size_t>(a)] = 1;
+      } catch (const InvalidArgument& e) {
+        throw NotCovered{e.what()};
+      }
+    }
     shapes_[v] = s;
     return s;
   }

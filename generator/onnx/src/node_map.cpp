@@ -421,6 +421,127 @@ Value map_is_inf(Mapping& m) {
   return m.bin(Op::LogicalAnd, inf, sign);
 }
 
+// --- reductions (row kernels: the reduced axes must be the innermost) ------
+
+// The input's rank, from shape inference.
+std::int64_t input_rank(Mapping& m, int k) {
+  const std::optional<TensorType> t = m.in.type(k);
+  if (!t || !t->shape) throw NotCovered{"the input's rank is not known"};
+  return static_cast<std::int64_t>(t->shape->size());
+}
+
+// `axes` of a rank-`rank` tensor counted from the end (-1 the last), so that
+// they hold for the value whatever leading 1s its shape has.
+std::vector<std::int64_t> from_end(std::vector<std::int64_t> axes, std::int64_t rank) {
+  for (std::int64_t& a : axes) {
+    if (a < -rank || a >= rank) throw NotCovered{fmt::format("axis {} is outside rank {}", a, rank)};
+    if (a >= 0) a -= rank;
+  }
+  return axes;
+}
+
+// The axes of a Reduce* node: the attribute, or from opset 18 (ReduceSum:
+// 13) a constant input; none means all of them, unless noop_with_empty_axes.
+// Empty when the node is the identity.
+std::vector<std::int64_t> reduce_axes_of(Mapping& m, bool axes_input) {
+  std::vector<std::int64_t> axes;
+  if (axes_input) {
+    m.only_attributes({"keepdims", "noop_with_empty_axes"});
+    if (m.present(1)) {
+      const Constant* c = m.in.constant(1);
+      if (c == nullptr || c->shape.size() != 1 || !(c->dtype == DType::I64 || c->dtype == DType::I32)) {
+        throw NotCovered{"the axes are not a constant 1-D integer tensor"};
+      }
+      for (std::int64_t i = 0; i < c->shape[0]; ++i) {
+        axes.push_back(c->integer(c->uniform ? 0 : static_cast<std::size_t>(i)));
+      }
+    }
+  } else {
+    m.only_attributes({"keepdims", "axes"});
+    if (const auto* a = m.attr("axes")) axes.assign(a->ints().begin(), a->ints().end());
+  }
+  const std::int64_t rank = input_rank(m, 0);
+  if (axes.empty()) {
+    if (axes_input && m.attr_i("noop_with_empty_axes", 0) != 0) return {};
+    for (std::int64_t a = 0; a < rank; ++a) axes.push_back(a);
+  }
+  if (m.attr_i("keepdims", 1) == 0) {
+    throw NotCovered{"keepdims=0 drops the reduced axes: a kernel's reductions keep them (size 1)"};
+  }
+  return from_end(axes, rank);
+}
+
+Value reduce(Mapping& m, ReduceOp op, Value x, const std::vector<std::int64_t>& axes) {
+  if (m.b.is_literal(x)) throw NotCovered{"reduces a constant"};
+  return m.b.raw().reduce(op, x, axes, m.origin);
+}
+
+// ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceSumSquare (sum of
+// x * x), ReduceL1 (sum of |x|), ReduceL2 (the square root of the sum of
+// squares); `axes_from` the opset whose axes are an input.
+MapFn reduce_op(ReduceOp op, std::int64_t axes_from, UnaryOp before = UnaryOp::Neg, bool square = false,
+                bool root = false) {
+  return [=](Mapping& m) {
+    const std::vector<std::int64_t> axes = reduce_axes_of(m, m.opset >= axes_from);
+    Value x = m.operand(0);
+    if (square) x = m.bin(Op::Multiply, x, x);
+    if (before == UnaryOp::Abs) x = m.un(UnaryOp::Abs, x);
+    if (axes.empty()) return x;
+    const Value r = reduce(m, op, x, axes);
+    return root ? m.un(UnaryOp::Sqrt, r) : r;
+  };
+}
+
+// Softmax and LogSoftmax: before opset 13 over the axes from `axis`
+// (default 1) to the last (the input flattened to 2-D there), from 13 over
+// the one axis `axis` (default -1).
+MapFn softmax_op(ReduceOp op) {
+  return [op](Mapping& m) {
+    m.only_attributes({"axis"});
+    const std::int64_t rank = input_rank(m, 0);
+    std::int64_t axis = m.attr_i("axis", m.opset < 13 ? 1 : -1);
+    if (axis < -rank || axis >= rank) throw NotCovered{fmt::format("axis {} is outside rank {}", axis, rank)};
+    if (axis < 0) axis += rank;
+    std::vector<std::int64_t> axes = {axis};
+    if (m.opset < 13) {
+      axes.clear();
+      for (std::int64_t a = axis; a < rank; ++a) axes.push_back(a);
+    }
+    return reduce(m, op, m.operand(0), from_end(axes, rank));
+  };
+}
+
+// LayerNormalization (opset 17), as its function body: D = X - mean(X),
+// Y = D * (1 / sqrt(mean(D * D) + epsilon)) * Scale + B over the axes from
+// `axis`; with stash_type 1 (f32) a 16-bit X is normalized in f32 and the
+// result cast back before the scale.
+Value map_layer_norm(Mapping& m) {
+  m.only_attributes({"axis", "epsilon", "stash_type"});
+  const std::int64_t rank = input_rank(m, 0);
+  std::int64_t axis = m.attr_i("axis", -1);
+  if (axis < -rank || axis >= rank) throw NotCovered{fmt::format("axis {} is outside rank {}", axis, rank)};
+  if (axis < 0) axis += rank;
+  std::vector<std::int64_t> axes;
+  for (std::int64_t a = axis; a < rank; ++a) axes.push_back(a);
+  axes = from_end(axes, rank);
+  const Value x = m.operand(0);
+  const DType t = m.b.dtype(x);
+  const std::int64_t stash = m.attr_i("stash_type", 1);
+  if (stash != 1 && stash != static_cast<std::int64_t>(onnx::TensorProto::DOUBLE)) {
+    throw NotCovered{fmt::format("stash_type {}", stash)};
+  }
+  const bool widen = is_half(t) && stash == 1;
+  const Value xs = widen ? m.b.cast(x, DType::F32, m.origin) : x;
+  const Value d = m.bin(Op::Subtract, xs, reduce(m, ReduceOp::Mean, xs, axes));
+  const Value var = reduce(m, ReduceOp::Mean, m.bin(Op::Multiply, d, d), axes);
+  const Value inv = m.un(UnaryOp::Reciprocal, m.un(UnaryOp::Sqrt, m.bin(Op::Add, var, m.lit(m.attr_f("epsilon", 1e-5), var))));
+  Value y = m.bin(Op::Multiply, d, inv);
+  if (widen) y = m.b.cast(y, t, m.origin);
+  y = m.bin(Op::Multiply, y, m.operand(1));
+  if (m.present(2)) y = m.bin(Op::Add, y, m.operand(2));
+  return y;
+}
+
 const std::map<std::string, MapFn>& table() {
   static const std::map<std::string, MapFn> t = {
       {"Add", binary_op(Op::Add)}, {"Sub", binary_op(Op::Subtract)}, {"Mul", binary_op(Op::Multiply)},
@@ -471,6 +592,13 @@ const std::map<std::string, MapFn>& table() {
       {"IsNaN", unary_op(UnaryOp::Isnan)}, {"IsInf", map_is_inf},
       {"Transpose", map_transpose}, {"Reshape", map_reshape_like}, {"Flatten", map_reshape_like},
       {"Squeeze", map_reshape_like}, {"Unsqueeze", map_reshape_like}, {"Slice", map_slice},
+      {"ReduceSum", reduce_op(ReduceOp::Sum, 13)}, {"ReduceMean", reduce_op(ReduceOp::Mean, 18)},
+      {"ReduceMax", reduce_op(ReduceOp::Max, 18)}, {"ReduceMin", reduce_op(ReduceOp::Min, 18)},
+      {"ReduceSumSquare", reduce_op(ReduceOp::Sum, 18, UnaryOp::Neg, true)},
+      {"ReduceL1", reduce_op(ReduceOp::Sum, 18, UnaryOp::Abs)},
+      {"ReduceL2", reduce_op(ReduceOp::Sum, 18, UnaryOp::Neg, true, true)},
+      {"Softmax", softmax_op(ReduceOp::Softmax)}, {"LogSoftmax", softmax_op(ReduceOp::LogSoftmax)},
+      {"LayerNormalization", map_layer_norm},
   };
   return t;
 }

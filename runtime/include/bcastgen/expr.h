@@ -8,12 +8,14 @@
 // element (reference.h) and the planner and emitter compile it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "bcastgen/errors.h"
 #include "bcastgen/layout.h"
 #include "bcastgen/rules.h"
 #include "bcastgen/shape.h"
@@ -21,7 +23,34 @@
 
 namespace bcastgen {
 
-enum class ExprKind { Input, Literal, Binary, Unary, Where, Cast, Expand };
+enum class ExprKind { Input, Literal, Binary, Unary, Where, Cast, Expand, Reduce };
+
+// A reduction of its operand over some of its axes (ExprNode::axes). sum,
+// mean, max and min keep the reduced axes as size-1 dims, so that the
+// result broadcasts back over them (NumPy's keepdims=True); softmax and
+// log_softmax normalize over the axes and keep the operand's shape. The
+// reference computes each in double and rounds once; a kernel follows the
+// fixed summation order of reduce.h.
+enum class ReduceOp { Sum, Mean, Max, Min, Softmax, LogSoftmax };
+
+struct ReduceInfo {
+  ReduceOp op;
+  const char* name;
+  bool keeps_shape;  // softmax, log_softmax: the operand's shape (else size 1 on the axes)
+};
+
+// One row per ReduceOp, in enum order.
+inline constexpr ReduceInfo kReduceInfo[] = {
+    {ReduceOp::Sum, "sum", false},        {ReduceOp::Mean, "mean", false},
+    {ReduceOp::Max, "max", false},        {ReduceOp::Min, "min", false},
+    {ReduceOp::Softmax, "softmax", true}, {ReduceOp::LogSoftmax, "log_softmax", true},
+};
+
+inline constexpr const ReduceInfo& reduce_info(ReduceOp r) {
+  const auto i = static_cast<std::size_t>(r);
+  return kReduceInfo[i < std::size(kReduceInfo) ? i : 0];
+}
+inline constexpr const char* reduce_name(ReduceOp r) { return reduce_info(r).name; }
 
 enum class UnaryOp {
   Neg, Abs, Sqrt, Square, Reciprocal, LogicalNot, BitwiseNot,
@@ -169,11 +198,16 @@ struct ExprNode {
   Op op = Op::Add;               // Binary (never Broadcast)
   UnaryOp unary = UnaryOp::Neg;  // Unary
   DType dtype = DType::F32;      // the node's result type (Cast: the target)
-  // Operand nodes, all before this one: Binary (a, b), Unary (x), Where (cond, x, y), Cast (x), Expand (x).
+  // Operand nodes, all before this one: Binary (a, b), Unary (x), Where (cond, x, y), Cast (x), Expand (x),
+  // Reduce (x).
   std::vector<std::size_t> args;
   std::size_t input = 0;  // Input: index into the kernel's inputs
   ExprLiteral literal;    // Literal
   Shape target;           // Expand: the shape its operand is broadcast with
+  ReduceOp reduce = ReduceOp::Sum;  // Reduce
+  // Reduce: the operand's axes it reduces, each in [-rank, rank) of the
+  // operand's shape (negative from the end), distinct.
+  std::vector<std::int64_t> axes;
   int column = 0;         // where the node is first written in the text (1-based byte offset; 0: built in memory)
 };
 
@@ -245,6 +279,10 @@ inline NodeTyping type_node(ExprKind kind, Op op, UnaryOp unary, DType cast_to, 
     case ExprKind::Expand:
       t.dtype = operands[0];
       return t;
+    case ExprKind::Reduce:
+      if (!dtype_info(operands[0]).is_float) return fail(NodeTyping::Unsupported, 0);
+      t.dtype = operands[0];
+      return t;
     case ExprKind::Input:
     case ExprKind::Literal: break;
   }
@@ -263,6 +301,7 @@ inline constexpr const char* expr_kind_name(ExprKind k) {
     case ExprKind::Where: return "where";
     case ExprKind::Cast: return "cast";
     case ExprKind::Expand: return "expand";
+    case ExprKind::Reduce: return "reduce";
   }
   return "?";
 }
@@ -308,6 +347,97 @@ inline BroadcastInputs broadcast_expr_inputs(const ExprDag& dag, Rule rule, cons
     if (offsets) (*offsets)[k] = layouts[k].offset;
   }
   return b;
+}
+
+// Whether `dag` has a Reduce node (a row kernel: its nodes have shapes of
+// their own, node_shapes).
+inline bool has_reductions(const ExprDag& dag) {
+  for (const ExprNode& n : dag.nodes) {
+    if (n.kind == ExprKind::Reduce) return true;
+  }
+  return false;
+}
+
+// A Reduce node's axes on an operand of rank `rank`: non-negative, sorted.
+// Throws InvalidArgument for an axis out of range, one given twice, or none.
+inline std::vector<std::int64_t> reduce_axes(const ExprNode& n, std::size_t rank, const std::string& who) {
+  const auto r = static_cast<std::int64_t>(rank);
+  std::vector<std::int64_t> axes;
+  if (n.axes.empty()) throw InvalidArgument(who + reduce_name(n.reduce) + " has no axes");
+  for (std::int64_t a : n.axes) {
+    if (a < -r || a >= r) {
+      throw InvalidArgument(who + reduce_name(n.reduce) + "'s axis " + std::to_string(a) +
+                            " is outside its operand of rank " + std::to_string(rank));
+    }
+    axes.push_back(a < 0 ? a + r : a);
+  }
+  std::vector<std::int64_t> sorted = axes;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    throw InvalidArgument(who + reduce_name(n.reduce) + " names an axis twice");
+  }
+  return sorted;
+}
+
+// The shape of every node of a DAG with reductions, broadcasting as NumPy:
+// an input's is its layout's (`shapes`, one per input), a literal's [], an
+// operation's the broadcast of its operands', an Expand's its operand's
+// broadcast with the target, and a Reduce's its operand's with 1 on the
+// axes (softmax and log_softmax: the operand's). Throws InvalidArgument or
+// BroadcastError naming the node.
+inline std::vector<Shape> node_shapes(const ExprDag& dag, const std::vector<Shape>& shapes,
+                                      const std::string& who = "") {
+  std::vector<Shape> out(dag.nodes.size());
+  for (std::size_t i = 0; i < dag.nodes.size(); ++i) {
+    const ExprNode& n = dag.nodes[i];
+    const std::string at = who + "node " + std::to_string(i) + ": ";
+    if (n.kind == ExprKind::Input) {
+      if (n.input >= shapes.size()) throw InvalidArgument(at + "reads an input with no shape");
+      out[i] = shapes[n.input];
+      continue;
+    }
+    if (n.kind == ExprKind::Literal) continue;
+    if (n.kind == ExprKind::Reduce) {
+      out[i] = out[n.args[0]];
+      if (reduce_info(n.reduce).keeps_shape) {
+        reduce_axes(n, out[i].size(), at);  // checked only
+        continue;
+      }
+      for (std::int64_t a : reduce_axes(n, out[i].size(), at)) out[i][static_cast<std::size_t>(a)] = 1;
+      continue;
+    }
+    std::vector<Shape> operands;
+    for (std::size_t a : n.args) operands.push_back(out[a]);
+    if (n.kind == ExprKind::Expand) operands.push_back(n.target);
+    out[i] = operands.size() == 1 ? operands[0] : broadcast_inputs(Rule::Numpy, operands, -1).out;
+  }
+  return out;
+}
+
+// Each input's shape as the DAG reads it: its layout's (resolve_layout).
+inline std::vector<Shape> layout_shapes(const ExprDag& dag, const std::vector<Shape>& declared,
+                                        const std::vector<std::string>& names = {}) {
+  std::vector<Shape> shapes;
+  for (std::size_t k = 0; k < declared.size(); ++k) {
+    const std::string who = k < names.size() ? "input '" + names[k] + "'" : "input " + std::to_string(k);
+    shapes.push_back(resolve_layout(declared[k], input_layout(dag, k), who).shape);
+  }
+  return shapes;
+}
+
+// The output shape of `dag` over inputs of `declared` shapes: the inputs'
+// broadcast, or with reductions the root's shape (node_shapes), which takes
+// rule numpy. Throws as broadcast_expr_inputs and node_shapes, and
+// InvalidArgument for reductions under another rule.
+inline Shape expr_out_shape(const ExprDag& dag, Rule rule, const std::vector<Shape>& declared, std::int64_t axis,
+                            const std::vector<std::string>& names = {}) {
+  const BroadcastInputs b = broadcast_expr_inputs(dag, rule, declared, axis, names);
+  if (!has_reductions(dag)) return b.out;
+  if (rule != Rule::Numpy) {
+    throw InvalidArgument(std::string("reductions broadcast back under rule numpy; this kernel's rule is ") +
+                          rule_name(rule));
+  }
+  return node_shapes(dag, layout_shapes(dag, declared, names))[dag.root];
 }
 
 // The DAG of one binary op over inputs 0 and 1 (a kernel spec's `op:`).

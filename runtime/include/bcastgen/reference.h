@@ -25,9 +25,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <initializer_list>
+#include <cmath>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -110,7 +113,8 @@ inline void check_expr_node(const ExprDag& dag, std::size_t k, const std::vector
     case ExprKind::Literal: arity = 0; break;
     case ExprKind::Unary:
     case ExprKind::Cast:
-    case ExprKind::Expand: arity = 1; break;
+    case ExprKind::Expand:
+    case ExprKind::Reduce: arity = 1; break;
     case ExprKind::Binary: arity = 2; break;
     case ExprKind::Where: arity = 3; break;
     default: throw InvalidArgument(at + "unknown kind " + std::to_string(static_cast<int>(n.kind)));
@@ -142,6 +146,9 @@ inline void check_expr_node(const ExprDag& dag, std::size_t k, const std::vector
       if (d < 0) throw InvalidArgument(at + "expand target " + format_shape(n.target) + " has a negative dimension");
     }
   }
+  if (n.kind == ExprKind::Reduce && static_cast<std::size_t>(n.reduce) >= std::size(kReduceInfo)) {
+    throw InvalidArgument(at + "unknown reduction " + std::to_string(static_cast<int>(n.reduce)));
+  }
   if (n.kind == ExprKind::Unary && static_cast<std::size_t>(n.unary) >= std::size(kUnaryInfo)) {
     throw InvalidArgument(at + "unknown unary op " + std::to_string(static_cast<int>(n.unary)));
   }
@@ -155,6 +162,9 @@ inline void check_expr_node(const ExprDag& dag, std::size_t k, const std::vector
         check_binary_op((who + "node " + std::to_string(k)).c_str(), n.op, operands[0]);  // throws, in its words
         throw InvalidArgument(at + op_name(n.op) + " does not support dtype " + dtype_name(operands[0]));
       }
+      if (n.kind == ExprKind::Reduce) {
+        throw InvalidArgument(at + reduce_name(n.reduce) + " does not support dtype " + dtype_name(operands[0]));
+      }
       throw InvalidArgument(at + unary_name(n.unary) + " does not support dtype " + dtype_name(operands[0]));
     case NodeTyping::Mismatch:
       if (n.kind == ExprKind::Binary) throw mismatch("the second operand", operands[1], operands[0]);
@@ -163,7 +173,8 @@ inline void check_expr_node(const ExprDag& dag, std::size_t k, const std::vector
   }
   if (n.dtype != t.dtype) {
     throw mismatch(n.kind == ExprKind::Binary                                  ? "the result"
-                   : n.kind == ExprKind::Unary || n.kind == ExprKind::Expand ? "the operand"
+                   : n.kind == ExprKind::Unary || n.kind == ExprKind::Expand || n.kind == ExprKind::Reduce
+                       ? "the operand"
                                                                              : "the first branch",
                    n.kind == ExprKind::Binary ? n.dtype : t.dtype, n.kind == ExprKind::Binary ? t.dtype : n.dtype);
   }
@@ -254,8 +265,199 @@ inline ExprValue expr_node_value(const ExprNode& n, const std::vector<ExprValue>
       break;
     case ExprKind::Cast: ops::cast_value(nodes[n.args[0]].dtype, n.dtype, vals[n.args[0]].bytes, r.bytes); break;
     case ExprKind::Expand: r = vals[n.args[0]]; break;  // the operand, at this element of the output
+    case ExprKind::Reduce: break;                       // over many elements: evaluate_with_reductions
   }
   return r;
+}
+
+// A float value of any float dtype, widened exactly.
+inline long double expr_value_wide(const ExprValue& v, DType t) {
+  long double w = 0;
+  visit_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_half_v<T>) {
+      w = static_cast<long double>(to_float(v.get<T>()));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      w = static_cast<long double>(v.get<T>());
+    }
+  });
+  return w;
+}
+
+// `w` rounded once to the float dtype t.
+inline ExprValue expr_value_rounded(long double w, DType t) {
+  ExprValue r;
+  visit_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_half_v<T>) {
+      r.set<T>(half_from<T>(static_cast<double>(w)));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      r.set<T>(static_cast<T>(w));
+    }
+  });
+  return r;
+}
+
+// Reduce node n over one group of its operand's values (`x`, in the
+// operand's index order), each result rounded once: one value (sum, mean,
+// max, min) or one per element (softmax, log_softmax). Computed in long
+// double: max and min propagate NaN, softmax subtracts the maximum.
+inline void reduce_group(ReduceOp op, const std::vector<long double>& x, std::vector<long double>& result) {
+  long double sum = 0, m = -std::numeric_limits<long double>::infinity(), lo = -m;
+  bool nan = false;
+  for (long double v : x) {
+    sum += v;
+    if (v != v) nan = true;
+    if (v > m) m = v;
+    if (v < lo) lo = v;
+  }
+  const long double qnan = std::numeric_limits<long double>::quiet_NaN();
+  result.clear();
+  switch (op) {
+    case ReduceOp::Sum: result.push_back(sum); return;
+    case ReduceOp::Mean: result.push_back(sum / static_cast<long double>(x.size())); return;
+    case ReduceOp::Max: result.push_back(nan ? qnan : m); return;
+    case ReduceOp::Min: result.push_back(nan ? qnan : lo); return;
+    case ReduceOp::Softmax:
+    case ReduceOp::LogSoftmax: {
+      if (nan) m = qnan;
+      long double s = 0;
+      for (long double v : x) s += std::exp(v - m);
+      for (long double v : x) result.push_back(op == ReduceOp::Softmax ? std::exp(v - m) / s : (v - m) - std::log(s));
+      return;
+    }
+  }
+}
+
+// reference::evaluate of a DAG with reductions: every node is evaluated
+// over the whole domain D (the broadcast of the inputs), a Reduce node by
+// groups of the elements that agree outside its axes (NumPy's: over its
+// operand's own extent on each axis); out is the root's shape.
+inline void evaluate_with_reductions(const ExprDag& dag, const std::vector<ExprOperand>& inputs, const BroadcastInputs& b,
+                                     const std::vector<std::int64_t>& offsets, const std::vector<Shape>& shapes,
+                                     void* out) {
+  const Shape& dom = b.out;
+  const std::size_t rank = dom.size();
+  const std::int64_t numel = checked_numel(dom);
+  std::vector<std::vector<ExprValue>> vals(dag.nodes.size());
+  std::vector<std::int64_t> idx(rank, 0);
+  auto next = [&] {
+    for (std::size_t d = rank; d-- > 0;) {
+      if (++idx[d] < dom[d]) break;
+      idx[d] = 0;
+    }
+  };
+  // The element of D at multi-index m (dense row-major).
+  auto flat = [&](const std::vector<std::int64_t>& m) {
+    std::int64_t f = 0;
+    for (std::size_t d = 0; d < rank; ++d) f = f * dom[d] + m[d];
+    return f;
+  };
+  for (std::size_t k = 0; k < dag.nodes.size(); ++k) {
+    const ExprNode& n = dag.nodes[k];
+    std::vector<ExprValue>& v = vals[k];
+    v.assign(static_cast<std::size_t>(numel), ExprValue{});
+    if (n.kind == ExprKind::Reduce) {
+      // The operand's shape aligned to D, and the reduced axes in D's numbering.
+      const Shape& xs = shapes[n.args[0]];
+      const std::size_t lead = rank - xs.size();
+      std::vector<bool> reduced(rank, false);
+      for (std::int64_t a : reduce_axes(n, xs.size(), "reference::evaluate: ")) reduced[lead + static_cast<std::size_t>(a)] = true;
+      const DType xt = dag.nodes[n.args[0]].dtype;
+      std::vector<bool> done(static_cast<std::size_t>(numel), false);
+      std::vector<long double> group, result;
+      std::vector<std::int64_t> m(rank), base(rank);
+      std::fill(idx.begin(), idx.end(), 0);
+      for (std::int64_t i = 0; i < numel; ++i, next()) {
+        if (done[static_cast<std::size_t>(i)]) continue;
+        // The group of element i: the operand's elements on the reduced axes.
+        base = idx;
+        std::vector<std::int64_t> members;
+        std::vector<std::int64_t> ext(rank, 1);
+        for (std::size_t d = 0; d < rank; ++d) {
+          if (reduced[d]) {
+            base[d] = 0;
+            ext[d] = d >= lead ? xs[d - lead] : 1;
+          }
+        }
+        group.clear();
+        m = base;
+        for (;;) {
+          const std::int64_t f = flat(m);
+          members.push_back(f);
+          group.push_back(expr_value_wide(vals[n.args[0]][static_cast<std::size_t>(f)], xt));
+          std::size_t d = rank;
+          while (d-- > 0) {
+            if (!reduced[d]) continue;
+            if (++m[d] < ext[d]) break;
+            m[d] = 0;
+          }
+          if (d == static_cast<std::size_t>(-1)) break;
+        }
+        reduce_group(n.reduce, group, result);
+        // Every element of D in the group's span gets its value: along a
+        // reduced axis, a kept size-1 result is the same at every index, a
+        // softmax at index c is member c's (its operand broadcasts there
+        // when its extent is 1: then c is 0).
+        m = base;
+        for (;;) {
+          std::int64_t c = 0;
+          if (reduce_info(n.reduce).keeps_shape) {
+            for (std::size_t d = 0; d < rank; ++d) {
+              if (reduced[d]) c = c * ext[d] + (ext[d] == 1 ? 0 : m[d]);
+            }
+          }
+          const std::int64_t f = flat(m);
+          v[static_cast<std::size_t>(f)] = expr_value_rounded(result[static_cast<std::size_t>(c)], n.dtype);
+          done[static_cast<std::size_t>(f)] = true;
+          std::size_t d = rank;
+          while (d-- > 0) {
+            if (!reduced[d]) continue;
+            if (++m[d] < dom[d]) break;
+            m[d] = 0;
+          }
+          if (d == static_cast<std::size_t>(-1)) break;
+        }
+      }
+      continue;
+    }
+    std::fill(idx.begin(), idx.end(), 0);
+    std::vector<ExprValue> operands(dag.nodes.size());
+    for (std::int64_t i = 0; i < numel; ++i, next()) {
+      const auto e = static_cast<std::size_t>(i);
+      if (n.kind == ExprKind::Input) {
+        std::int64_t off = offsets[n.input];
+        for (std::size_t d = 0; d < rank; ++d) off += idx[d] * b.strides[n.input][d];
+        const std::size_t size = static_cast<std::size_t>(dtype_size(n.dtype));
+        const unsigned char* p =
+            static_cast<const unsigned char*>(inputs[n.input].data) + static_cast<std::size_t>(off) * size;
+        if (n.dtype == DType::Bool) {
+          v[e].set<bool>(*p != 0);
+        } else {
+          std::memcpy(v[e].bytes, p, size);
+        }
+        continue;
+      }
+      for (std::size_t a : n.args) operands[a] = vals[a][e];
+      v[e] = expr_node_value(n, operands, dag.nodes);
+    }
+  }
+  // out: the root's shape, aligned to D; each element at index 0 of D's
+  // axes where the root has size 1.
+  const Shape& rs = shapes[dag.root];
+  const std::size_t lead = rank - rs.size();
+  const std::int64_t out_numel = checked_numel(rs);
+  const std::size_t out_size = static_cast<std::size_t>(dtype_size(dag.nodes[dag.root].dtype));
+  std::vector<std::int64_t> o(rs.size(), 0), m(rank, 0);
+  for (std::int64_t i = 0; i < out_numel; ++i) {
+    for (std::size_t d = 0; d < rs.size(); ++d) m[lead + d] = o[d];
+    std::memcpy(static_cast<unsigned char*>(out) + static_cast<std::size_t>(i) * out_size,
+                vals[dag.root][static_cast<std::size_t>(flat(m))].bytes, out_size);
+    for (std::size_t d = rs.size(); d-- > 0;) {
+      if (++o[d] < rs[d]) break;
+      o[d] = 0;
+    }
+  }
 }
 
 }  // namespace detail
@@ -330,8 +532,10 @@ inline Shape expr_output_shape(const std::vector<ExprOperand>& inputs, Rule rule
 // (input i of the DAG is inputs[i]), dense row-major, of the root's dtype.
 // `names` name the inputs in errors ("input 2" when absent). Every node is
 // evaluated per element, in order, as ops.h defines it; bool inputs count
-// any nonzero byte as true. The output may alias an input of its shape and
-// dtype. Throws InvalidArgument for a DAG that is not well formed or typed,
+// any nonzero byte as true. With reductions, out has the root's shape
+// (expr_out_shape) and each Reduce node is computed in long double over its
+// group and rounded once (evaluate_with_reductions). The output may alias
+// an input of its shape and dtype. Throws InvalidArgument for a DAG that is not well formed or typed,
 // an input count other than dag.input_used.size(), an input whose dtype is
 // not its Input nodes', or a null pointer with a non-empty output; and what
 // broadcast_inputs throws.
@@ -347,7 +551,8 @@ inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs,
   std::vector<std::int64_t> offsets;
   const BroadcastInputs b = broadcast_expr_inputs(dag, rule, shapes, axis, names, &offsets);
   const std::int64_t numel = checked_numel(b.out);
-  if (numel == 0) return;
+  const Shape out_shape = has_reductions(dag) ? expr_out_shape(dag, rule, shapes, axis, names) : b.out;
+  if (numel == 0 || checked_numel(out_shape) == 0) return;
   for (std::size_t j = 0; j < inputs.size(); ++j) {
     if (inputs[j].data == nullptr) {
       throw InvalidArgument("reference::evaluate: null data pointer for " + detail::expr_input_label(j, names) +
@@ -355,6 +560,10 @@ inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs,
     }
   }
   if (out == nullptr) throw InvalidArgument("reference::evaluate: null output pointer for a non-empty output");
+  if (has_reductions(dag)) {
+    detail::evaluate_with_reductions(dag, inputs, b, offsets, node_shapes(dag, layout_shapes(dag, shapes, names)), out);
+    return;
+  }
   const std::size_t rank = b.out.size();
   const std::size_t out_size = static_cast<std::size_t>(dtype_size(dag.nodes[dag.root].dtype));
   std::vector<detail::ExprValue> vals(dag.nodes.size());
@@ -387,6 +596,40 @@ inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs,
       idx[d] = 0;
     }
   }
+}
+
+// How far a row kernel's output (reductions: its sums run in f32 in a
+// fixed order, the reference's in long double) may be from the reference's
+// `want` (n elements of float dtype t): |got - want| <= rel * |want| + abs,
+// with rel 4 ulp of t and abs max(64 ulp of f32, 4 ulp of t) at the largest
+// finite |want|. NaN matches NaN.
+struct RowTolerance {
+  double rel = 0, abs = 0;
+  bool close(double got, double want) const {
+    if (got != got || want != want) return got != got && want != want;
+    if (got == want) return true;  // infinities
+    return std::fabs(got - want) <= rel * std::fabs(want) + abs;
+  }
+};
+
+inline RowTolerance row_tolerance(DType t, const void* want, std::int64_t n) {
+  double scale = 0;
+  visit_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (std::int64_t i = 0; i < n; ++i) {
+      T y;
+      std::memcpy(&y, static_cast<const unsigned char*>(want) + i * static_cast<std::int64_t>(sizeof(T)), sizeof(T));
+      double w = 0;
+      if constexpr (is_half_v<T>) {
+        w = static_cast<double>(to_float(y));
+      } else {
+        w = static_cast<double>(y);
+      }
+      if (std::isfinite(w)) scale = std::max(scale, std::fabs(w));
+    }
+  });
+  const double eps = t == DType::F16 ? 0x1p-10 : t == DType::Bf16 ? 0x1p-7 : t == DType::F64 ? 0x1p-52 : 0x1p-23;
+  return {4 * eps, std::max(64 * 0x1p-23, 4 * eps) * scale};
 }
 
 }  // namespace reference

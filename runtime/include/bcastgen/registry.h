@@ -33,7 +33,7 @@ struct KernelInput {
 
 // One node of the kernel's DAG, as plain data (see ExprNode): Binary uses
 // op, Unary unary, Input input, Literal the value member of its dtype,
-// Expand target.
+// Expand target, Reduce reduce and axes.
 struct KernelNode {
   ExprKind kind;
   Op op;
@@ -47,6 +47,8 @@ struct KernelNode {
   std::uint64_t u;
   bool b;
   ShapeRef target;
+  ReduceOp reduce;
+  ShapeRef axes;
 };
 
 struct KernelEntry {
@@ -89,6 +91,8 @@ inline ExprDag entry_dag(const KernelEntry& e) {
     n.literal.u = k.u;
     n.literal.b = k.b;
     n.target = k.target.to_shape();
+    n.reduce = k.reduce;
+    n.axes = k.axes.to_shape();
     d.nodes.push_back(n);
   }
   d.root = e.root;

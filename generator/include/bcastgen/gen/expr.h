@@ -122,6 +122,10 @@ std::string expr_caret(std::string_view text, int column);
 // to its dtype, as NumPy and ONNX's per-node types do.)
 ExprDag compute_in_f32(const ExprDag& dag);
 
+// `dag` without the nodes its root does not read (input nodes stay: they
+// are the kernel's parameters).
+ExprDag reachable(const ExprDag& dag);
+
 // Parses and types `text`. Throws ExprError for a bad expression, and
 // InvalidArgument for bad declarations (more than kMaxExprInputs inputs, a
 // name that is not an identifier, a name given twice).

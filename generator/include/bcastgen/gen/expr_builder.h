@@ -68,6 +68,10 @@ class ExprBuilder {
   // x broadcast with `target` (ONNX's Expand): the target joins the output's
   // shape (rule numpy), and the node's value is x's. Dims must be >= 0.
   Value expand(Value x, const Shape& target, const std::string& origin = "");
+  // A reduction of x over `axes` of x's shape (negative from the end):
+  // sum, mean, max, min keep them as size-1 dims; softmax, log_softmax
+  // keep x's shape. x must be a float.
+  Value reduce(ReduceOp op, Value x, const std::vector<std::int64_t>& axes, const std::string& origin = "");
 
   DType dtype(Value v) const;
   // The node itself: its kind, operands, literal value (for a frontend that

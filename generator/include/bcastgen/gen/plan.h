@@ -139,6 +139,40 @@ struct IsaPlan {
   std::string why;               // one line: why these choices
 };
 
+// A row kernel (rows.cpp): the DAG reduces over the innermost axes of the
+// inputs' broadcast (the domain), every reduction over the same ones. Its
+// loop runs over the rows; each row is read once per pass, from L1 or L2
+// after the first: pass k accumulates the reductions whose operands need
+// the k before them, then the output pass computes the row (or the row's
+// one value). Sums, maxima and minima follow one fixed order on every ISA:
+// element j goes to partial j % kPartials, in order, and the partials
+// combine in the tree p[i] = op(p[i], p[i + h]) for h = kPartials / 2, ..., 1
+// (runtime bcastgen/row_reduce.h), so the output has the same bits on every
+// ISA.
+struct RowPlan {
+  static constexpr int kPartials = 64;
+  Shape domain;               // the inputs' broadcast
+  Shape out_shape;            // the output's: the root's shape (node_shapes)
+  std::int64_t row = 1;       // elements per row (the reduced axes' extents multiply)
+  std::vector<Loop> outer;    // over the rows, outermost first (coalesced)
+  std::vector<bool> per_row;  // per input: one value per row (else contiguous along it)
+  bool out_per_row = false;   // the output is one value per row (a reduction's shape)
+  // The DAG as the row runs it: softmax as max, exp and sum; mean as a sum
+  // divided by the row's length; f16 and bf16 reductions in f32. Its Reduce
+  // nodes are sums, maxima and minima over the row.
+  ExprDag program;
+  std::vector<int> level;       // per program node: the passes before its value is known
+  std::vector<bool> varying;    // per program node: varies along the row
+  int passes = 0;               // reduction passes (the output pass follows them)
+  // A node of the last reduction pass that the output pass needs again and
+  // that costs a math function (softmax's exp(x - max)): the pass stores it
+  // into a buffer of the row on the stack, and the output pass reads it
+  // back from there (L1) instead of computing it twice. For f32 nodes of
+  // rows of at most kMaxStash elements.
+  static constexpr std::int64_t kMaxStash = 8192;
+  std::optional<std::size_t> stash;
+};
+
 struct KernelPlan {
   KernelSpec spec;
   CpuKind cpu = CpuKind::Generic;  // the CPU kind whose tuning facts the plans follow
@@ -172,6 +206,9 @@ struct KernelPlan {
   // to bf16): its lanes already hold bf16 values, and its store does not
   // round, where the vocabulary has that form.
   bool root_in_type = false;
+  // A DAG with reductions: the row kernel's plan (each IsaPlan then says
+  // only whether its variant is vector code, its lanes and why).
+  std::optional<RowPlan> rows;
 };
 
 // Facts measured for one kernel on one machine (bcastgen tune, wisdom.h),

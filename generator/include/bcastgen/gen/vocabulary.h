@@ -113,6 +113,15 @@ struct TypeVocabulary {
   // and a bool input read as a cmp of this type's lanes (load_cmp from {p},
   // load_cmp_tail under mask {t}, splat_cmp from a bool scalar {x}).
   std::string select, load_cmp, load_cmp_tail, splat_cmp;
+  // The lanes of {x} under tail mask {t}, those of {y} elsewhere: the
+  // partial vector of a row kernel's reduction (rows.cpp) updates only the
+  // partials of the row's elements.
+  std::string blend_tail;
+  // The tree of a row kernel's partials inside one register: lane i of
+  // lanes_down is lane i + {h} of {x} (for i < {h}; the others do not
+  // matter), and first_lane is lane 0 of {x} as a scalar. Optional: without
+  // them the lanes are stored and combined by bcastgen::row_tree.
+  std::string lanes_down, first_lane;
 };
 
 // A memory, splat or select form of a dtype: a field of TypeVocabulary,

@@ -145,6 +145,18 @@ BCASTGEN_SIMD_AVX2 void transpose_tile_f32(const float* p, std::int64_t s, std::
   }
 }
 BCASTGEN_SIMD_AVX2 __m256 select_f32(__m256 c, __m256 x, __m256 y) { return _mm256_blendv_ps(y, x, c); }
+BCASTGEN_SIMD_AVX2 __m256 blend_tail_f32(__m256i t, __m256 x, __m256 y) {
+  return _mm256_blendv_ps(y, x, _mm256_castsi256_ps(t));
+}
+// Lane i gets lane i + H, for i < H (a row kernel's tree inside a register).
+template <int H>
+BCASTGEN_SIMD_AVX2 __m256 lanes_down_f32(__m256 x) {
+  static_assert(H == 4 || H == 2 || H == 1, "lanes_down: 4, 2 or 1");
+  if constexpr (H == 4) return _mm256_permute2f128_ps(x, x, 0x01);
+  else if constexpr (H == 2) return _mm256_permute_ps(x, _MM_SHUFFLE(1, 0, 3, 2));
+  else return _mm256_permute_ps(x, _MM_SHUFFLE(2, 3, 0, 1));
+}
+BCASTGEN_SIMD_AVX2 float first_lane_f32(__m256 x) { return _mm256_cvtss_f32(x); }
 BCASTGEN_SIMD_AVX2 __m256 load_cmp_f32(const bool* p) {
   return _mm256_castsi256_ps(_mm256_cmpgt_epi32(
       _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))), _mm256_setzero_si256()));

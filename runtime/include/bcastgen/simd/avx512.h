@@ -130,6 +130,19 @@ BCASTGEN_SIMD_AVX512 void transpose_tile_f32(const float* p, std::int64_t s, std
   }
 }
 BCASTGEN_SIMD_AVX512 __m512 select_f32(__mmask16 c, __m512 x, __m512 y) { return _mm512_mask_blend_ps(c, y, x); }
+BCASTGEN_SIMD_AVX512 __m512 blend_tail_f32(__mmask16 t, __m512 x, __m512 y) { return _mm512_mask_blend_ps(t, y, x); }
+// Lane i gets lane i + H, for i < H (a row kernel's tree inside a register).
+// (The maskz forms with every lane: GCC 12 at -Og warns that the plain
+// ones' undefined source may be used uninitialized.)
+template <int H>
+BCASTGEN_SIMD_AVX512 __m512 lanes_down_f32(__m512 x) {
+  static_assert(H == 8 || H == 4 || H == 2 || H == 1, "lanes_down: 8, 4, 2 or 1");
+  if constexpr (H == 8) return _mm512_maskz_shuffle_f32x4(0xffff, x, x, _MM_SHUFFLE(3, 2, 3, 2));
+  else if constexpr (H == 4) return _mm512_maskz_shuffle_f32x4(0xffff, x, x, _MM_SHUFFLE(1, 1, 1, 1));
+  else if constexpr (H == 2) return _mm512_maskz_permute_ps(0xffff, x, _MM_SHUFFLE(1, 0, 3, 2));
+  else return _mm512_maskz_permute_ps(0xffff, x, _MM_SHUFFLE(2, 3, 0, 1));
+}
+BCASTGEN_SIMD_AVX512 float first_lane_f32(__m512 x) { return _mm512_cvtss_f32(x); }
 BCASTGEN_SIMD_AVX512 __mmask16 load_cmp_f32(const bool* p) {
   return _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8(-1));
 }

@@ -1,0 +1,512 @@
+// Row kernels: the body of one ISA variant, as rows.cpp planned it. Per
+// row: the per-row values, then each reduction pass (its partials, then
+// their fixed tree), then the output pass or the row's one value.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "emit_printer.h"
+#include "rows.h"
+
+namespace bcastgen::gen {
+namespace {
+
+std::string reduce_enum(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum: return "bcastgen::ReduceOp::Sum";
+    case ReduceOp::Max: return "bcastgen::ReduceOp::Max";
+    case ReduceOp::Min: return "bcastgen::ReduceOp::Min";
+    default: return "?";
+  }
+}
+
+Op combine_op(ReduceOp op) {
+  return op == ReduceOp::Max ? Op::Maximum : op == ReduceOp::Min ? Op::Minimum : Op::Add;
+}
+
+class RowEmitter {
+ public:
+  RowEmitter(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming)
+      : p_(p), r_(*p.rows), g_(p.rows->program), ip_(ip), voc_(voc), streaming_(streaming) {
+    if (ip.vector) {
+      f32_ = voc.type(ip.isa, DType::F32);
+      iv_ = voc.isa(ip.isa);
+    }
+    known_.assign(g_.nodes.size(), false);
+    splat_.assign(g_.nodes.size(), false);
+  }
+
+  std::string emit() {
+    if (p_.empty) {
+      pr_.line("(void)i0;");
+      for (std::size_t k = 0; k < p_.spec.inputs.size(); ++k) pr_.line(fmt::format("(void)in{};", k));
+      pr_.line("(void)out;");
+      pr_.line("// the output has no elements");
+      return pr_.take();
+    }
+    for (std::size_t k = 0; k < p_.spec.inputs.size(); ++k) {
+      ptr_.push_back(fmt::format("in{}", k));
+      if (k < p_.offsets.size() && p_.offsets[k] != 0) {
+        pr_.line(fmt::format("const {}* in{}_at = in{} + {};  // the first element its layout reads", elem(k), k, k,
+                             p_.offsets[k]));
+        ptr_.back() = fmt::format("in{}_at", k);
+      }
+    }
+    std::string out = "out";
+    const std::string out_elem = dtype_info(p_.out_dtype).cpp_type;
+    auto advance = [&](std::string& ptr, const std::string& name, const std::string& type, std::int64_t stride,
+                       const std::string& i, std::size_t depth) { advance_pointer(pr_, ptr, name, type, stride, i, depth); };
+    auto advance_all = [&](const Loop& l, const std::string& i, std::size_t depth) {
+      for (std::size_t k = 0; k < ptr_.size(); ++k) {
+        advance(ptr_[k], fmt::format("in{}", k), "const " + elem(k), l.in[k], i, depth);
+      }
+      advance(out, "out", out_elem, l.out, i, depth);
+    };
+    std::size_t first = 0;
+    if (p_.split) {
+      pr_.line(fmt::format("// row block i0 of the split loop (extent {})", r_.outer.front().extent));
+      advance_all(r_.outer.front(), "i0", 0);
+      first = 1;
+    } else {
+      pr_.line("(void)i0;  // one piece: no split loop");
+    }
+    for (std::size_t d = first; d < r_.outer.size(); ++d) {
+      const std::string i = fmt::format("i{}", d);
+      pr_.open(fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, r_.outer[d].extent));
+      advance_all(r_.outer[d], i, d);
+    }
+    emit_row(out);
+    for (std::size_t d = r_.outer.size(); d-- > first;) pr_.close(fmt::format("for i{}", d));
+    return pr_.take();
+  }
+
+ private:
+  std::string elem(std::size_t k) const { return dtype_info(p_.spec.inputs[k].dtype).cpp_type; }
+  const ExprNode& node(std::size_t i) const { return g_.nodes[i]; }
+  std::size_t canon(std::size_t i) const { return expand_operand(g_, i); }
+  std::string ctype(std::size_t i) const { return dtype_info(node(i).dtype).cpp_type; }
+  bool varying(std::size_t i) const { return r_.varying[canon(i)]; }
+
+  // --- the row -------------------------------------------------------------
+
+  void emit_row(const std::string& out) {
+    pr_.line(fmt::format("// one row of {} elements: {} reduction pass{}, then {}", r_.row, r_.passes,
+                         r_.passes == 1 ? "" : "es", r_.out_per_row ? "its one value" : "the output pass"));
+    if (r_.stash) {
+      pr_.line(fmt::format("// t{} (a math function's) is computed once, in the last pass, and read back", *r_.stash));
+      pr_.line(fmt::format("alignas(64) float stash[{}];", r_.row));
+    }
+    for (int k = 0; k < r_.passes; ++k) {
+      emit_scalars(k);
+      emit_pass(k);
+    }
+    emit_scalars(r_.passes);
+    if (r_.out_per_row) {
+      pr_.line(fmt::format("{}[0] = {};", out, scalar_operand(g_.root)));
+      return;
+    }
+    emit_output_pass(out);
+  }
+
+  // The per-row values whose reductions are known by pass `level`.
+  void emit_scalars(int level) {
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      const ExprNode& n = node(i);
+      if (r_.varying[i] || known_[i] || r_.level[i] > level) continue;
+      if (n.kind == ExprKind::Literal || n.kind == ExprKind::Expand || n.kind == ExprKind::Reduce) continue;
+      if (n.kind == ExprKind::Input) {
+        pr_.line(fmt::format("const {} s{} = {}[0];  // one value per row", ctype(i), i, ptr_[n.input]));
+      } else {
+        std::vector<std::string> args;
+        for (std::size_t a : n.args) args.push_back(scalar_operand(a));
+        pr_.line(fmt::format("const {} s{} = {};", ctype(i), i, scalar_call(n, args)));
+      }
+      known_[i] = true;
+    }
+  }
+
+  // A node's scalar: a literal in place, a per-row value s<i>, a value of
+  // the row's element v<i>.
+  std::string scalar_operand(std::size_t a) const {
+    a = canon(a);
+    if (node(a).kind == ExprKind::Literal) return literal_cpp(node(a).literal, node(a).dtype);
+    return fmt::format("{}{}", r_.varying[a] ? "v" : "s", a);
+  }
+
+  // The row-varying nodes that `targets` need, in DAG order; in the output
+  // pass, the stashed node is read back from the output row (a leaf).
+  std::vector<std::size_t> needed(const std::vector<std::size_t>& targets, bool output_pass = false) const {
+    std::vector<bool> need(g_.nodes.size(), false);
+    for (std::size_t t : targets) {
+      if (varying(t)) need[canon(t)] = true;
+    }
+    for (std::size_t i = g_.nodes.size(); i-- > 0;) {
+      if (!need[i] || (output_pass && stashed(i))) continue;
+      for (std::size_t a : node(i).args) {
+        if (varying(a)) need[canon(a)] = true;
+      }
+    }
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      if (need[i] && node(i).kind != ExprKind::Expand) out.push_back(i);
+    }
+    return out;
+  }
+
+  bool stashed(std::size_t i) const { return r_.stash && *r_.stash == i; }
+
+  std::vector<std::size_t> pass_reductions(int k) const {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+      if (node(i).kind == ExprKind::Reduce && r_.level[node(i).args[0]] == k) out.push_back(i);
+    }
+    return out;
+  }
+
+  std::string reduction_names(const std::vector<std::size_t>& reds) const {
+    std::string s;
+    for (std::size_t i : reds) s += fmt::format("{}{} of t{}", s.empty() ? "" : ", ", reduce_name(node(i).reduce), node(i).args[0]);
+    return s;
+  }
+
+  // --- scalar code ---------------------------------------------------------
+
+  void emit_scalar_values(const std::vector<std::size_t>& nodes, const std::string& j, bool output_pass = false) {
+    for (std::size_t i : nodes) {
+      const ExprNode& n = node(i);
+      if (output_pass && stashed(i)) {
+        pr_.line(fmt::format("const {} v{} = stash[{}];  // the last pass's", ctype(i), i, j));
+        continue;
+      }
+      if (n.kind == ExprKind::Input) {
+        pr_.line(fmt::format("const {} v{} = {}[{}];", ctype(i), i, ptr_[n.input], j));
+        continue;
+      }
+      std::vector<std::string> args;
+      for (std::size_t a : n.args) args.push_back(scalar_operand(a));
+      pr_.line(fmt::format("const {} v{} = {};", ctype(i), i, scalar_call(n, args)));
+    }
+  }
+
+  void emit_pass(int k) {
+    const std::vector<std::size_t> reds = pass_reductions(k);
+    pr_.line(fmt::format("// pass {}: {}", k + 1, reduction_names(reds)));
+    if (ip_.vector) {
+      emit_vector_pass(reds);
+    } else {
+      emit_scalar_pass(reds);
+    }
+    for (std::size_t i : reds) known_[i] = true;
+  }
+
+  void emit_scalar_pass(const std::vector<std::size_t>& reds) {
+    const int P = RowPlan::kPartials;
+    std::vector<std::size_t> targets;
+    for (std::size_t i : reds) {
+      targets.push_back(node(i).args[0]);
+      pr_.line(fmt::format("{} acc{}[{}];", ctype(i), i, P));
+      pr_.line(fmt::format("for (int l = 0; l < {}; ++l) acc{}[l] = bcastgen::row_identity<{}, {}>();", P, i,
+                           reduce_enum(node(i).reduce), ctype(i)));
+    }
+    pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; ++j)", r_.row));
+    emit_scalar_values(needed(targets), "j");
+    for (std::size_t i : reds) {
+      pr_.line(fmt::format("acc{0}[j % {1}] = bcastgen::row_combine<{2}>(acc{0}[j % {1}], {3});", i, P,
+                           reduce_enum(node(i).reduce), scalar_operand(node(i).args[0])));
+    }
+    if (const std::optional<std::size_t> s = stash_in(needed(targets))) {
+      pr_.line(fmt::format("stash[j] = v{};  // read back by the output pass", *s));
+    }
+    pr_.close();
+    for (std::size_t i : reds) {
+      pr_.line(fmt::format("const {} s{} = bcastgen::row_tree<{}>(acc{}, {});", ctype(i), i,
+                           reduce_enum(node(i).reduce), i, P));
+    }
+  }
+
+  void emit_scalar_output(const std::string& out) {
+    pr_.line("// the output pass");
+    pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; ++j)", r_.row));
+    emit_scalar_values(needed({g_.root}, true), "j", true);
+    pr_.line(fmt::format("{}[j] = {};", out, scalar_operand(g_.root)));
+    pr_.close();
+  }
+
+  // --- vector code ---------------------------------------------------------
+
+  const TypeVocabulary* tv(std::size_t i) const {
+    return is_half(node(i).dtype) ? voc_.type(ip_.isa, node(i).dtype) : f32_;
+  }
+
+  // The lanes of a partial vector of n lanes: a mask constant.
+  std::string lane_mask(std::int64_t n) const {
+    std::string words;
+    for (int l = 0; l < ip_.lanes; ++l) words += fmt::format("{}{}", l ? ", " : "", l < n ? -1 : 0);
+    return expand(iv_->mask_const, {{"words", words}, {"bits", fmt::format("{:#x}", low_lanes(n))}});
+  }
+
+  // The splat registers of the per-row values and literals that `nodes` read.
+  void emit_splats(const std::vector<std::size_t>& nodes, const std::vector<std::size_t>& extra) {
+    auto splat = [&](std::size_t a) {
+      a = canon(a);
+      if (r_.varying[a] || splat_[a]) return;
+      pr_.line(fmt::format("const {} c{} = {};", f32_->vec, a, expand(f32_->splat, {{"x", scalar_operand(a)}})));
+      splat_[a] = true;
+    };
+    for (std::size_t i : nodes) {
+      for (std::size_t a : node(i).args) splat(a);
+    }
+    for (std::size_t a : extra) splat(a);
+  }
+
+  std::string vector_operand(std::size_t a, const std::string& suffix) const {
+    a = canon(a);
+    return r_.varying[a] ? fmt::format("t{}_{}", a, suffix) : fmt::format("c{}", a);
+  }
+
+  // The stashed node, where `nodes` (a pass's) compute it.
+  std::optional<std::size_t> stash_in(const std::vector<std::size_t>& nodes) const {
+    if (!r_.stash || std::find(nodes.begin(), nodes.end(), *r_.stash) == nodes.end()) return std::nullopt;
+    return r_.stash;
+  }
+
+  // Node i for the vector at `base` + `off` (register t<i>_<suffix>); masked
+  // loads under `mask` when it is not empty. In the output pass the stashed
+  // node is loaded from the output row.
+  void emit_vector_node(std::size_t i, const std::string& suffix, const std::string& base, std::int64_t off,
+                        const std::string& mask, bool output_pass) {
+    const ExprNode& n = node(i);
+    auto load = [&](const TypeVocabulary* t, const std::string& at) {
+      return mask.empty() ? expand(t->load, {{"p", at}}) : expand(t->load_tail, {{"p", at}, {"t", mask}});
+    };
+    std::string value;
+    if (output_pass && stashed(i)) {
+      value = load(f32_, offset_expr("stash", base, off));
+    } else {
+      switch (n.kind) {
+        case ExprKind::Input: value = load(tv(i), offset_expr(ptr_[n.input], base, off)); break;
+        case ExprKind::Cast: value = vector_operand(n.args[0], suffix); break;  // f16/bf16 loads widen to f32
+        case ExprKind::Binary:
+          value = expand(*voc_.op(ip_.isa, DType::F32, n.op),
+                         {{"a", vector_operand(n.args[0], suffix)}, {"b", vector_operand(n.args[1], suffix)}});
+          break;
+        case ExprKind::Unary:
+          value = expand(*voc_.unary(ip_.isa, DType::F32, n.unary), {{"x", vector_operand(n.args[0], suffix)}});
+          break;
+        default: value = "?"; break;
+      }
+    }
+    pr_.line(fmt::format("const {} t{}_{} = {};{}", f32_->vec, i, suffix, value,
+                         output_pass && stashed(i) ? "  // the last pass's" : ""));
+  }
+
+  // The values of `nodes` for a group of vectors (suffixes[u] at base +
+  // offs[u]), node by node; a math function takes two or four of them a
+  // call where the plan packs it (IsaPlan::math_pack; simd/math_pack.inl).
+  void emit_vector_group(const std::vector<std::size_t>& nodes, const std::vector<std::string>& suffixes,
+                         const std::string& base, const std::vector<std::int64_t>& offs, const std::string& mask,
+                         bool output_pass) {
+    for (std::size_t i : nodes) {
+      const std::size_t width = mask.empty() && !(output_pass && stashed(i)) && !ip_.math_pack.empty()
+                                    ? static_cast<std::size_t>(ip_.math_pack[i])
+                                    : 1;
+      if (width <= 1 || suffixes.size() % width != 0) {
+        for (std::size_t u = 0; u < suffixes.size(); ++u) emit_vector_node(i, suffixes[u], base, offs[u], mask, output_pass);
+        continue;
+      }
+      const std::string ns = pack_namespace(static_cast<int>(width)), tuple = ns + "::f32v";
+      for (std::size_t first = 0; first < suffixes.size(); first += width) {
+        std::string args;
+        for (std::size_t u = first; u < first + width; ++u) {
+          args += (u > first ? ", " : "") + vector_operand(node(i).args[0], suffixes[u]);
+        }
+        const std::string pack = fmt::format("t{}_{}x{}", i, suffixes[first], width);
+        const std::string call = expand(packed_call(*voc_.unary(ip_.isa, DType::F32, node(i).unary), static_cast<int>(width)),
+                                        {{"x", tuple + "{{" + args + "}}"}});
+        pr_.line(fmt::format("const {} {} = {};", tuple, pack, call));
+        for (std::size_t u = first; u < first + width; ++u) {
+          pr_.line(fmt::format("const {} t{}_{} = {}.v[{}];", f32_->vec, i, suffixes[u], pack, u - first));
+        }
+      }
+    }
+  }
+
+  std::string vector_combine(ReduceOp op, const std::string& a, const std::string& b) const {
+    return expand(*voc_.op(ip_.isa, DType::F32, combine_op(op)), {{"a", a}, {"b", b}});
+  }
+
+  void emit_vector_pass(const std::vector<std::size_t>& reds) {
+    const int L = ip_.lanes, R = RowPlan::kPartials / L;
+    const std::int64_t P = RowPlan::kPartials;
+    std::vector<std::size_t> targets;
+    for (std::size_t i : reds) targets.push_back(node(i).args[0]);
+    const std::vector<std::size_t> nodes = needed(targets);
+    emit_splats(nodes, targets);
+    for (std::size_t i : reds) {
+      for (int q = 0; q < R; ++q) {
+        pr_.line(fmt::format("{} a{}_{} = {};", f32_->vec, i, q,
+                             expand(f32_->splat, {{"x", fmt::format("bcastgen::row_identity<{}, float>()",
+                                                                    reduce_enum(node(i).reduce))}})));
+      }
+    }
+    const std::optional<std::size_t> stash = stash_in(nodes);
+    // Vector q of a group at base + off: into its partials, and the stashed
+    // node into the output row for the output pass.
+    auto accumulate = [&](int q, const std::string& suffix, const std::string& base, std::int64_t off,
+                          const std::string& mask) {
+      for (std::size_t i : reds) {
+        const std::string acc = fmt::format("a{}_{}", i, q);
+        const std::string sum = vector_combine(node(i).reduce, acc, vector_operand(node(i).args[0], suffix));
+        pr_.line(mask.empty() ? fmt::format("{} = {};", acc, sum)
+                              : fmt::format("{} = {};", acc, expand(f32_->blend_tail, {{"t", mask}, {"x", sum}, {"y", acc}})));
+      }
+      if (!stash) return;
+      const std::string at = offset_expr("stash", base, off), reg = fmt::format("t{}_{}", *stash, suffix);
+      pr_.line((mask.empty() ? expand(f32_->store, {{"p", at}, {"v", reg}})
+                             : expand(f32_->store_tail, {{"p", at}, {"t", mask}, {"v", reg}})) +
+               ";  // read back by the output pass");
+    };
+    const std::int64_t full = r_.row / P * P;
+    if (full > 0) {
+      pr_.line(fmt::format("// {} partials in {} registers: element j goes to partial j % {}", P, R, P));
+      pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", full, P));
+      std::vector<std::string> suffixes;
+      std::vector<std::int64_t> offs;
+      for (int q = 0; q < R; ++q) {
+        suffixes.push_back(fmt::format("{}", q));
+        offs.push_back(static_cast<std::int64_t>(q) * L);
+      }
+      emit_vector_group(nodes, suffixes, "j", offs, "", false);
+      for (int q = 0; q < R; ++q) accumulate(q, suffixes[static_cast<std::size_t>(q)], "j", q * L, "");
+      pr_.close();
+    }
+    // The rest of the row, at constant offsets (registers named for the pass).
+    const std::int64_t rest = r_.row - full;
+    const std::size_t tag = reds.front();
+    std::vector<std::string> suffixes;
+    std::vector<std::int64_t> offs;
+    for (int q = 0; q < rest / L; ++q) {
+      suffixes.push_back(fmt::format("r{}_{}", tag, q));
+      offs.push_back(full + static_cast<std::int64_t>(q) * L);
+    }
+    emit_vector_group(nodes, suffixes, "", offs, "", false);
+    for (std::size_t q = 0; q < suffixes.size(); ++q) accumulate(static_cast<int>(q), suffixes[q], "", offs[q], "");
+    if (rest % L != 0) {
+      const int q = static_cast<int>(rest / L);
+      const std::string mask = fmt::format("tail{}", tag), suffix = fmt::format("t{}", tag);
+      pr_.line(fmt::format("const {} {} = {};  // the row's last {} elements", f32_->mask, mask, lane_mask(rest % L),
+                           rest % L));
+      emit_vector_group(nodes, {suffix}, "", {full + q * L}, mask, false);
+      accumulate(q, suffix, "", full + q * L, mask);
+    }
+    const int align = isa_info(ip_.isa).vector_bytes;
+    for (std::size_t i : reds) {
+      for (int h = R / 2; h >= 1; h /= 2) {
+        for (int q = 0; q < h; ++q) {
+          pr_.line(fmt::format("a{0}_{1} = {2};", i, q,
+                               vector_combine(node(i).reduce, fmt::format("a{}_{}", i, q), fmt::format("a{}_{}", i, q + h))));
+        }
+      }
+      const std::string a = fmt::format("a{}_0", i);
+      if (!f32_->lanes_down.empty() && !f32_->first_lane.empty()) {  // the same tree, inside the register
+        for (int h = L / 2; h >= 1; h /= 2) {
+          pr_.line(fmt::format("{} = {};", a,
+                               vector_combine(node(i).reduce, a,
+                                              expand(f32_->lanes_down, {{"h", std::to_string(h)}, {"x", a}}))));
+        }
+        pr_.line(fmt::format("const float s{} = {};", i, expand(f32_->first_lane, {{"x", a}})));
+        continue;
+      }
+      pr_.line(fmt::format("alignas({}) float b{}[{}];", align, i, L));
+      pr_.line(expand(f32_->store, {{"p", fmt::format("b{}", i)}, {"v", a}}) + ";");
+      pr_.line(fmt::format("const float s{} = bcastgen::row_tree<{}>(b{}, {});", i, reduce_enum(node(i).reduce), i, L));
+    }
+  }
+
+  // The store of the output's vector: the root's register, or where the
+  // root rounds to f16 or bf16, its operand's through that type's store.
+  std::string store(const std::string& ptr, const std::string& suffix, const std::string& mask) const {
+    std::size_t v = canon(g_.root);
+    const TypeVocabulary* t = f32_;
+    if (node(v).kind == ExprKind::Cast && is_half(node(v).dtype)) {
+      t = voc_.type(ip_.isa, node(v).dtype);
+      v = canon(node(v).args[0]);
+    }
+    const std::string reg = vector_operand(v, suffix);
+    if (!mask.empty()) return expand(t->store_tail, {{"p", ptr}, {"t", mask}, {"v", reg}}) + ";";
+    return expand(streaming_ && !t->stream.empty() ? t->stream : t->store, {{"p", ptr}, {"v", reg}}) + ";";
+  }
+
+  // The root's value nodes: those of its operand where the root is the rounding store's cast.
+  std::vector<std::size_t> output_targets() const {
+    const std::size_t v = canon(g_.root);
+    if (node(v).kind == ExprKind::Cast && is_half(node(v).dtype)) return {node(v).args[0]};
+    return {v};
+  }
+
+  void emit_output_pass(const std::string& out) {
+    if (!ip_.vector) {
+      emit_scalar_output(out);
+      return;
+    }
+    const int L = ip_.lanes, U = ip_.unroll;
+    const std::int64_t step = static_cast<std::int64_t>(L) * U;
+    const std::vector<std::size_t> targets = output_targets();
+    const std::vector<std::size_t> nodes = needed(targets, true);
+    pr_.line(fmt::format("// the output pass: {} vectors of {} a step", U, L));
+    emit_splats(nodes, targets);
+    const std::int64_t main = r_.row / step * step;
+    if (main > 0) {
+      pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", main, step));
+      std::vector<std::string> suffixes;
+      std::vector<std::int64_t> offs;
+      for (int u = 0; u < U; ++u) {
+        suffixes.push_back(fmt::format("{}", u));
+        offs.push_back(static_cast<std::int64_t>(u) * L);
+      }
+      emit_vector_group(nodes, suffixes, "j", offs, "", true);
+      for (int u = 0; u < U; ++u) pr_.line(store(offset_expr(out, "j", u * L), suffixes[static_cast<std::size_t>(u)], ""));
+      pr_.close();
+    }
+    const std::int64_t rest = r_.row - main;
+    std::vector<std::string> suffixes;
+    std::vector<std::int64_t> offs;
+    for (int q = 0; q < rest / L; ++q) {
+      suffixes.push_back(fmt::format("r{}", q));
+      offs.push_back(main + static_cast<std::int64_t>(q) * L);
+    }
+    emit_vector_group(nodes, suffixes, "", offs, "", true);
+    for (std::size_t q = 0; q < suffixes.size(); ++q) pr_.line(store(offset_expr(out, "", offs[q]), suffixes[q], ""));
+    if (rest % L != 0) {
+      const std::int64_t off = main + rest / L * L;
+      pr_.line(fmt::format("const {} tail = {};  // the row's last {} elements", f32_->mask, lane_mask(rest % L),
+                           rest % L));
+      emit_vector_group(nodes, {"t"}, "", {off}, "tail", true);
+      pr_.line(store(offset_expr(out, "", off), "t", "tail"));
+    }
+  }
+
+  const KernelPlan& p_;
+  const RowPlan& r_;
+  const ExprDag& g_;
+  const IsaPlan& ip_;
+  const Vocabulary& voc_;
+  bool streaming_;
+  const TypeVocabulary* f32_ = nullptr;
+  const IsaVocabulary* iv_ = nullptr;
+  Printer pr_;
+  std::vector<std::string> ptr_;
+  std::vector<bool> known_;  // per node: its per-row scalar s<i> is declared
+  std::vector<bool> splat_;  // per node: its splat register c<i> is declared
+};
+
+}  // namespace
+
+std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming) {
+  return RowEmitter(p, ip, voc, streaming).emit();
+}
+
+}  // namespace bcastgen::gen
