@@ -133,6 +133,12 @@ if [ "${BENCH_TRANSPOSE:-1}" = 1 ]; then
   /usr/bin/python3 "$root/bench/transpose/transpose_bench.py" --bcastgen "$build/generator/bcastgen" \
     | tee "$results/transpose.txt" || status=1
 fi
+# The row kernels (issue 75): LayerNorm, RMSNorm and Softmax against ONNX
+# Runtime, PyTorch and oneDNN, with their roofs. BENCH_ROWS=0 skips it.
+if [ "${BENCH_ROWS:-1}" = 1 ]; then
+  /usr/bin/python3 "$root/bench/rows/rows_bench.py" --bcastgen "$build/generator/bcastgen" \
+    | tee "$results/rows.txt" || status=1
+fi
 # The results, named after the day and the CPU kind they were measured on.
 kind=$("$build/generator/bcastgen" explain 1 1 --cpu native | sed -n 's/^cpu *\([a-z0-9-]*\).*/\1/p')
 [ -z "$wisdom_dir" ] || kind=$kind-tuned
@@ -140,5 +146,6 @@ kind=$("$build/generator/bcastgen" explain 1 1 --cpu native | sed -n 's/^cpu *\(
 [ -f "$results/fused.csv" ] && cp "$results/fused.csv" "$results/$(date -u +%Y-%m-%d)-$kind-fused.csv"
 [ -f "$results/versus.txt" ] && cp "$results/versus.txt" "$results/$(date -u +%Y-%m-%d)-$kind-versus.txt"
 [ -f "$results/transpose.txt" ] && cp "$results/transpose.txt" "$results/$(date -u +%Y-%m-%d)-$kind-transpose.txt"
+[ -f "$results/rows.txt" ] && cp "$results/rows.txt" "$results/$(date -u +%Y-%m-%d)-$kind-rows.txt"
 echo "bench: results in $results (results.csv, table.md); total $(( $(date +%s) - start )) s"
 exit $status
