@@ -39,7 +39,13 @@ Each is timed, turn about in every round, as:
     statistics computed, inference) and softmax_forward; binary_add +
     layer normalization for the residual case and layer normalization +
     eltwise_gelu_erf for ln_gelu (two primitives). Skipped if libdnnl-dev is
-    not installed.
+    not installed;
+  - XNNPACK (Debian's 2022-02 snapshot; bench/rows/xnnpack_rows.cpp, built
+    here with g++ -O2 -lXNNPACK, no threadpool: one thread), the Softmax
+    cases only: softmax_nc_f32 (create and setup outside the timing, the
+    median of batches of xnn_run_operator). Skipped if libxnnpack-dev is not
+    installed, or if its header has the newer softmax API (reshape split
+    from setup) that xnnpack_rows.cpp is not written for.
 
 The first round builds and checks everything: `bcastgen run --check` (the
 tool's own long-double reference, within its row tolerance) with
@@ -201,13 +207,13 @@ def make_cases(rng):
     cases = []
 
     def add(cid, group, title, rows, cols, names, expr, roof, roof_names, ref, onednn=None, peer_rtol=1e-5,
-            fast=False):
+            fast=False, xnnpack=None):
         data = {}
         for n in names:
             data[n] = rng.standard_normal((rows, cols) if n in ("x", "r") else (cols,), dtype=np.float32)
         cases.append(dict(id=cid, group=group, title=title, rows=rows, cols=cols, names=names, data=data,
                           expr=expr, roof=roof, roof_names=roof_names, ref=ref, onednn=onednn, peer_rtol=peer_rtol,
-                          fast=fast))
+                          fast=fast, xnnpack=xnnpack))
 
     ln_ref = lambda d: ref_layer_norm(d["x"], d["g"], d["b"])  # noqa: E731
     add("ln_4096", "ln", "LayerNorm, DRAM-sized", 4096, 768, ("x", "g", "b"), LN, "x * g + b", ("x", "g", "b"),
@@ -220,9 +226,9 @@ def make_cases(rng):
     add("rmsnorm", "rmsnorm", "RMSNorm", 4096, 4096, ("x", "g"), RMS, "x * g", ("x", "g"),
         lambda d: ref_rms_norm(d["x"], d["g"]))
     add("softmax_128", "softmax", "Softmax, BERT-base attention 12 heads x 128", 12 * 128, 128, ("x",), SOFTMAX,
-        "x * 1.5", ("x",), lambda d: ref_softmax(d["x"]), "softmax")
+        "x * 1.5", ("x",), lambda d: ref_softmax(d["x"]), "softmax", xnnpack="softmax")
     add("softmax_512", "softmax", "Softmax, 8 heads x 512", 8 * 512, 512, ("x",), SOFTMAX, "x * 1.5", ("x",),
-        lambda d: ref_softmax(d["x"]), "softmax")
+        lambda d: ref_softmax(d["x"]), "softmax", xnnpack="softmax")
     add("ln_gelu", "ln_gelu", "LayerNorm then GELU, fused", 4096, 768, ("x", "g", "b"), LN_GELU, "x * g + b",
         ("x", "g", "b"), lambda d: ref_gelu(ln_ref(d)), "layernorm_gelu", peer_rtol=1e-4, fast=True)
     return cases
@@ -373,6 +379,39 @@ def onednn_run(exe, work, case, samples=15):
     return r["median_ns"], r["impl"], np.fromfile(out, np.float32).reshape(case["rows"], case["cols"])
 
 
+def xnnpack_build(work):
+    """Compiles xnnpack_rows.cpp; the executable, or None and why not."""
+    header = "/usr/include/xnnpack.h"
+    if not os.path.exists(header):
+        return None, "XNNPACK skipped: %s is missing (bench/install-deps.sh installs libxnnpack-dev)" % header
+    if "libXNNPACK.so " not in subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout:
+        return None, "XNNPACK skipped: no libXNNPACK.so in ldconfig -p (bench/install-deps.sh installs libxnnpack-dev)"
+    text = open(header).read()
+    if "xnn_reshape_softmax_nc_f32" in text or "xnn_setup_softmax_nc_f32" not in text:
+        return None, ("XNNPACK skipped: %s has a softmax_nc_f32 API other than the 2022 snapshot's "
+                      "create(channels, input_stride, output_stride, flags) + setup(batch_size, input, output, "
+                      "threadpool) that xnnpack_rows.cpp calls" % header)
+    exe = os.path.join(work, "xnnpack_rows")
+    # libXNNPACK.so.0 names libpthreadpool and libcpuinfo itself (DT_NEEDED)
+    p = subprocess.run(["g++", "-O2", "-std=c++17", os.path.join(HERE, "xnnpack_rows.cpp"), "-o", exe, "-lXNNPACK"],
+                       capture_output=True, text=True)
+    if p.returncode:
+        return None, "XNNPACK skipped: xnnpack_rows.cpp does not build:\n" + p.stderr.strip()
+    return exe, ""
+
+
+def xnnpack_run(exe, work, case, samples=15):
+    out = os.path.join(work, "xnnpack.out")
+    argv = [exe, case["xnnpack"], str(case["rows"]), str(case["cols"]), str(samples), out]
+    argv += [os.path.join(work, n + ".bin") for n in case["names"]]
+    p = subprocess.run(argv, capture_output=True, text=True)
+    line = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+    r = json.loads(line) if line.startswith("{") else {"error": p.stderr.strip()}
+    if p.returncode or "error" in r:
+        raise Failure("XNNPACK %s refused: %s" % (case["xnnpack"], r.get("error")))
+    return r["median_ns"], np.fromfile(out, np.float32).reshape(case["rows"], case["cols"])
+
+
 # ---------------------------------------------------------------------------
 
 def close(got, want, rtol, atol=None):
@@ -426,6 +465,12 @@ def main():
     if why:
         notes.append(why)
         print(why, file=sys.stderr)
+    xnnpack_exe = None
+    if any(c["xnnpack"] for c in cases):
+        xnnpack_exe, why = xnnpack_build(work)
+        if why:
+            notes.append(why)
+            print(why, file=sys.stderr)
 
     t_start = time.time()
     try:
@@ -560,6 +605,19 @@ def main():
                     entry(name, "peer", lambda c=case, d=cdir: onednn_run(onednn_exe, d, c)[0], ns)
                 except Failure as e:
                     notes.append("%s: %s" % (case["id"], e))
+            # XNNPACK
+            if xnnpack_exe and case["xnnpack"]:
+                try:
+                    ns, got = xnnpack_run(xnnpack_exe, cdir, case)
+                    name = "XNNPACK " + {"softmax": "softmax_nc"}[case["xnnpack"]]
+                    ok, err = close(got, ref, case["peer_rtol"])
+                    case["errs"][name] = err
+                    if not ok:
+                        failures.append("%s: %s differs from NumPy float64 (max abs error %.3g)"
+                                        % (case["id"], name, err))
+                    entry(name, "peer", lambda c=case, d=cdir: xnnpack_run(xnnpack_exe, d, c)[0], ns)
+                except Failure as e:
+                    notes.append("%s: %s" % (case["id"], e))
         t_setup = time.time() - t_start
         print("setup (build, check, round 1) took %.0f s" % t_setup, file=sys.stderr, flush=True)
 
@@ -576,10 +634,11 @@ def main():
         # ---- report --------------------------------------------------------
         print("bcastgen row kernels against their peers; %s; %s; f32, one core; %d round%s, medians (ms)" %
               (cpu_model(), datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), rounds, "" if rounds == 1 else "s"))
-        print("bcastgen %s --cpu native; ISAs %s; torch %s (1 thread); onnxruntime-node %s; %s; load average %s" %
+        print("bcastgen %s --cpu native; ISAs %s; torch %s (1 thread); onnxruntime-node %s; %s%s; load average %s" %
               (os.path.relpath(exe, ROOT) if exe.startswith(ROOT) else exe, ", ".join(vector_isas + ["scalar"]),
                torch.__version__, ort_version(), "oneDNN " + onednn_version() if onednn_exe else "no oneDNN",
-               " ".join("%.1f" % v for v in os.getloadavg())))
+               ("; XNNPACK " + xnnpack_version() if xnnpack_exe else "; no XNNPACK")
+               if any(c["xnnpack"] for c in cases) else "", " ".join("%.1f" % v for v in os.getloadavg())))
         summary = []
         for case in cases:
             med = {k: statistics.median(v) for k, v in case["samples"].items() if v}
@@ -656,6 +715,13 @@ def onednn_version():
         return ".".join(re.search(r"DNNL_VERSION_%s\s+(\d+)" % k, text).group(1) for k in ("MAJOR", "MINOR", "PATCH"))
     except (OSError, AttributeError):
         return "?"
+
+
+def xnnpack_version():
+    """Debian's package version (XNNPACK has no releases): 0.0~git20220216.ae108ef-2 -> git20220216.ae108ef."""
+    p = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "libxnnpack0"], capture_output=True, text=True)
+    m = re.search(r"(git\d+\.\w+)", p.stdout)
+    return m.group(1) if m else (p.stdout.strip() or "?")
 
 
 if __name__ == "__main__":

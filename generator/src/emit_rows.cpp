@@ -137,7 +137,7 @@ class RowEmitter {
   }
 
   // The row-varying nodes that `targets` need, in DAG order; in the output
-  // pass, the stashed node is read back from the output row (a leaf).
+  // pass, the stashed node is read back from the row's buffer (a leaf).
   std::vector<std::size_t> needed(const std::vector<std::size_t>& targets, bool output_pass = false) const {
     std::vector<bool> need(g_.nodes.size(), false);
     for (std::size_t t : targets) {
@@ -275,7 +275,7 @@ class RowEmitter {
 
   // Node i for the vector at `base` + `off` (register t<i>_<suffix>); masked
   // loads under `mask` when it is not empty. In the output pass the stashed
-  // node is loaded from the output row.
+  // node is loaded from the row's buffer.
   void emit_vector_node(std::size_t i, const std::string& suffix, const std::string& base, std::int64_t off,
                         const std::string& mask, bool output_pass) {
     const ExprNode& n = node(i);
@@ -354,7 +354,7 @@ class RowEmitter {
     }
     const std::optional<std::size_t> stash = stash_in(nodes);
     // Vector q of a group at base + off: into its partials, and the stashed
-    // node into the output row for the output pass.
+    // node into the row's buffer for the output pass.
     auto accumulate = [&](int q, const std::string& suffix, const std::string& base, std::int64_t off,
                           const std::string& mask) {
       for (std::size_t i : reds) {
