@@ -60,7 +60,7 @@ endfunction()
 # bcastgen_diff_specs(<out_var> PYTHON <python3> DIR <dir> SEED <n> COUNT <n> EXPR_COUNT <n>)
 #
 # The differential test's random specs: tests/diff/make_diff_specs.py writes
-# COUNT binary/Broadcast kernels, EXPR_COUNT expression DAGs and EXPR_COUNT / 8
+# COUNT binary/Broadcast kernels, EXPR_COUNT expression DAGs and EXPR_COUNT / 16
 # row kernels (reductions) from SEED into <dir>/specs at build time, in
 # 4 + 4 + 1 files (diff_0..3, expr_0..3, rows_0),
 # whose paths it puts in <out_var> for bcastgen_kernel_tables.

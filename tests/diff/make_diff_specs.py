@@ -384,7 +384,7 @@ def main():
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    rows = max(8, args.expr_count // 8)
+    rows = max(8, args.expr_count // 16)
     for kind, count, make, files in (("diff", args.count, None, args.files),
                                      ("expr", args.expr_count, expr_kernel, args.files), ("rows", rows, row_kernel, 1)):
         rng = random.Random(f"{args.seed}:{kind}")
