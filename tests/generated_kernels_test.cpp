@@ -100,31 +100,6 @@ std::pair<Op, bool> input_use(const bcastgen::ExprDag& dag, std::size_t k) {
   return {Op::Add, false};
 }
 
-// The first element of a row kernel's output farther from the reference's
-// than reference::row_tolerance, or -1.
-std::int64_t first_far_element(DType t, const unsigned char* got, const unsigned char* want, std::int64_t n) {
-  const bcastgen::reference::RowTolerance tolerance = bcastgen::reference::row_tolerance(t, want, n);
-  const int size = bcastgen::dtype_size(t);
-  for (std::int64_t i = 0; i < n; ++i) {
-    double x = 0, y = 0;
-    bcastgen::visit_dtype(t, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      T a, b;
-      std::memcpy(&a, got + i * size, sizeof a);
-      std::memcpy(&b, want + i * size, sizeof b);
-      if constexpr (bcastgen::is_half_v<T>) {
-        x = static_cast<double>(bcastgen::to_float(a));
-        y = static_cast<double>(bcastgen::to_float(b));
-      } else {
-        x = static_cast<double>(a);
-        y = static_cast<double>(b);
-      }
-    });
-    if (!tolerance.close(x, y)) return i;
-  }
-  return -1;
-}
-
 // Runs one kernel on one ISA; returns a failure description or "".
 std::string check_kernel(const KernelEntry& k, Isa isa, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -149,7 +124,8 @@ std::string check_kernel(const KernelEntry& k, Isa isa, std::uint64_t seed) {
   reference_of(k, ptrs, want.data());
   k.run(isa, ptrs.data(), got.data());
   if (rows) {
-    if (const std::int64_t i = first_far_element(out_t, got.data(), want.data(), out_n); i >= 0) {
+    if (const std::int64_t i = bcastgen::reference::first_far_element(out_t, got.data(), want.data(), out_n);
+        i >= 0) {
       return "element " + std::to_string(i) + " of " + std::to_string(out_n) + " is farther from the reference " +
              "than reference::row_tolerance";
     }

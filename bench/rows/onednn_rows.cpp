@@ -22,7 +22,6 @@
 #include <dnnl.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,42 +31,20 @@
 #include <utility>
 #include <vector>
 
+#include "peer_io.h"
+
 namespace {
 
 using dnnl::algorithm;
 using dnnl::memory;
 using dnnl::prop_kind;
 
-[[noreturn]] void fail(const std::string& message) {
-  std::fprintf(stderr, "onednn_rows: %s\n", message.c_str());
-  std::exit(2);
-}
+constexpr const char* kName = "onednn_rows";
 
-float* alloc_floats(std::size_t n) {
-  const std::size_t bytes = (n * sizeof(float) + 63) / 64 * 64 + 64;
-  void* p = std::aligned_alloc(64, bytes);
-  if (p == nullptr) fail("out of memory");
-  std::memset(p, 0, bytes);
-  return static_cast<float*>(p);
-}
-
-float* read_floats(const char* path, std::size_t n) {
-  float* p = alloc_floats(n);
-  std::FILE* f = std::fopen(path, "rb");
-  if (f == nullptr) fail(std::string("cannot open ") + path);
-  const std::size_t got = std::fread(p, sizeof(float), n, f);
-  const bool extra = std::fgetc(f) != EOF;
-  std::fclose(f);
-  if (got != n || extra) fail(std::string(path) + " does not hold " + std::to_string(n) + " floats");
-  return p;
-}
-
-void write_floats(const char* path, const float* p, std::size_t n) {
-  std::FILE* f = std::fopen(path, "wb");
-  if (f == nullptr) fail(std::string("cannot create ") + path);
-  const bool ok = std::fwrite(p, sizeof(float), n, f) == n;
-  if (std::fclose(f) != 0 || !ok) fail(std::string("cannot write ") + path);
-}
+[[noreturn]] void fail(const std::string& message) { peer::fail(kName, message); }
+float* read_floats(const char* path, std::size_t n) { return peer::read_floats(kName, path, n); }
+float* alloc_floats(std::size_t n) { return peer::alloc_floats(kName, n); }
+void write_floats(const char* path, const float* p, std::size_t n) { peer::write_floats(kName, path, p, n); }
 
 struct Step {
   dnnl::primitive prim;
@@ -159,25 +136,7 @@ int main(int argc, char** argv) {
     call();
     write_floats(out_path, out, n);
 
-    using Clock = std::chrono::steady_clock;
-    auto batch = [&](long reps) {
-      const auto t0 = Clock::now();
-      for (long i = 0; i < reps; ++i) call();
-      return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
-    };
-    long reps = 1;
-    double t = batch(reps);
-    while (t < 1e6 && reps < (1L << 30)) {
-      reps *= 2;
-      t = batch(reps);
-    }
-    std::vector<double> per_call;
-    for (int i = 0; i < std::max(samples, 1); ++i) per_call.push_back(batch(reps) / static_cast<double>(reps));
-    std::vector<double> sorted = per_call;
-    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
-    std::printf("{\"mode\": \"%s\", \"median_ns\": %.1f, \"samples_ns\": [", mode.c_str(), sorted[sorted.size() / 2]);
-    for (std::size_t i = 0; i < per_call.size(); ++i) std::printf("%s%.1f", i ? ", " : "", per_call[i]);
-    std::printf("], \"reps\": %ld, \"impl\": \"%s\"}\n", reps, impl.c_str());
+    peer::time_and_print(mode, impl, samples, call);
   } catch (const dnnl::error& e) {
     std::string what = e.what();
     std::replace(what.begin(), what.end(), '"', '\'');

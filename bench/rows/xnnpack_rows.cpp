@@ -26,47 +26,25 @@
 #include <xnnpack.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "peer_io.h"
+
 namespace {
 
-[[noreturn]] void fail(const std::string& message) {
-  std::fprintf(stderr, "xnnpack_rows: %s\n", message.c_str());
-  std::exit(2);
-}
+constexpr const char* kName = "xnnpack_rows";
 
-float* alloc_floats(std::size_t n) {
-  // XNNPACK's kernels may read (never write) past the end of a row by up to
-  // XNN_EXTRA_BYTES: pad every buffer by at least that much.
-  const std::size_t bytes = (n * sizeof(float) + XNN_EXTRA_BYTES + 63) / 64 * 64 + 64;
-  void* p = std::aligned_alloc(64, bytes);
-  if (p == nullptr) fail("out of memory");
-  std::memset(p, 0, bytes);
-  return static_cast<float*>(p);
-}
+[[noreturn]] void fail(const std::string& message) { peer::fail(kName, message); }
 
-float* read_floats(const char* path, std::size_t n) {
-  float* p = alloc_floats(n);
-  std::FILE* f = std::fopen(path, "rb");
-  if (f == nullptr) fail(std::string("cannot open ") + path);
-  const std::size_t got = std::fread(p, sizeof(float), n, f);
-  const bool extra = std::fgetc(f) != EOF;
-  std::fclose(f);
-  if (got != n || extra) fail(std::string(path) + " does not hold " + std::to_string(n) + " floats");
-  return p;
-}
-
-void write_floats(const char* path, const float* p, std::size_t n) {
-  std::FILE* f = std::fopen(path, "wb");
-  if (f == nullptr) fail(std::string("cannot create ") + path);
-  const bool ok = std::fwrite(p, sizeof(float), n, f) == n;
-  if (std::fclose(f) != 0 || !ok) fail(std::string("cannot write ") + path);
-}
+// XNNPACK's kernels may read (never write) past the end of a row by up to
+// XNN_EXTRA_BYTES: every buffer is padded by that much.
+float* read_floats(const char* path, std::size_t n) { return peer::read_floats(kName, path, n, XNN_EXTRA_BYTES); }
+float* alloc_floats(std::size_t n) { return peer::alloc_floats(kName, n, XNN_EXTRA_BYTES); }
+void write_floats(const char* path, const float* p, std::size_t n) { peer::write_floats(kName, path, p, n); }
 
 int xnn_error(const std::string& mode, const char* what, xnn_status st) {
   std::printf("{\"mode\": \"%s\", \"error\": \"%s failed, xnn_status %d\"}\n", mode.c_str(), what,
@@ -103,25 +81,7 @@ int main(int argc, char** argv) {
   if (st != xnn_status_success) return xnn_error(mode, "xnn_run_operator", st);
   write_floats(out_path, out, n);
 
-  using Clock = std::chrono::steady_clock;
-  auto batch = [&](long reps) {
-    const auto t0 = Clock::now();
-    for (long i = 0; i < reps; ++i) call();
-    return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
-  };
-  long reps = 1;
-  double t = batch(reps);
-  while (t < 1e6 && reps < (1L << 30)) {
-    reps *= 2;
-    t = batch(reps);
-  }
-  std::vector<double> per_call;
-  for (int i = 0; i < std::max(samples, 1); ++i) per_call.push_back(batch(reps) / static_cast<double>(reps));
-  std::vector<double> sorted = per_call;
-  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
-  std::printf("{\"mode\": \"%s\", \"median_ns\": %.1f, \"samples_ns\": [", mode.c_str(), sorted[sorted.size() / 2]);
-  for (std::size_t i = 0; i < per_call.size(); ++i) std::printf("%s%.1f", i ? ", " : "", per_call[i]);
-  std::printf("], \"reps\": %ld, \"impl\": \"softmax_nc_f32, no threadpool\"}\n", reps);
+  peer::time_and_print(mode, "softmax_nc_f32, no threadpool", samples, call);
 
   xnn_delete_operator(op);
   xnn_deinitialize();

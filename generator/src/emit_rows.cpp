@@ -303,6 +303,21 @@ class RowEmitter {
                          output_pass && stashed(i) ? "  // the last pass's" : ""));
   }
 
+  // `count` whole vectors from row offset `first`: registers suffixed
+  // <prefix>0, <prefix>1, ..., one vector apart.
+  struct VectorGroup {
+    std::vector<std::string> suffixes;
+    std::vector<std::int64_t> offs;
+  };
+  VectorGroup group(const std::string& prefix, std::int64_t count, std::int64_t first) const {
+    VectorGroup g;
+    for (std::int64_t q = 0; q < count; ++q) {
+      g.suffixes.push_back(fmt::format("{}{}", prefix, q));
+      g.offs.push_back(first + q * ip_.lanes);
+    }
+    return g;
+  }
+
   // The values of `nodes` for a group of vectors (suffixes[u] at base +
   // offs[u]), node by node; a math function takes two or four of them a
   // call where the plan packs it (IsaPlan::math_pack; simd/math_pack.inl).
@@ -373,27 +388,17 @@ class RowEmitter {
     if (full > 0) {
       pr_.line(fmt::format("// {} partials in {} registers: element j goes to partial j % {}", P, R, P));
       pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", full, P));
-      std::vector<std::string> suffixes;
-      std::vector<std::int64_t> offs;
-      for (int q = 0; q < R; ++q) {
-        suffixes.push_back(fmt::format("{}", q));
-        offs.push_back(static_cast<std::int64_t>(q) * L);
-      }
-      emit_vector_group(nodes, suffixes, "j", offs, "", false);
-      for (int q = 0; q < R; ++q) accumulate(q, suffixes[static_cast<std::size_t>(q)], "j", q * L, "");
+      const VectorGroup g = group("", R, 0);
+      emit_vector_group(nodes, g.suffixes, "j", g.offs, "", false);
+      for (int q = 0; q < R; ++q) accumulate(q, g.suffixes[static_cast<std::size_t>(q)], "j", q * L, "");
       pr_.close();
     }
     // The rest of the row, at constant offsets (registers named for the pass).
     const std::int64_t rest = r_.row - full;
     const std::size_t tag = reds.front();
-    std::vector<std::string> suffixes;
-    std::vector<std::int64_t> offs;
-    for (int q = 0; q < rest / L; ++q) {
-      suffixes.push_back(fmt::format("r{}_{}", tag, q));
-      offs.push_back(full + static_cast<std::int64_t>(q) * L);
-    }
-    emit_vector_group(nodes, suffixes, "", offs, "", false);
-    for (std::size_t q = 0; q < suffixes.size(); ++q) accumulate(static_cast<int>(q), suffixes[q], "", offs[q], "");
+    const VectorGroup g = group(fmt::format("r{}_", tag), rest / L, full);
+    emit_vector_group(nodes, g.suffixes, "", g.offs, "", false);
+    for (std::size_t q = 0; q < g.suffixes.size(); ++q) accumulate(static_cast<int>(q), g.suffixes[q], "", g.offs[q], "");
     if (rest % L != 0) {
       const int q = static_cast<int>(rest / L);
       const std::string mask = fmt::format("tail{}", tag), suffix = fmt::format("t{}", tag);
@@ -461,25 +466,15 @@ class RowEmitter {
     const std::int64_t main = r_.row / step * step;
     if (main > 0) {
       pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", main, step));
-      std::vector<std::string> suffixes;
-      std::vector<std::int64_t> offs;
-      for (int u = 0; u < U; ++u) {
-        suffixes.push_back(fmt::format("{}", u));
-        offs.push_back(static_cast<std::int64_t>(u) * L);
-      }
-      emit_vector_group(nodes, suffixes, "j", offs, "", true);
-      for (int u = 0; u < U; ++u) pr_.line(store(offset_expr(out, "j", u * L), suffixes[static_cast<std::size_t>(u)], ""));
+      const VectorGroup g = group("", U, 0);
+      emit_vector_group(nodes, g.suffixes, "j", g.offs, "", true);
+      for (int u = 0; u < U; ++u) pr_.line(store(offset_expr(out, "j", u * L), g.suffixes[static_cast<std::size_t>(u)], ""));
       pr_.close();
     }
     const std::int64_t rest = r_.row - main;
-    std::vector<std::string> suffixes;
-    std::vector<std::int64_t> offs;
-    for (int q = 0; q < rest / L; ++q) {
-      suffixes.push_back(fmt::format("r{}", q));
-      offs.push_back(main + static_cast<std::int64_t>(q) * L);
-    }
-    emit_vector_group(nodes, suffixes, "", offs, "", true);
-    for (std::size_t q = 0; q < suffixes.size(); ++q) pr_.line(store(offset_expr(out, "", offs[q]), suffixes[q], ""));
+    const VectorGroup g = group("r", rest / L, main);
+    emit_vector_group(nodes, g.suffixes, "", g.offs, "", true);
+    for (std::size_t q = 0; q < g.suffixes.size(); ++q) pr_.line(store(offset_expr(out, "", g.offs[q]), g.suffixes[q], ""));
     if (rest % L != 0) {
       const std::int64_t off = main + rest / L * L;
       pr_.line(fmt::format("const {} tail = {};  // the row's last {} elements", f32_->mask, lane_mask(rest % L),

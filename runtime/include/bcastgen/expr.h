@@ -425,6 +425,17 @@ inline std::vector<Shape> layout_shapes(const ExprDag& dag, const std::vector<Sh
   return shapes;
 }
 
+// node_shapes of a DAG with reductions over inputs of `declared` shapes
+// (through their layouts); InvalidArgument under a rule other than numpy.
+inline std::vector<Shape> reduction_node_shapes(const ExprDag& dag, Rule rule, const std::vector<Shape>& declared,
+                                                const std::vector<std::string>& names = {}) {
+  if (rule != Rule::Numpy) {
+    throw InvalidArgument(std::string("reductions broadcast back under rule numpy; this kernel's rule is ") +
+                          rule_name(rule));
+  }
+  return node_shapes(dag, layout_shapes(dag, declared, names));
+}
+
 // The output shape of `dag` over inputs of `declared` shapes: the inputs'
 // broadcast, or with reductions the root's shape (node_shapes), which takes
 // rule numpy. Throws as broadcast_expr_inputs and node_shapes, and
@@ -433,11 +444,7 @@ inline Shape expr_out_shape(const ExprDag& dag, Rule rule, const std::vector<Sha
                             const std::vector<std::string>& names = {}) {
   const BroadcastInputs b = broadcast_expr_inputs(dag, rule, declared, axis, names);
   if (!has_reductions(dag)) return b.out;
-  if (rule != Rule::Numpy) {
-    throw InvalidArgument(std::string("reductions broadcast back under rule numpy; this kernel's rule is ") +
-                          rule_name(rule));
-  }
-  return node_shapes(dag, layout_shapes(dag, declared, names))[dag.root];
+  return reduction_node_shapes(dag, rule, declared, names)[dag.root];
 }
 
 // The DAG of one binary op over inputs 0 and 1 (a kernel spec's `op:`).

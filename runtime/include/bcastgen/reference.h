@@ -367,12 +367,21 @@ inline void evaluate_with_reductions(const ExprDag& dag, const std::vector<ExprO
       std::vector<bool> done(static_cast<std::size_t>(numel), false);
       std::vector<long double> group, result;
       std::vector<std::int64_t> m(rank), base(rank);
+      // The next multi-index m along the reduced axes only, each up to its
+      // extent in `extent` (row-major); false after the last.
+      auto next_reduced = [&](std::vector<std::int64_t>& mi, const Shape& extent) {
+        for (std::size_t d = rank; d-- > 0;) {
+          if (!reduced[d]) continue;
+          if (++mi[d] < extent[d]) return true;
+          mi[d] = 0;
+        }
+        return false;
+      };
       std::fill(idx.begin(), idx.end(), 0);
       for (std::int64_t i = 0; i < numel; ++i, next()) {
         if (done[static_cast<std::size_t>(i)]) continue;
         // The group of element i: the operand's elements on the reduced axes.
         base = idx;
-        std::vector<std::int64_t> members;
         std::vector<std::int64_t> ext(rank, 1);
         for (std::size_t d = 0; d < rank; ++d) {
           if (reduced[d]) {
@@ -382,18 +391,9 @@ inline void evaluate_with_reductions(const ExprDag& dag, const std::vector<ExprO
         }
         group.clear();
         m = base;
-        for (;;) {
-          const std::int64_t f = flat(m);
-          members.push_back(f);
-          group.push_back(expr_value_wide(vals[n.args[0]][static_cast<std::size_t>(f)], xt));
-          std::size_t d = rank;
-          while (d-- > 0) {
-            if (!reduced[d]) continue;
-            if (++m[d] < ext[d]) break;
-            m[d] = 0;
-          }
-          if (d == static_cast<std::size_t>(-1)) break;
-        }
+        do {
+          group.push_back(expr_value_wide(vals[n.args[0]][static_cast<std::size_t>(flat(m))], xt));
+        } while (next_reduced(m, ext));
         reduce_group(n.reduce, group, result);
         // Every element of D in the group's span gets its value: along a
         // reduced axis, a kept size-1 result is the same at every index, a
@@ -410,13 +410,7 @@ inline void evaluate_with_reductions(const ExprDag& dag, const std::vector<ExprO
           const std::int64_t f = flat(m);
           v[static_cast<std::size_t>(f)] = expr_value_rounded(result[static_cast<std::size_t>(c)], n.dtype);
           done[static_cast<std::size_t>(f)] = true;
-          std::size_t d = rank;
-          while (d-- > 0) {
-            if (!reduced[d]) continue;
-            if (++m[d] < dom[d]) break;
-            m[d] = 0;
-          }
-          if (d == static_cast<std::size_t>(-1)) break;
+          if (!next_reduced(m, dom)) break;
         }
       }
       continue;
@@ -551,7 +545,10 @@ inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs,
   std::vector<std::int64_t> offsets;
   const BroadcastInputs b = broadcast_expr_inputs(dag, rule, shapes, axis, names, &offsets);
   const std::int64_t numel = checked_numel(b.out);
-  const Shape out_shape = has_reductions(dag) ? expr_out_shape(dag, rule, shapes, axis, names) : b.out;
+  // With reductions, every node's shape (computed once): the root's is the output's.
+  const std::vector<Shape> reduced_shapes =
+      has_reductions(dag) ? reduction_node_shapes(dag, rule, shapes, names) : std::vector<Shape>{};
+  const Shape out_shape = reduced_shapes.empty() ? b.out : reduced_shapes[dag.root];
   if (numel == 0 || checked_numel(out_shape) == 0) return;
   for (std::size_t j = 0; j < inputs.size(); ++j) {
     if (inputs[j].data == nullptr) {
@@ -560,8 +557,8 @@ inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs,
     }
   }
   if (out == nullptr) throw InvalidArgument("reference::evaluate: null output pointer for a non-empty output");
-  if (has_reductions(dag)) {
-    detail::evaluate_with_reductions(dag, inputs, b, offsets, node_shapes(dag, layout_shapes(dag, shapes, names)), out);
+  if (!reduced_shapes.empty()) {
+    detail::evaluate_with_reductions(dag, inputs, b, offsets, reduced_shapes, out);
     return;
   }
   const std::size_t rank = b.out.size();
@@ -612,24 +609,40 @@ struct RowTolerance {
   }
 };
 
-inline RowTolerance row_tolerance(DType t, const void* want, std::int64_t n) {
-  double scale = 0;
+// Element i of `p`, of dtype t, as a double (a 16-bit float widened).
+inline double element_as_double(DType t, const void* p, std::int64_t i) {
+  double w = 0;
   visit_dtype(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    for (std::int64_t i = 0; i < n; ++i) {
-      T y;
-      std::memcpy(&y, static_cast<const unsigned char*>(want) + i * static_cast<std::int64_t>(sizeof(T)), sizeof(T));
-      double w = 0;
-      if constexpr (is_half_v<T>) {
-        w = static_cast<double>(to_float(y));
-      } else {
-        w = static_cast<double>(y);
-      }
-      if (std::isfinite(w)) scale = std::max(scale, std::fabs(w));
+    T y;
+    std::memcpy(&y, static_cast<const unsigned char*>(p) + i * static_cast<std::int64_t>(sizeof(T)), sizeof(T));
+    if constexpr (is_half_v<T>) {
+      w = static_cast<double>(to_float(y));
+    } else {
+      w = static_cast<double>(y);
     }
   });
+  return w;
+}
+
+inline RowTolerance row_tolerance(DType t, const void* want, std::int64_t n) {
+  double scale = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double w = element_as_double(t, want, i);
+    if (std::isfinite(w)) scale = std::max(scale, std::fabs(w));
+  }
   const double eps = t == DType::F16 ? 0x1p-10 : t == DType::Bf16 ? 0x1p-7 : t == DType::F64 ? 0x1p-52 : 0x1p-23;
   return {4 * eps, std::max(64 * 0x1p-23, 4 * eps) * scale};
+}
+
+// The first of n elements of a row kernel's output `got` farther from the
+// reference's `want` than row_tolerance, or -1.
+inline std::int64_t first_far_element(DType t, const void* got, const void* want, std::int64_t n) {
+  const RowTolerance tolerance = row_tolerance(t, want, n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (!tolerance.close(element_as_double(t, got, i), element_as_double(t, want, i))) return i;
+  }
+  return -1;
 }
 
 }  // namespace reference
