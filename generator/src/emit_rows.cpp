@@ -1,6 +1,8 @@
 // Row kernels: the body of one ISA variant, as rows.cpp planned it. Per
 // row: the per-row values, then each reduction pass (its partials, then
-// their fixed tree), then the output pass or the row's one value.
+// their fixed tree), then the output pass or the row's one value. Where the
+// plan pairs rows (RowPlan::rows_per_step), the two rows' code alternates
+// pass by pass; row b's names end in _b.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -27,10 +29,14 @@ Op combine_op(ReduceOp op) {
   return op == ReduceOp::Max ? Op::Maximum : op == ReduceOp::Min ? Op::Minimum : Op::Add;
 }
 
+// The code of one row: its passes, with names suffixed by `rs` ("" for the
+// first row of a step, "_b" for the second), over the row's pointers.
 class RowEmitter {
  public:
-  RowEmitter(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming)
-      : p_(p), r_(*p.rows), g_(p.rows->program), ip_(ip), voc_(voc), streaming_(streaming) {
+  RowEmitter(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming, Printer& pr,
+             std::string rs, std::vector<std::string> ptrs, std::string out)
+      : p_(p), r_(*p.rows), g_(p.rows->program), ip_(ip), voc_(voc), streaming_(streaming), pr_(pr),
+        rs_(std::move(rs)), ptr_(std::move(ptrs)), out_(std::move(out)) {
     if (ip.vector) {
       f32_ = voc.type(ip.isa, DType::F32);
       iv_ = voc.isa(ip.isa);
@@ -39,77 +45,33 @@ class RowEmitter {
     splat_.assign(g_.nodes.size(), false);
   }
 
-  std::string emit() {
-    if (p_.empty) {
-      pr_.line("(void)i0;");
-      for (std::size_t k = 0; k < p_.spec.inputs.size(); ++k) pr_.line(fmt::format("(void)in{};", k));
-      pr_.line("(void)out;");
-      pr_.line("// the output has no elements");
-      return pr_.take();
+  void begin() {
+    if (r_.stash) pr_.line(fmt::format("alignas(64) float {}[{}];", stash_name(), r_.row));
+  }
+
+  // The per-row values that reduction pass k reads, then the pass.
+  void pass(int k) {
+    emit_scalars(k);
+    emit_pass(k);
+  }
+
+  // The values after the last pass, then the output pass or the row's value.
+  void finish() {
+    emit_scalars(r_.passes);
+    if (r_.out_per_row) {
+      pr_.line(fmt::format("{}[0] = {};", out_, scalar_operand(g_.root)));
+      return;
     }
-    for (std::size_t k = 0; k < p_.spec.inputs.size(); ++k) {
-      ptr_.push_back(fmt::format("in{}", k));
-      if (k < p_.offsets.size() && p_.offsets[k] != 0) {
-        pr_.line(fmt::format("const {}* in{}_at = in{} + {};  // the first element its layout reads", elem(k), k, k,
-                             p_.offsets[k]));
-        ptr_.back() = fmt::format("in{}_at", k);
-      }
-    }
-    std::string out = "out";
-    const std::string out_elem = dtype_info(p_.out_dtype).cpp_type;
-    auto advance = [&](std::string& ptr, const std::string& name, const std::string& type, std::int64_t stride,
-                       const std::string& i, std::size_t depth) { advance_pointer(pr_, ptr, name, type, stride, i, depth); };
-    auto advance_all = [&](const Loop& l, const std::string& i, std::size_t depth) {
-      for (std::size_t k = 0; k < ptr_.size(); ++k) {
-        advance(ptr_[k], fmt::format("in{}", k), "const " + elem(k), l.in[k], i, depth);
-      }
-      advance(out, "out", out_elem, l.out, i, depth);
-    };
-    std::size_t first = 0;
-    if (p_.split) {
-      pr_.line(fmt::format("// row block i0 of the split loop (extent {})", r_.outer.front().extent));
-      advance_all(r_.outer.front(), "i0", 0);
-      first = 1;
-    } else {
-      pr_.line("(void)i0;  // one piece: no split loop");
-    }
-    for (std::size_t d = first; d < r_.outer.size(); ++d) {
-      const std::string i = fmt::format("i{}", d);
-      pr_.open(fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, r_.outer[d].extent));
-      advance_all(r_.outer[d], i, d);
-    }
-    emit_row(out);
-    for (std::size_t d = r_.outer.size(); d-- > first;) pr_.close(fmt::format("for i{}", d));
-    return pr_.take();
+    emit_output_pass(out_);
   }
 
  private:
-  std::string elem(std::size_t k) const { return dtype_info(p_.spec.inputs[k].dtype).cpp_type; }
   const ExprNode& node(std::size_t i) const { return g_.nodes[i]; }
   std::size_t canon(std::size_t i) const { return expand_operand(g_, i); }
   std::string ctype(std::size_t i) const { return dtype_info(node(i).dtype).cpp_type; }
   bool varying(std::size_t i) const { return r_.varying[canon(i)]; }
 
-  // --- the row -------------------------------------------------------------
-
-  void emit_row(const std::string& out) {
-    pr_.line(fmt::format("// one row of {} elements: {} reduction pass{}, then {}", r_.row, r_.passes,
-                         r_.passes == 1 ? "" : "es", r_.out_per_row ? "its one value" : "the output pass"));
-    if (r_.stash) {
-      pr_.line(fmt::format("// t{} (a math function's) is computed once, in the last pass, and read back", *r_.stash));
-      pr_.line(fmt::format("alignas(64) float stash[{}];", r_.row));
-    }
-    for (int k = 0; k < r_.passes; ++k) {
-      emit_scalars(k);
-      emit_pass(k);
-    }
-    emit_scalars(r_.passes);
-    if (r_.out_per_row) {
-      pr_.line(fmt::format("{}[0] = {};", out, scalar_operand(g_.root)));
-      return;
-    }
-    emit_output_pass(out);
-  }
+  std::string stash_name() const { return "stash" + rs_; }
 
   // The per-row values whose reductions are known by pass `level`.
   void emit_scalars(int level) {
@@ -118,11 +80,11 @@ class RowEmitter {
       if (r_.varying[i] || known_[i] || r_.level[i] > level) continue;
       if (n.kind == ExprKind::Literal || n.kind == ExprKind::Expand || n.kind == ExprKind::Reduce) continue;
       if (n.kind == ExprKind::Input) {
-        pr_.line(fmt::format("const {} s{} = {}[0];  // one value per row", ctype(i), i, ptr_[n.input]));
+        pr_.line(fmt::format("const {} s{}{} = {}[0];  // one value per row", ctype(i), i, rs_, ptr_[n.input]));
       } else {
         std::vector<std::string> args;
         for (std::size_t a : n.args) args.push_back(scalar_operand(a));
-        pr_.line(fmt::format("const {} s{} = {};", ctype(i), i, scalar_call(n, args)));
+        pr_.line(fmt::format("const {} s{}{} = {};", ctype(i), i, rs_, scalar_call(n, args)));
       }
       known_[i] = true;
     }
@@ -133,7 +95,7 @@ class RowEmitter {
   std::string scalar_operand(std::size_t a) const {
     a = canon(a);
     if (node(a).kind == ExprKind::Literal) return literal_cpp(node(a).literal, node(a).dtype);
-    return fmt::format("{}{}", r_.varying[a] ? "v" : "s", a);
+    return fmt::format("{}{}{}", r_.varying[a] ? "v" : "s", a, rs_);
   }
 
   // The row-varying nodes that `targets` need, in DAG order; in the output
@@ -178,22 +140,22 @@ class RowEmitter {
     for (std::size_t i : nodes) {
       const ExprNode& n = node(i);
       if (output_pass && stashed(i)) {
-        pr_.line(fmt::format("const {} v{} = stash[{}];  // the last pass's", ctype(i), i, j));
+        pr_.line(fmt::format("const {} v{}{} = {}[{}];  // the last pass's", ctype(i), i, rs_, stash_name(), j));
         continue;
       }
       if (n.kind == ExprKind::Input) {
-        pr_.line(fmt::format("const {} v{} = {}[{}];", ctype(i), i, ptr_[n.input], j));
+        pr_.line(fmt::format("const {} v{}{} = {}[{}];", ctype(i), i, rs_, ptr_[n.input], j));
         continue;
       }
       std::vector<std::string> args;
       for (std::size_t a : n.args) args.push_back(scalar_operand(a));
-      pr_.line(fmt::format("const {} v{} = {};", ctype(i), i, scalar_call(n, args)));
+      pr_.line(fmt::format("const {} v{}{} = {};", ctype(i), i, rs_, scalar_call(n, args)));
     }
   }
 
   void emit_pass(int k) {
     const std::vector<std::size_t> reds = pass_reductions(k);
-    pr_.line(fmt::format("// pass {}: {}", k + 1, reduction_names(reds)));
+    pr_.line(fmt::format("// pass {}{}: {}", k + 1, rs_.empty() ? "" : " of row b", reduction_names(reds)));
     if (ip_.vector) {
       emit_vector_pass(reds);
     } else {
@@ -207,28 +169,28 @@ class RowEmitter {
     std::vector<std::size_t> targets;
     for (std::size_t i : reds) {
       targets.push_back(node(i).args[0]);
-      pr_.line(fmt::format("{} acc{}[{}];", ctype(i), i, P));
-      pr_.line(fmt::format("for (int l = 0; l < {}; ++l) acc{}[l] = bcastgen::row_identity<{}, {}>();", P, i,
+      pr_.line(fmt::format("{} acc{}{}[{}];", ctype(i), i, rs_, P));
+      pr_.line(fmt::format("for (int l = 0; l < {}; ++l) acc{}{}[l] = bcastgen::row_identity<{}, {}>();", P, i, rs_,
                            reduce_enum(node(i).reduce), ctype(i)));
     }
     pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; ++j)", r_.row));
     emit_scalar_values(needed(targets), "j");
     for (std::size_t i : reds) {
-      pr_.line(fmt::format("acc{0}[j % {1}] = bcastgen::row_combine<{2}>(acc{0}[j % {1}], {3});", i, P,
-                           reduce_enum(node(i).reduce), scalar_operand(node(i).args[0])));
+      pr_.line(fmt::format("acc{0}{4}[j % {1}] = bcastgen::row_combine<{2}>(acc{0}{4}[j % {1}], {3});", i, P,
+                           reduce_enum(node(i).reduce), scalar_operand(node(i).args[0]), rs_));
     }
     if (const std::optional<std::size_t> s = stash_in(needed(targets))) {
-      pr_.line(fmt::format("stash[j] = v{};  // read back by the output pass", *s));
+      pr_.line(fmt::format("{}[j] = v{}{};  // read back by the output pass", stash_name(), *s, rs_));
     }
     pr_.close();
     for (std::size_t i : reds) {
-      pr_.line(fmt::format("const {} s{} = bcastgen::row_tree<{}>(acc{}, {});", ctype(i), i,
-                           reduce_enum(node(i).reduce), i, P));
+      pr_.line(fmt::format("const {} s{}{} = bcastgen::row_tree<{}>(acc{}{}, {});", ctype(i), i, rs_,
+                           reduce_enum(node(i).reduce), i, rs_, P));
     }
   }
 
   void emit_scalar_output(const std::string& out) {
-    pr_.line("// the output pass");
+    pr_.line(rs_.empty() ? "// the output pass" : "// the output pass of row b");
     pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; ++j)", r_.row));
     emit_scalar_values(needed({g_.root}, true), "j", true);
     pr_.line(fmt::format("{}[j] = {};", out, scalar_operand(g_.root)));
@@ -253,7 +215,7 @@ class RowEmitter {
     auto splat = [&](std::size_t a) {
       a = canon(a);
       if (r_.varying[a] || splat_[a]) return;
-      pr_.line(fmt::format("const {} c{} = {};", f32_->vec, a, expand(f32_->splat, {{"x", scalar_operand(a)}})));
+      pr_.line(fmt::format("const {} c{}{} = {};", f32_->vec, a, rs_, expand(f32_->splat, {{"x", scalar_operand(a)}})));
       splat_[a] = true;
     };
     for (std::size_t i : nodes) {
@@ -264,7 +226,7 @@ class RowEmitter {
 
   std::string vector_operand(std::size_t a, const std::string& suffix) const {
     a = canon(a);
-    return r_.varying[a] ? fmt::format("t{}_{}", a, suffix) : fmt::format("c{}", a);
+    return r_.varying[a] ? fmt::format("t{}_{}{}", a, suffix, rs_) : fmt::format("c{}{}", a, rs_);
   }
 
   // The stashed node, where `nodes` (a pass's) compute it.
@@ -284,7 +246,7 @@ class RowEmitter {
     };
     std::string value;
     if (output_pass && stashed(i)) {
-      value = load(f32_, offset_expr("stash", base, off));
+      value = load(f32_, offset_expr(stash_name(), base, off));
     } else {
       switch (n.kind) {
         case ExprKind::Input: value = load(tv(i), offset_expr(ptr_[n.input], base, off)); break;
@@ -299,7 +261,7 @@ class RowEmitter {
         default: value = "?"; break;
       }
     }
-    pr_.line(fmt::format("const {} t{}_{} = {};{}", f32_->vec, i, suffix, value,
+    pr_.line(fmt::format("const {} t{}_{}{} = {};{}", f32_->vec, i, suffix, rs_, value,
                          output_pass && stashed(i) ? "  // the last pass's" : ""));
   }
 
@@ -338,16 +300,19 @@ class RowEmitter {
         for (std::size_t u = first; u < first + width; ++u) {
           args += (u > first ? ", " : "") + vector_operand(node(i).args[0], suffixes[u]);
         }
-        const std::string pack = fmt::format("t{}_{}x{}", i, suffixes[first], width);
+        const std::string pack = fmt::format("t{}_{}x{}{}", i, suffixes[first], width, rs_);
         const std::string call = expand(packed_call(*voc_.unary(ip_.isa, DType::F32, node(i).unary), static_cast<int>(width)),
                                         {{"x", tuple + "{{" + args + "}}"}});
         pr_.line(fmt::format("const {} {} = {};", tuple, pack, call));
         for (std::size_t u = first; u < first + width; ++u) {
-          pr_.line(fmt::format("const {} t{}_{} = {}.v[{}];", f32_->vec, i, suffixes[u], pack, u - first));
+          pr_.line(fmt::format("const {} t{}_{}{} = {}.v[{}];", f32_->vec, i, suffixes[u], rs_, pack, u - first));
         }
       }
     }
   }
+
+  // Partial vector q of reduction i.
+  std::string partial(std::size_t i, int q) const { return fmt::format("a{}_{}{}", i, q, rs_); }
 
   std::string vector_combine(ReduceOp op, const std::string& a, const std::string& b) const {
     return expand(*voc_.op(ip_.isa, DType::F32, combine_op(op)), {{"a", a}, {"b", b}});
@@ -362,7 +327,7 @@ class RowEmitter {
     emit_splats(nodes, targets);
     for (std::size_t i : reds) {
       for (int q = 0; q < R; ++q) {
-        pr_.line(fmt::format("{} a{}_{} = {};", f32_->vec, i, q,
+        pr_.line(fmt::format("{} {} = {};", f32_->vec, partial(i, q),
                              expand(f32_->splat, {{"x", fmt::format("bcastgen::row_identity<{}, float>()",
                                                                     reduce_enum(node(i).reduce))}})));
       }
@@ -373,13 +338,13 @@ class RowEmitter {
     auto accumulate = [&](int q, const std::string& suffix, const std::string& base, std::int64_t off,
                           const std::string& mask) {
       for (std::size_t i : reds) {
-        const std::string acc = fmt::format("a{}_{}", i, q);
+        const std::string acc = partial(i, q);
         const std::string sum = vector_combine(node(i).reduce, acc, vector_operand(node(i).args[0], suffix));
         pr_.line(mask.empty() ? fmt::format("{} = {};", acc, sum)
                               : fmt::format("{} = {};", acc, expand(f32_->blend_tail, {{"t", mask}, {"x", sum}, {"y", acc}})));
       }
       if (!stash) return;
-      const std::string at = offset_expr("stash", base, off), reg = fmt::format("t{}_{}", *stash, suffix);
+      const std::string at = offset_expr(stash_name(), base, off), reg = fmt::format("t{}_{}{}", *stash, suffix, rs_);
       pr_.line((mask.empty() ? expand(f32_->store, {{"p", at}, {"v", reg}})
                              : expand(f32_->store_tail, {{"p", at}, {"t", mask}, {"v", reg}})) +
                ";  // read back by the output pass");
@@ -401,7 +366,7 @@ class RowEmitter {
     for (std::size_t q = 0; q < g.suffixes.size(); ++q) accumulate(static_cast<int>(q), g.suffixes[q], "", g.offs[q], "");
     if (rest % L != 0) {
       const int q = static_cast<int>(rest / L);
-      const std::string mask = fmt::format("tail{}", tag), suffix = fmt::format("t{}", tag);
+      const std::string mask = fmt::format("tail{}{}", tag, rs_), suffix = fmt::format("t{}", tag);
       pr_.line(fmt::format("const {} {} = {};  // the row's last {} elements", f32_->mask, mask, lane_mask(rest % L),
                            rest % L));
       emit_vector_group(nodes, {suffix}, "", {full + q * L}, mask, false);
@@ -411,23 +376,23 @@ class RowEmitter {
     for (std::size_t i : reds) {
       for (int h = R / 2; h >= 1; h /= 2) {
         for (int q = 0; q < h; ++q) {
-          pr_.line(fmt::format("a{0}_{1} = {2};", i, q,
-                               vector_combine(node(i).reduce, fmt::format("a{}_{}", i, q), fmt::format("a{}_{}", i, q + h))));
+          pr_.line(fmt::format("{} = {};", partial(i, q), vector_combine(node(i).reduce, partial(i, q), partial(i, q + h))));
         }
       }
-      const std::string a = fmt::format("a{}_0", i);
+      const std::string a = partial(i, 0);
       if (!f32_->lanes_down.empty() && !f32_->first_lane.empty()) {  // the same tree, inside the register
         for (int h = L / 2; h >= 1; h /= 2) {
           pr_.line(fmt::format("{} = {};", a,
                                vector_combine(node(i).reduce, a,
                                               expand(f32_->lanes_down, {{"h", std::to_string(h)}, {"x", a}}))));
         }
-        pr_.line(fmt::format("const float s{} = {};", i, expand(f32_->first_lane, {{"x", a}})));
+        pr_.line(fmt::format("const float s{}{} = {};", i, rs_, expand(f32_->first_lane, {{"x", a}})));
         continue;
       }
-      pr_.line(fmt::format("alignas({}) float b{}[{}];", align, i, L));
-      pr_.line(expand(f32_->store, {{"p", fmt::format("b{}", i)}, {"v", a}}) + ";");
-      pr_.line(fmt::format("const float s{} = bcastgen::row_tree<{}>(b{}, {});", i, reduce_enum(node(i).reduce), i, L));
+      const std::string b = fmt::format("b{}{}", i, rs_);
+      pr_.line(fmt::format("alignas({}) float {}[{}];", align, b, L));
+      pr_.line(expand(f32_->store, {{"p", b}, {"v", a}}) + ";");
+      pr_.line(fmt::format("const float s{}{} = bcastgen::row_tree<{}>({}, {});", i, rs_, reduce_enum(node(i).reduce), b, L));
     }
   }
 
@@ -461,7 +426,7 @@ class RowEmitter {
     const std::int64_t step = static_cast<std::int64_t>(L) * U;
     const std::vector<std::size_t> targets = output_targets();
     const std::vector<std::size_t> nodes = needed(targets, true);
-    pr_.line(fmt::format("// the output pass: {} vectors of {} a step", U, L));
+    pr_.line(fmt::format("// the output pass{}: {} vectors of {} a step", rs_.empty() ? "" : " of row b", U, L));
     emit_splats(nodes, targets);
     const std::int64_t main = r_.row / step * step;
     if (main > 0) {
@@ -477,10 +442,11 @@ class RowEmitter {
     for (std::size_t q = 0; q < g.suffixes.size(); ++q) pr_.line(store(offset_expr(out, "", g.offs[q]), g.suffixes[q], ""));
     if (rest % L != 0) {
       const std::int64_t off = main + rest / L * L;
-      pr_.line(fmt::format("const {} tail = {};  // the row's last {} elements", f32_->mask, lane_mask(rest % L),
+      const std::string mask = "tail" + rs_;
+      pr_.line(fmt::format("const {} {} = {};  // the row's last {} elements", f32_->mask, mask, lane_mask(rest % L),
                            rest % L));
-      emit_vector_group(nodes, {"t"}, "", {off}, "tail", true);
-      pr_.line(store(offset_expr(out, "", off), "t", "tail"));
+      emit_vector_group(nodes, {"t"}, "", {off}, mask, true);
+      pr_.line(store(offset_expr(out, "", off), "t", mask));
     }
   }
 
@@ -492,8 +458,10 @@ class RowEmitter {
   bool streaming_;
   const TypeVocabulary* f32_ = nullptr;
   const IsaVocabulary* iv_ = nullptr;
-  Printer pr_;
-  std::vector<std::string> ptr_;
+  Printer& pr_;
+  std::string rs_;                // the names' suffix: "" for row a, "_b" for row b
+  std::vector<std::string> ptr_;  // per input, the row's pointer
+  std::string out_;               // the row's output pointer
   std::vector<bool> known_;  // per node: its per-row scalar s<i> is declared
   std::vector<bool> splat_;  // per node: its splat register c<i> is declared
 };
@@ -501,7 +469,69 @@ class RowEmitter {
 }  // namespace
 
 std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming) {
-  return RowEmitter(p, ip, voc, streaming).emit();
+  const RowPlan& r = *p.rows;
+  Printer pr;
+  if (p.empty) {
+    pr.line("(void)i0;");
+    for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) pr.line(fmt::format("(void)in{};", k));
+    pr.line("(void)out;");
+    pr.line("// the output has no elements");
+    return pr.take();
+  }
+  auto elem = [&](std::size_t k) { return std::string(dtype_info(p.spec.inputs[k].dtype).cpp_type); };
+  std::vector<std::string> ptrs;
+  for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
+    ptrs.push_back(fmt::format("in{}", k));
+    if (k < p.offsets.size() && p.offsets[k] != 0) {
+      pr.line(fmt::format("const {}* in{}_at = in{} + {};  // the first element its layout reads", elem(k), k, k,
+                          p.offsets[k]));
+      ptrs.back() = fmt::format("in{}_at", k);
+    }
+  }
+  std::string out = "out";
+  const std::string out_elem = dtype_info(p.out_dtype).cpp_type;
+  auto advance_all = [&](const Loop& l, const std::string& i, std::size_t depth) {
+    for (std::size_t k = 0; k < ptrs.size(); ++k) {
+      advance_pointer(pr, ptrs[k], fmt::format("in{}", k), "const " + elem(k), l.in[k], i, depth);
+    }
+    advance_pointer(pr, out, "out", out_elem, l.out, i, depth);
+  };
+  std::size_t first = 0;
+  if (p.split) {
+    pr.line(fmt::format("// row block i0 of the split loop (extent {})", r.outer.front().extent));
+    advance_all(r.outer.front(), "i0", 0);
+    first = 1;
+  } else {
+    pr.line("(void)i0;  // one piece: no split loop");
+  }
+  for (std::size_t d = first; d < r.outer.size(); ++d) {
+    const std::string i = fmt::format("i{}", d);
+    pr.open(fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, r.outer[d].extent));
+    advance_all(r.outer[d], i, d);
+  }
+  pr.line(fmt::format("// {} of {} elements: {} reduction pass{}, then {}",
+                      r.rows_per_step == 2 ? "two rows (a, then b pass by pass)" : "one row", r.row, r.passes,
+                      r.passes == 1 ? "" : "es", r.out_per_row ? "its one value" : "the output pass"));
+  if (r.stash) pr.line(fmt::format("// t{} (a math function's) is computed once, in the last pass, and read back", *r.stash));
+  std::vector<RowEmitter> rows;
+  rows.emplace_back(p, ip, voc, streaming, pr, "", ptrs, out);
+  if (r.rows_per_step == 2) {  // row b: one step of the paired loop on
+    std::vector<std::string> next = ptrs;
+    for (std::size_t k = 0; k < next.size(); ++k) {
+      if (r.pair.in[k] == 0) continue;
+      next[k] = fmt::format("in{}_b", k);
+      pr.line(fmt::format("const {}* {} = {} + {};", elem(k), next[k], ptrs[k], r.pair.in[k]));
+    }
+    pr.line(fmt::format("{}* out_b = {} + {};", out_elem, out, r.pair.out));
+    rows.emplace_back(p, ip, voc, streaming, pr, "_b", next, "out_b");
+  }
+  for (RowEmitter& row : rows) row.begin();
+  for (int k = 0; k < r.passes; ++k) {
+    for (RowEmitter& row : rows) row.pass(k);
+  }
+  for (RowEmitter& row : rows) row.finish();
+  for (std::size_t d = r.outer.size(); d-- > first;) pr.close(fmt::format("for i{}", d));
+  return pr.take();
 }
 
 }  // namespace bcastgen::gen

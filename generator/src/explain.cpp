@@ -19,9 +19,11 @@ std::string describe_row_program(const KernelPlan& p) {
   const RowPlan& r = *p.rows;
   std::vector<std::string> names;
   for (const InputSpec& in : p.spec.inputs) names.push_back(in.name);
-  std::string s = fmt::format("row program ({} rows of {} elements; {} reduction pass{}, then {}):\n",
-                              p.outer_extent, r.row, r.passes, r.passes == 1 ? "" : "es",
-                              r.out_per_row ? "the row's one value" : "the output pass");
+  std::int64_t rows = r.rows_per_step;
+  for (const Loop& l : r.outer) rows *= l.extent;
+  std::string s = fmt::format("row program ({} rows of {} elements{}; {} reduction pass{}, then {}):\n", rows, r.row,
+                              r.rows_per_step == 2 ? ", two a step, pass by pass" : "", r.passes,
+                              r.passes == 1 ? "" : "es", r.out_per_row ? "the row's one value" : "the output pass");
   for (std::size_t i = 0; i < r.program.nodes.size(); ++i) {
     const ExprNode& n = r.program.nodes[i];
     std::string when;

@@ -1011,6 +1011,7 @@ static void plan_row_kernel(KernelPlan& p, const PlanOptions& opt, const Vocabul
   // The nest over the output's elements: the loops over the rows, and the
   // row itself where the output is the row (a row's one value has none).
   p.loops = r.outer;
+  if (r.rows_per_step == 2) p.loops.push_back(r.pair);  // the two rows of a step
   if (!r.out_per_row) {
     Loop row{r.row, {}, 1};
     for (bool one : r.per_row) row.in.push_back(one ? 0 : 1);
@@ -1018,7 +1019,9 @@ static void plan_row_kernel(KernelPlan& p, const PlanOptions& opt, const Vocabul
   }
   p.split = !r.outer.empty();
   p.outer_extent = p.split ? r.outer.front().extent : 1;
-  p.split_why = p.split ? fmt::format("loop i0 ({} iterations, whole rows) can be split across threads", p.outer_extent)
+  const bool paired = r.rows_per_step == 2 && r.outer.size() == 1;
+  p.split_why = p.split ? fmt::format("loop i0 ({} iterations, {}) can be split across threads", p.outer_extent,
+                                      paired ? "two whole rows each" : "whole rows")
                         : "one piece: the kernel is one row";
   p.classes.clear();
   for (bool one : r.per_row) p.classes.push_back(one ? Access::Splat : Access::Stream);

@@ -263,6 +263,14 @@ RowPlan plan_rows(const KernelSpec& k, const ExprDag& dag) {
     }
     r.outer.push_back(l);
   }
+  if (!r.outer.empty() && r.outer.back().extent % 2 == 0 && r.row <= RowPlan::kMaxPairedRow) {
+    Loop& last = r.outer.back();
+    r.rows_per_step = 2;
+    r.pair = Loop{2, last.in, last.out};
+    last.extent /= 2;
+    for (std::int64_t& s : last.in) s *= 2;
+    last.out *= 2;
+  }
   // The program and its passes.
   r.program = lower(dag, r.row);
   const ExprDag& g = r.program;

@@ -171,6 +171,16 @@ struct RowPlan {
   // rows of at most kMaxStash elements.
   static constexpr std::int64_t kMaxStash = 8192;
   std::optional<std::size_t> stash;
+  // Two rows a step, where the rows are short and the last loop over them
+  // has an even extent: that loop runs half as many steps, and each step
+  // runs the two rows pass by pass (row a's pass, then row b's), so that
+  // one row's tree and per-row scalars overlap the other's loads. `pair`
+  // holds the strides from row a to row b. Measured with avx512 on a Zen 5:
+  // Softmax [1536, 128] 18-20% faster, LayerNorm [64, 768] 8%; rows of
+  // 4096 gain nothing (0 to -4%), nor does a DRAM-sized LayerNorm.
+  static constexpr std::int64_t kMaxPairedRow = 1024;
+  int rows_per_step = 1;
+  Loop pair;
 };
 
 struct KernelPlan {
