@@ -962,10 +962,33 @@ TEST(OnnxImport, ReduceOpsKeepTheirAxes) {
   int_attr(dropped, "keepdims", 0);
   mb.output("e");
   const json map = map_of(import_model(mb.bytes(), "reduce.onnx", {}));
-  ASSERT_EQ(map["kernels"].size(), 1u) << map.dump(1);
+  ASSERT_EQ(map["kernels"].size(), 2u) << map.dump(1);
   EXPECT_EQ(map["kernels"][0]["expr"], "subtract(x0, sum(multiply(x0, x0), [-1]))");
   EXPECT_TRUE(has_not_covered(map, "ReduceMax", "outer axes")) << map["not_covered"];
-  EXPECT_TRUE(has_not_covered(map, "ReduceMin", "keepdims=0")) << map["not_covered"];
+  // keepdims=0: the kernel's output keeps the axis (size 1), ONNX's drops it.
+  EXPECT_EQ(map["kernels"][1]["expr"], "min(x0, [-1])");
+  EXPECT_EQ(map["kernels"][1]["output"]["shape"], json::array({2, 3, 1}));
+  EXPECT_EQ(map["kernels"][1]["output"]["onnx_shape"], json::array({2, 3}));
+}
+
+// A global average pooling as PyTorch exports x.mean((2, 3)): ReduceMean with
+// keepdims=0. Its reader in the same group would see the dropped shape, so
+// the group ends at the reduction and the reader is a kernel of its own.
+TEST(OnnxImport, KeepdimsZeroEndsTheGroup) {
+  ModelBuilder mb;
+  mb.input("x", {2, 8, 4, 4});
+  mb.input("b", {8});
+  auto* mean = mb.node("ReduceMean", {"x"}, "m");
+  ints_attr(mean, "axes", {2, 3});
+  int_attr(mean, "keepdims", 0);
+  mb.node("Add", {"m", "b"}, "y");
+  mb.output("y");
+  const json map = map_of(import_model(mb.bytes(), "pool.onnx", {}));
+  ASSERT_EQ(map["kernels"].size(), 2u) << map.dump(1);
+  EXPECT_EQ(map["kernels"][0]["expr"], "mean(x0, [-2, -1])");
+  EXPECT_EQ(map["kernels"][0]["output"]["onnx_shape"], json::array({2, 8}));
+  EXPECT_EQ(map["kernels"][1]["expr"], "add(x0, x1)");
+  EXPECT_EQ(map["kernels"][1]["inputs"][0]["shape"], json::array({2, 8}));
 }
 
 TEST(OnnxImport, LayerNormalizationIsItsFunctionBody) {

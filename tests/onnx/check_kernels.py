@@ -215,7 +215,8 @@ def reducer(f, axes_from=18):
         ax = reduce_axes(node, x, axes, axes_from)
         if ax is None:
             return x
-        return f(x, ax).astype(x.dtype)
+        r = f(x, ax).astype(x.dtype)
+        return r if attr(node, 'keepdims', 1) else r.squeeze(axis=ax)
     return apply
 
 

@@ -25,6 +25,26 @@ Shape broadcast2(const Shape& a, const Shape& b) {
   }
 }
 
+// A Reduce* node with keepdims=0 whose value (the reduced axes kept, size 1)
+// has `kept` and ONNX `dropped`: the same shape without those 1s.
+bool drops_reduced_axes(const onnx::NodeProto& node, const Shape& kept, const Shape& dropped) {
+  if (node.op_type().rfind("Reduce", 0) != 0) return false;
+  bool keepdims = true;
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    if (a.name() == "keepdims") keepdims = a.i() != 0;
+  }
+  if (keepdims) return false;
+  std::size_t j = 0;
+  for (std::int64_t d : kept) {
+    if (j < dropped.size() && dropped[j] == d) {
+      ++j;
+    } else if (d != 1) {
+      return false;
+    }
+  }
+  return j == dropped.size();
+}
+
 // A shape a kernel cannot have: more elements than a spec allows.
 void check_size(const std::string& tensor, const Shape& s) {
   const std::int64_t limit = gen::Spec{}.max_elements;
@@ -52,7 +72,9 @@ class Group : public NodeOperands {
     if (const std::optional<Value> mish = recognize_mish(folder_, v, node_->name())) v = *mish;
     if (const std::optional<Value> hs = recognize_hardswish(folder_, v, node_->name())) v = *hs;
     const Shape s = shape_of(v);
-    if (s != *t->shape) {
+    if (s != *t->shape && drops_reduced_axes(*node_, s, *t->shape)) {
+      squeezed_.insert(out);  // the same elements in the same order: the kernel's output as it is
+    } else if (s != *t->shape) {
       if (broadcast2(s, *t->shape) != *t->shape) {
         throw NotCovered{fmt::format("computes shape {} where ONNX infers {}", format_shape(s), format_shape(*t->shape))};
       }
@@ -109,6 +131,10 @@ class Group : public NodeOperands {
     const std::string& name = node_->input(k);
     if (const auto it = produced_.find(name); it != produced_.end()) {
       if (as && *as != shape_of(it->second)) throw NotCovered{"reads '" + name + "', computed in the group, reshaped"};
+      if (squeezed_.count(name) != 0) {
+        throw NotCovered{"reads '" + name + "', a reduction with keepdims=0, in the same group: its shape drops the "
+                         "reduced axes, which a kernel's reductions keep (size 1); it is a kernel's output instead"};
+      }
       return it->second;
     }
     if (const Constant* c = model_.constant(name); c != nullptr && c->uniform) {
@@ -231,6 +257,7 @@ class Group : public NodeOperands {
   std::map<std::string, Value> produced_;
   std::map<Value, Shape> shapes_;
   std::set<std::string> reshaped_;
+  std::set<std::string> squeezed_;  // Reduce* outputs with keepdims=0
   std::string last_;
 };
 

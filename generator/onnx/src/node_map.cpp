@@ -465,9 +465,8 @@ std::vector<std::int64_t> reduce_axes_of(Mapping& m, bool axes_input) {
     if (axes_input && m.attr_i("noop_with_empty_axes", 0) != 0) return {};
     for (std::int64_t a = 0; a < rank; ++a) axes.push_back(a);
   }
-  if (m.attr_i("keepdims", 1) == 0) {
-    throw NotCovered{"keepdims=0 drops the reduced axes: a kernel's reductions keep them (size 1)"};
-  }
+  // keepdims=0: the reduction still keeps them (size 1), and the group
+  // takes the value as its output only (Group::add_node).
   return from_end(axes, rank);
 }
 

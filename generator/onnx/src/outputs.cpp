@@ -86,6 +86,10 @@ std::string map_json(const Model& model, const Fused& f, const std::string& mode
       e["inputs"].push_back(in);
     }
     e["output"] = {{"onnx", k.output}, {"shape", k.shape}, {"dtype", dtype_info(k.dtype).name}};
+    // A reduction with keepdims=0: the kernel's shape keeps the reduced axes (size 1).
+    if (const std::optional<TensorType> t = model.type(k.output); t && t->shape && *t->shape != k.shape) {
+      e["output"]["onnx_shape"] = *t->shape;
+    }
     e["nodes"] = ordered_json::array();
     for (int i : f.groups[g]) {
       e["nodes"].push_back({{"index", i}, {"name", graph.node(i).name()}, {"op_type", graph.node(i).op_type()}});
