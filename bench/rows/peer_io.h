@@ -1,6 +1,6 @@
 // What the peers of bench/rows/rows_bench.py (onednn_rows.cpp,
 // xnnpack_rows.cpp) share: raw f32 files in and out, and the timing that
-// prints their one JSON line. Each defines kPeerName before including it.
+// prints their one JSON line. Each passes its own name for the messages.
 #pragma once
 
 #include <algorithm>

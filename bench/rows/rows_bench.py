@@ -45,7 +45,13 @@ Each is timed, turn about in every round, as:
     cases only: softmax_nc_f32 (create and setup outside the timing, the
     median of batches of xnn_run_operator). Skipped if libxnnpack-dev is not
     installed, or if its header has the newer softmax API (reshape split
-    from setup) that xnnpack_rows.cpp is not written for.
+    from setup) that xnnpack_rows.cpp is not written for;
+  - Halide 14 (bench/rows/halide_rows_generator.cpp: one ahead-of-time
+    pipeline per case for this CPU, the extents fixed, driven by
+    halide_rows.cpp): each case as a Halide user schedules it for one core
+    (partial sums over four vectors, per-row values at the row, the output
+    row vectorized; x + r and Softmax's exp kept in a row buffer). Skipped if
+    libhalide14-dev is not installed.
 
 The first round builds and checks everything: `bcastgen run --check` (the
 tool's own long-double reference, within its row tolerance) with
@@ -207,30 +213,32 @@ def make_cases(rng):
     cases = []
 
     def add(cid, group, title, rows, cols, names, expr, roof, roof_names, ref, onednn=None, peer_rtol=1e-5,
-            fast=False, xnnpack=None):
+            fast=False, xnnpack=None, halide=None):
         data = {}
         for n in names:
             data[n] = rng.standard_normal((rows, cols) if n in ("x", "r") else (cols,), dtype=np.float32)
         cases.append(dict(id=cid, group=group, title=title, rows=rows, cols=cols, names=names, data=data,
                           expr=expr, roof=roof, roof_names=roof_names, ref=ref, onednn=onednn, peer_rtol=peer_rtol,
-                          fast=fast, xnnpack=xnnpack))
+                          fast=fast, xnnpack=xnnpack, halide=halide))
 
     ln_ref = lambda d: ref_layer_norm(d["x"], d["g"], d["b"])  # noqa: E731
     add("ln_4096", "ln", "LayerNorm, DRAM-sized", 4096, 768, ("x", "g", "b"), LN, "x * g + b", ("x", "g", "b"),
-        ln_ref, "layernorm")
+        ln_ref, "layernorm", halide="layernorm")
     add("ln_64", "ln", "LayerNorm, in cache", 64, 768, ("x", "g", "b"), LN, "x * g + b", ("x", "g", "b"),
-        ln_ref, "layernorm")
+        ln_ref, "layernorm", halide="layernorm")
     add("residual_ln", "residual_ln", "Residual + LayerNorm", 4096, 768, ("x", "r", "g", "b"), RES_LN,
         "(x + r) * g + b", ("x", "r", "g", "b"), lambda d: ref_layer_norm(d["x"] + d["r"].astype(np.float64),
-                                                                           d["g"], d["b"]), "add_layernorm")
+                                                                           d["g"], d["b"]), "add_layernorm",
+        halide="add_layernorm")
     add("rmsnorm", "rmsnorm", "RMSNorm", 4096, 4096, ("x", "g"), RMS, "x * g", ("x", "g"),
-        lambda d: ref_rms_norm(d["x"], d["g"]))
+        lambda d: ref_rms_norm(d["x"], d["g"]), halide="rmsnorm")
     add("softmax_128", "softmax", "Softmax, BERT-base attention 12 heads x 128", 12 * 128, 128, ("x",), SOFTMAX,
-        "x * 1.5", ("x",), lambda d: ref_softmax(d["x"]), "softmax", xnnpack="softmax")
+        "x * 1.5", ("x",), lambda d: ref_softmax(d["x"]), "softmax", xnnpack="softmax", halide="softmax")
     add("softmax_512", "softmax", "Softmax, 8 heads x 512", 8 * 512, 512, ("x",), SOFTMAX, "x * 1.5", ("x",),
-        lambda d: ref_softmax(d["x"]), "softmax", xnnpack="softmax")
+        lambda d: ref_softmax(d["x"]), "softmax", xnnpack="softmax", halide="softmax")
     add("ln_gelu", "ln_gelu", "LayerNorm then GELU, fused", 4096, 768, ("x", "g", "b"), LN_GELU, "x * g + b",
-        ("x", "g", "b"), lambda d: ref_gelu(ln_ref(d)), "layernorm_gelu", peer_rtol=1e-4, fast=True)
+        ("x", "g", "b"), lambda d: ref_gelu(ln_ref(d)), "layernorm_gelu", peer_rtol=1e-4, fast=True,
+        halide="layernorm_gelu")
     return cases
 
 
@@ -367,16 +375,22 @@ def onednn_build(work):
     return exe, ""
 
 
-def onednn_run(exe, work, case, samples=15):
-    out = os.path.join(work, "onednn.out")
-    argv = [exe, case["onednn"], str(case["rows"]), str(case["cols"]), str(samples), out]
+def peer_run(exe, mode, work, case, what, env=None, samples=15):
+    """Runs a peer executable (onednn_rows, xnnpack_rows, halide_rows) on the case's inputs: its median ns,
+    its impl string and its output."""
+    out = os.path.join(work, "peer.out")
+    argv = [exe, mode, str(case["rows"]), str(case["cols"]), str(samples), out]
     argv += [os.path.join(work, n + ".bin") for n in case["names"]]
-    p = subprocess.run(argv, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    p = subprocess.run(argv, capture_output=True, text=True, env=env)
     line = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
     r = json.loads(line) if line.startswith("{") else {"error": p.stderr.strip()}
     if p.returncode or "error" in r:
-        raise Failure("oneDNN %s refused: %s" % (case["onednn"], r.get("error")))
-    return r["median_ns"], r["impl"], np.fromfile(out, np.float32).reshape(case["rows"], case["cols"])
+        raise Failure("%s %s refused: %s" % (what, mode, r.get("error")))
+    return r["median_ns"], r.get("impl", ""), np.fromfile(out, np.float32).reshape(case["rows"], case["cols"])
+
+
+def onednn_run(exe, work, case):
+    return peer_run(exe, case["onednn"], work, case, "oneDNN", dict(os.environ, OMP_NUM_THREADS="1"))
 
 
 def xnnpack_build(work):
@@ -400,16 +414,56 @@ def xnnpack_build(work):
     return exe, ""
 
 
-def xnnpack_run(exe, work, case, samples=15):
-    out = os.path.join(work, "xnnpack.out")
-    argv = [exe, case["xnnpack"], str(case["rows"]), str(case["cols"]), str(samples), out]
-    argv += [os.path.join(work, n + ".bin") for n in case["names"]]
-    p = subprocess.run(argv, capture_output=True, text=True)
-    line = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
-    r = json.loads(line) if line.startswith("{") else {"error": p.stderr.strip()}
-    if p.returncode or "error" in r:
-        raise Failure("XNNPACK %s refused: %s" % (case["xnnpack"], r.get("error")))
-    return r["median_ns"], np.fromfile(out, np.float32).reshape(case["rows"], case["cols"])
+def xnnpack_run(exe, work, case):
+    return peer_run(exe, case["xnnpack"], work, case, "XNNPACK")
+
+
+def halide_build(work, cases):
+    """Builds the Halide generator, one pipeline per case and the driver; the executable, or None and why not."""
+    include, gengen = "/usr/include/halide14", "/usr/src/halide14/GenGen.cpp"
+    if not os.path.exists(os.path.join(include, "Halide.h")) or not os.path.exists(gengen):
+        return None, "Halide skipped: %s/Halide.h or %s is missing (bench/install-deps.sh installs libhalide14-dev)" % (
+            include, gengen)
+    hl = os.path.join(work, "halide")
+    os.makedirs(hl, exist_ok=True)
+    gen = os.path.join(hl, "rows_generator")
+
+    def step(argv, what):
+        p = subprocess.run(argv, capture_output=True, text=True)
+        if p.returncode:
+            raise Failure("Halide skipped: %s failed:\n%s" % (what, (p.stderr or p.stdout).strip()[-2000:]))
+
+    try:
+        step(["g++", "-std=c++17", "-O1", "-fno-rtti", "-I" + include, os.path.join(HERE, "halide_rows_generator.cpp"),
+              gengen, "-lHalide14", "-ldl", "-lpthread", "-o", gen], "building halide_rows_generator.cpp")
+        target = subprocess.run(["bash", os.path.join(ROOT, "bench", "halide", "host-target.sh")],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        names = []
+        for c in cases:
+            if not c["halide"]:
+                continue
+            step([gen, "-g", "rows", "-o", hl, "-e", "static_library,h", "-f", "hl_" + c["id"],
+                  "target=%s-no_runtime-no_asserts-no_bounds_query" % target, "mode=" + c["halide"],
+                  "rows=%d" % c["rows"], "cols=%d" % c["cols"]], "generating the %s pipeline" % c["id"])
+            names.append(c["id"])
+        if not names:
+            return None, ""
+        step([gen, "-r", "hl_runtime", "-o", hl, "-e", "static_library", "target=" + target], "the Halide runtime")
+        with open(os.path.join(hl, "halide_rows.h"), "w") as f:
+            f.write("// Generated by bench/rows/rows_bench.py\n")
+            f.writelines('#include "hl_%s.h"\n' % n for n in names)
+            f.write("#define HALIDE_ROWS_CASES(X) %s\n" % " ".join("X(%s)" % n for n in names))
+        exe = os.path.join(work, "halide_rows")
+        step(["g++", "-O2", "-std=c++17", "-I" + include, "-I" + hl, os.path.join(HERE, "halide_rows.cpp")]
+             + [os.path.join(hl, "hl_%s.a" % n) for n in names]
+             + [os.path.join(hl, "hl_runtime.a"), "-ldl", "-lpthread", "-o", exe], "building halide_rows.cpp")
+    except (Failure, subprocess.CalledProcessError) as e:
+        return None, str(e)
+    return exe, ""
+
+
+def halide_run(exe, work, case):
+    return peer_run(exe, case["id"], work, case, "Halide")  # one pipeline per case, named for it
 
 
 # ---------------------------------------------------------------------------
@@ -462,6 +516,10 @@ def main():
     import torch
     torch.set_num_threads(1)
     onednn_exe, why = onednn_build(work)
+    if why:
+        notes.append(why)
+        print(why, file=sys.stderr)
+    halide_exe, why = halide_build(work, cases)
     if why:
         notes.append(why)
         print(why, file=sys.stderr)
@@ -589,35 +647,32 @@ def main():
                 if not ok:
                     failures.append("%s: %s differs from NumPy float64 (max abs error %.3g)" % (case["id"], name, err))
                 entry(name, "peer", lambda c=case, d=cdir, v=variant: ort_run(d, c, v, args.ort_runs)[0], ns)
-            # oneDNN
-            if onednn_exe and case["onednn"]:
+            # oneDNN, XNNPACK, Halide: one executable each, run on the case's .bin files
+            peer_modes = [
+                (onednn_exe, "onednn", "oneDNN", onednn_run,
+                 {"layernorm": "layer_normalization", "softmax": "softmax",
+                  "add_layernorm": "binary_add + layer_normalization",
+                  "layernorm_gelu": "layer_normalization + gelu_erf"}),
+                (xnnpack_exe, "xnnpack", "XNNPACK", xnnpack_run,
+                 {"softmax": "softmax_nc"}),
+                (halide_exe, "halide", "Halide", halide_run, None),
+            ]
+            for peer_exe, key, what, run, names in peer_modes:
+                if not peer_exe or not case[key]:
+                    continue
                 try:
-                    ns, impl, got = onednn_run(onednn_exe, cdir, case)
-                    name = "oneDNN " + {"layernorm": "layer_normalization", "softmax": "softmax",
-                                        "add_layernorm": "binary_add + layer_normalization",
-                                        "layernorm_gelu": "layer_normalization + gelu_erf"}[case["onednn"]]
+                    ns, impl, got = run(peer_exe, cdir, case)
+                except Failure as e:
+                    notes.append("%s: %s" % (case["id"], e))
+                    continue
+                if key == "onednn":
                     case["onednn_impl"] = impl
-                    ok, err = close(got, ref, case["peer_rtol"])
-                    case["errs"][name] = err
-                    if not ok:
-                        failures.append("%s: %s differs from NumPy float64 (max abs error %.3g)"
-                                        % (case["id"], name, err))
-                    entry(name, "peer", lambda c=case, d=cdir: onednn_run(onednn_exe, d, c)[0], ns)
-                except Failure as e:
-                    notes.append("%s: %s" % (case["id"], e))
-            # XNNPACK
-            if xnnpack_exe and case["xnnpack"]:
-                try:
-                    ns, got = xnnpack_run(xnnpack_exe, cdir, case)
-                    name = "XNNPACK " + {"softmax": "softmax_nc"}[case["xnnpack"]]
-                    ok, err = close(got, ref, case["peer_rtol"])
-                    case["errs"][name] = err
-                    if not ok:
-                        failures.append("%s: %s differs from NumPy float64 (max abs error %.3g)"
-                                        % (case["id"], name, err))
-                    entry(name, "peer", lambda c=case, d=cdir: xnnpack_run(xnnpack_exe, d, c)[0], ns)
-                except Failure as e:
-                    notes.append("%s: %s" % (case["id"], e))
+                name = "%s %s" % (what, names[case[key]] if names else case[key])
+                ok, err = close(got, ref, case["peer_rtol"])
+                case["errs"][name] = err
+                if not ok:
+                    failures.append("%s: %s differs from NumPy float64 (max abs error %.3g)" % (case["id"], name, err))
+                entry(name, "peer", lambda r=run, e=peer_exe, c=case, d=cdir: r(e, d, c)[0], ns)
         t_setup = time.time() - t_start
         print("setup (build, check, round 1) took %.0f s" % t_setup, file=sys.stderr, flush=True)
 
@@ -634,11 +689,12 @@ def main():
         # ---- report --------------------------------------------------------
         print("bcastgen row kernels against their peers; %s; %s; f32, one core; %d round%s, medians (ms)" %
               (cpu_model(), datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), rounds, "" if rounds == 1 else "s"))
-        print("bcastgen %s --cpu native; ISAs %s; torch %s (1 thread); onnxruntime-node %s; %s%s; load average %s" %
+        print("bcastgen %s --cpu native; ISAs %s; torch %s (1 thread); onnxruntime-node %s; %s%s; %s; load average %s" %
               (os.path.relpath(exe, ROOT) if exe.startswith(ROOT) else exe, ", ".join(vector_isas + ["scalar"]),
                torch.__version__, ort_version(), "oneDNN " + onednn_version() if onednn_exe else "no oneDNN",
                ("; XNNPACK " + xnnpack_version() if xnnpack_exe else "; no XNNPACK")
-               if any(c["xnnpack"] for c in cases) else "", " ".join("%.1f" % v for v in os.getloadavg())))
+               if any(c["xnnpack"] for c in cases) else "", "Halide 14" if halide_exe else "no Halide",
+               " ".join("%.1f" % v for v in os.getloadavg())))
         summary = []
         for case in cases:
             med = {k: statistics.median(v) for k, v in case["samples"].items() if v}
