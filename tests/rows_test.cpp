@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bcastgen/gen/emit.h"
 #include "bcastgen/gen/expr.h"
 #include "bcastgen/gen/expr_builder.h"
 #include "bcastgen/gen/spec.h"
@@ -200,6 +201,36 @@ TEST(RowsSpec, RowKernelsAreChecked) {
   EXPECT_NE(empty.find("empty axis"), std::string::npos) << empty;
   const std::string axis = spec_error("  - {name: k, inputs: {x: [4, 8]}, expr: 'sum(x, [2])'}\n");
   EXPECT_NE(axis.find("outside its operand of rank 2"), std::string::npos) << axis;
+}
+
+// --- the plan: rows from DRAM ----------------------------------------------
+
+// From the footprint of rows from DRAM (the CPU kind's stream_reading_bytes,
+// 24 MiB for every kind), the vector output pass prefetches the next step's
+// rows, of both rows of a pair, and the last step its own; below it, no
+// prefetch. generated_kernels_test runs such a kernel (rows.yaml,
+// r_rms_norm_dram).
+TEST(RowsPlan, PrefetchesTheNextRowsFromDramOnly) {
+  const auto generate = [](int rows) {
+    bg::gen::GenerateOptions o;
+    o.stem = "k";
+    o.source_name = "rows.yaml";
+    return bg::gen::generate(bg::gen::parse_spec("isa: [avx2, scalar]\nkernels:\n  - {name: k, inputs: {x: [" +
+                                                     std::to_string(rows) +
+                                                     ", 768], g: [768]}, expr: 'x / sqrt(mean(x * x, [-1])) * g'}\n",
+                                                 "rows.yaml"),
+                             o);
+  };
+  const bg::gen::GeneratedFiles dram = generate(4098);  // 4098 * 768 * 4 bytes in and out: 25.2 MB
+  ASSERT_TRUE(dram.plans.at(0).rows.has_value());
+  EXPECT_TRUE(dram.plans[0].rows->prefetch_next);
+  const std::string& code = dram.files.at("k.cpp");
+  EXPECT_NE(code.find("i0 + 1 < 2049 ? "), std::string::npos) << code;  // 2049 steps of two rows
+  EXPECT_NE(code.find("__builtin_prefetch(next0 + j);"), std::string::npos) << code;
+  EXPECT_NE(code.find("__builtin_prefetch(next0_b + j + 16);"), std::string::npos) << code;  // 64-byte lines of f32
+  const bg::gen::GeneratedFiles l3 = generate(2048);  // 12.6 MB: from the L3
+  EXPECT_FALSE(l3.plans.at(0).rows->prefetch_next);
+  EXPECT_EQ(l3.files.at("k.cpp").find("__builtin_prefetch"), std::string::npos);
 }
 
 // --- the fixed order and its bound -----------------------------------------

@@ -36,7 +36,7 @@ class RowEmitter {
   RowEmitter(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming, Printer& pr,
              std::string rs, std::vector<std::string> ptrs, std::string out)
       : p_(p), r_(*p.rows), g_(p.rows->program), ip_(ip), voc_(voc), streaming_(streaming), pr_(pr),
-        rs_(std::move(rs)), ptr_(std::move(ptrs)), out_(std::move(out)) {
+        rs_(std::move(rs)), ptr_(std::move(ptrs)), out_(std::move(out)), next_(ptr_.size()) {
     if (ip.vector) {
       f32_ = voc.type(ip.isa, DType::F32);
       iv_ = voc.isa(ip.isa);
@@ -47,6 +47,7 @@ class RowEmitter {
 
   void begin() {
     if (r_.stash) pr_.line(fmt::format("alignas(64) float {}[{}];", stash_name(), r_.row));
+    if (r_.prefetch_next && ip_.vector) declare_next_rows();
   }
 
   // The per-row values that reduction pass k reads, then the pass.
@@ -72,6 +73,34 @@ class RowEmitter {
   bool varying(std::size_t i) const { return r_.varying[canon(i)]; }
 
   std::string stash_name() const { return "stash" + rs_; }
+
+  // Where the next step's row of each input read along the row starts (the
+  // row itself at the last step, so that no pointer leaves its input), for
+  // the output pass's prefetches (RowPlan::prefetch_next).
+  void declare_next_rows() {
+    const Loop& last = r_.outer.back();
+    const std::string i = fmt::format("i{}", r_.outer.size() - 1);
+    for (std::size_t k = 0; k < ptr_.size(); ++k) {
+      if (r_.per_row[k] || last.in[k] == 0) continue;
+      next_[k] = fmt::format("next{}{}", k, rs_);
+      pr_.line(fmt::format("const {}* {} = {} + 1 < {} ? {} + {} : {};  // the next step's row, prefetched", elem(k),
+                           next_[k], i, last.extent, ptr_[k], last.in[k], ptr_[k]));
+    }
+  }
+
+  // One prefetch per cache line of each next row's part that this step of
+  // the output pass reads in its own row.
+  void emit_prefetches(std::int64_t step) {
+    for (std::size_t k = 0; k < next_.size(); ++k) {
+      if (next_[k].empty()) continue;
+      const std::int64_t per_line = std::max<std::int64_t>(1, 64 / dtype_size(p_.spec.inputs[k].dtype));
+      for (std::int64_t e = 0; e < step; e += per_line) {
+        pr_.line(fmt::format("__builtin_prefetch({});", offset_expr(next_[k], "j", e)));
+      }
+    }
+  }
+
+  std::string elem(std::size_t k) const { return dtype_info(p_.spec.inputs[k].dtype).cpp_type; }
 
   // The per-row values whose reductions are known by pass `level`.
   void emit_scalars(int level) {
@@ -434,6 +463,7 @@ class RowEmitter {
       const VectorGroup g = group("", U, 0);
       emit_vector_group(nodes, g.suffixes, "j", g.offs, "", true);
       for (int u = 0; u < U; ++u) pr_.line(store(offset_expr(out, "j", u * L), g.suffixes[static_cast<std::size_t>(u)], ""));
+      emit_prefetches(step);
       pr_.close();
     }
     const std::int64_t rest = r_.row - main;
@@ -462,6 +492,7 @@ class RowEmitter {
   std::string rs_;                // the names' suffix: "" for row a, "_b" for row b
   std::vector<std::string> ptr_;  // per input, the row's pointer
   std::string out_;               // the row's output pointer
+  std::vector<std::string> next_;  // per input, the next row's pointer, where it is prefetched
   std::vector<bool> known_;  // per node: its per-row scalar s<i> is declared
   std::vector<bool> splat_;  // per node: its splat register c<i> is declared
 };
@@ -513,6 +544,7 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
                       r.rows_per_step == 2 ? "two rows (a, then b pass by pass)" : "one row", r.row, r.passes,
                       r.passes == 1 ? "" : "es", r.out_per_row ? "its one value" : "the output pass"));
   if (r.stash) pr.line(fmt::format("// t{} (a math function's) is computed once, in the last pass, and read back", *r.stash));
+  if (r.prefetch_next && ip.vector) pr.line("// the output pass prefetches the next step's rows: " + r.prefetch_why);
   std::vector<RowEmitter> rows;
   rows.emplace_back(p, ip, voc, streaming, pr, "", ptrs, out);
   if (r.rows_per_step == 2) {  // row b: one step of the paired loop on

@@ -24,6 +24,7 @@ std::string describe_row_program(const KernelPlan& p) {
   std::string s = fmt::format("row program ({} rows of {} elements{}; {} reduction pass{}, then {}):\n", rows, r.row,
                               r.rows_per_step == 2 ? ", two a step, pass by pass" : "", r.passes,
                               r.passes == 1 ? "" : "es", r.out_per_row ? "the row's one value" : "the output pass");
+  if (r.prefetch_next) s += "  the vector output pass prefetches the next step's rows: " + r.prefetch_why + "\n";
   for (std::size_t i = 0; i < r.program.nodes.size(); ++i) {
     const ExprNode& n = r.program.nodes[i];
     std::string when;

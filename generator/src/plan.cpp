@@ -1003,6 +1003,20 @@ PlanOptions plan_options(const Spec& spec) {
   return opt;
 }
 
+// Whether a row kernel's output pass prefetches the next step's rows
+// (RowPlan::prefetch_next): rows from DRAM, re-read after the first pass.
+static void plan_row_prefetch(KernelPlan& p, const PlanOptions& opt) {
+  RowPlan& r = *p.rows;
+  if (r.out_per_row || r.outer.empty()) return;
+  bool along_the_row = false;
+  for (std::size_t k = 0; k < r.per_row.size(); ++k) along_the_row = along_the_row || (!r.per_row[k] && r.outer.back().in[k] != 0);
+  const CpuKindInfo& cpu = cpu_kind_info(opt.cpu);
+  if (!along_the_row || p.footprint_bytes < cpu.stream_reading_bytes) return;
+  r.prefetch_next = true;
+  r.prefetch_why = fmt::format("its footprint, {} bytes, is at least the {} kind's {} (rows from DRAM)",
+                               p.footprint_bytes, cpu.name, cpu.stream_reading_bytes);
+}
+
 // A kernel with reductions (rows.cpp): its loops over the rows, and per
 // ISA whether its variant is vector code, and its streaming stores.
 static void plan_row_kernel(KernelPlan& p, const PlanOptions& opt, const Vocabulary& voc) {
@@ -1026,6 +1040,7 @@ static void plan_row_kernel(KernelPlan& p, const PlanOptions& opt, const Vocabul
   p.classes.clear();
   for (bool one : r.per_row) p.classes.push_back(one ? Access::Splat : Access::Stream);
   const StreamRule stream = stream_rule(p, opt);
+  plan_row_prefetch(p, opt);
   for (Isa isa : opt.isas) {
     if (same_as_base(p.spec.expr, isa, opt, voc) || narrowed_by_tuning(isa, opt)) continue;
     IsaPlan ip = plan_row_isa(p, isa, voc);
