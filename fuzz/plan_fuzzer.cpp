@@ -462,6 +462,7 @@ extern "C" int BCASTGEN_FUZZ_ENTRY(const std::uint8_t* data, std::size_t size) {
           case Access::Splat: return base;
           case Access::Pattern: return base + j % ip.period;
           case Access::Gather: return base + block_offset(j, q);
+          case Access::Strided: return base + j * ip.row_stride[q];
         }
         return std::int64_t{-1};
       };
