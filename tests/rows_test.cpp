@@ -208,8 +208,7 @@ TEST(RowsSpec, RowKernelsAreChecked) {
 // From the footprint of rows from DRAM (the CPU kind's stream_reading_bytes,
 // 24 MiB for every kind), the vector output pass prefetches the next step's
 // rows, of both rows of a pair, and the last step its own; below it, no
-// prefetch. generated_kernels_test runs such a kernel (rows.yaml,
-// r_rms_norm_dram).
+// prefetch. generated_kernels_test runs such a kernel (rows_dram.yaml).
 TEST(RowsPlan, PrefetchesTheNextRowsFromDramOnly) {
   const auto generate = [](int rows) {
     bg::gen::GenerateOptions o;
