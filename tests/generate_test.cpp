@@ -349,6 +349,43 @@ TEST(Generate, DemoLoopsAreCountedOrPatternFills) {
   EXPECT_TRUE(contains(cpp, "for (int k = 0; k < 12; ++k) pattern1[k] = in1[k % 3];")) << cpp;
 }
 
+// Kernels whose variants are the same code share the first one's: the issue
+// 77 example, [1, 64, 56, 56] + [1, 64, 1, 1] and [64, 3136] + [64, 1],
+// coalesce to one nest. Each keeps its entry points and checks; the manifest
+// and a comment say whose variants it calls. (generated_kernels_test runs the
+// test specs' many sharing kernels against the reference.)
+TEST(Generate, IdenticalPlansShareOneImplementation) {
+  GenerateOptions o;
+  o.stem = "k";
+  o.source_name = "share.yaml";
+  const GeneratedFiles g = bcastgen::gen::generate(bcastgen::gen::parse_spec(R"(namespace: sh
+isa: [avx2, scalar]
+kernels:
+  - {name: nchw_bias, op: add, dtype: f32, rule: numpy, a: [1, 64, 56, 56], b: [1, 64, 1, 1]}
+  - {name: flat_bias, op: add, dtype: f32, rule: numpy, a: [64, 3136], b: [64, 1]}
+  - {name: flat_scale, op: multiply, dtype: f32, rule: numpy, a: [64, 3136], b: [64, 1]}
+  - {name: wide_bias, op: add, dtype: f32, rule: numpy, a: [32, 6272], b: [32, 1]}
+)", "share.yaml"), o);
+  EXPECT_EQ(g.shares_code_with, (std::vector<std::string>{"", "nchw_bias", "", ""}));
+  const std::string& code = g.files.at("k.cpp");
+  auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t at = code.find(needle); at != std::string::npos; at = code.find(needle, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("BCASTGEN_KERNEL(\"bcastgen.kernel:nchw_bias:"), 2u);  // avx2, scalar
+  EXPECT_EQ(count("BCASTGEN_KERNEL(\"bcastgen.kernel:flat_bias:"), 0u);
+  EXPECT_EQ(count("BCASTGEN_KERNEL(\"bcastgen.shares:flat_bias:nchw_bias\")"), 1u);
+  EXPECT_TRUE(contains(code, "return nchw_bias_impl::avx2;")) << code;
+  EXPECT_TRUE(contains(code, "// The variants are nchw_bias's"));
+  EXPECT_TRUE(contains(code, "void flat_bias_checked("));  // its own entries and checks
+  const nlohmann::json m = nlohmann::json::parse(g.files.at("k.manifest.json"));
+  EXPECT_EQ(m["kernels"][1]["shares_code_with"], "nchw_bias");
+  EXPECT_EQ(m["kernels"][1]["isas"][0]["function"], "sh::nchw_bias_impl::avx2");  // the function that runs
+  EXPECT_FALSE(m["kernels"][0].contains("shares_code_with"));
+  EXPECT_FALSE(m["kernels"][3].contains("shares_code_with"));  // another nest: its own
+}
+
 TEST(Generate, EmitRuntimeAddsRuntimeHeaders) {
   const GeneratedFiles plain = generate_demo(false), with = generate_demo(true);
   EXPECT_GT(with.files.size(), plain.files.size() + 4);

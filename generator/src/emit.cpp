@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -63,11 +64,18 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
   }
   GeneratedFiles out;
   std::vector<Values> declarations, definitions;
+  // Kernels whose variants are the same code (different shapes often
+  // coalesce to one nest) share the first one's: each keeps its own entry
+  // points, shapes and checks.
+  std::map<std::string, std::string> owner_of_code;  // VariantBodies::key -> the first kernel with it
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
     const auto tuned = options.tuning.find(spec.kernels[i].name);
     popt.tuning = tuned == options.tuning.end() ? std::nullopt : std::optional<KernelTuning>(tuned->second);
     out.plans.push_back(plan_kernel(spec.kernels[i], shapes[i], popt, voc));
-    const KernelCode code = emit_kernel(out.plans.back(), voc, names);
+    VariantBodies bodies = variant_bodies(out.plans.back(), voc);
+    const auto [owner, first] = owner_of_code.emplace(std::move(bodies.key), spec.kernels[i].name);
+    out.shares_code_with.push_back(first ? "" : owner->second);
+    const KernelCode code = emit_kernel(out.plans.back(), bodies, names, out.shares_code_with.back());
     declarations.push_back(code.declarations);
     definitions.push_back(
         Values().set("code", code.code).set("entry", code.table_row).set("c_entry", code.c_entry));
@@ -114,7 +122,7 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
   out.files[c_header] = render("c_header.h.mustache", cv);
 
   ManifestNames mnames{options.source_name, spec.ns, header, source, c_header, names.c_prefix};
-  out.files[options.stem + ".manifest.json"] = manifest_json(out.plans, mnames).dump(2) + "\n";
+  out.files[options.stem + ".manifest.json"] = manifest_json(out.plans, mnames, out.shares_code_with).dump(2) + "\n";
   if (options.emit_runtime) {
     const std::string prefix = "runtime/include/";
     for (const auto& [path, content] : embedded_files()) {

@@ -151,7 +151,7 @@ std::vector<Values> simd_wrappers(const IsaPlan& ip) {
 }
 
 // One ISA variant (or its streaming twin): the block, the full and the range driver.
-std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, const Signature& sig,
+std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const std::string& body, const Signature& sig,
                          bool streaming) {
   const VariantSymbols vs = variant_symbols(isa_name(ip.isa), streaming);
   const IsaInfo& row = isa_info(ip.isa);
@@ -183,23 +183,27 @@ std::string variant_code(const KernelPlan& p, const IsaPlan& ip, const Vocabular
                                                    .declare("namespace")
                                                    .declare("header")
                                                    .declare("condition")
-                                                   .set("body", emit_variant_body(p, ip, voc, streaming)));
+                                                   .set("body", body));
 }
 
-// Every variant's code, named and explained for the comment above the kernel.
-std::vector<Values> variants(const KernelPlan& p, const Vocabulary& voc, const Signature& sig) {
+// Every variant, named and explained for the comment above the kernel,
+// with its code where `code` (a kernel that shares another's has none).
+std::vector<Values> variants(const KernelPlan& p, const VariantBodies& bodies, const Signature& sig, bool code) {
   std::vector<Values> out;
+  std::size_t b = 0;
   for (const IsaPlan& ip : p.isas) {
     const std::string base = isa_name(ip.isa);
-    out.push_back(
-        Values().set("variant", base).set("why", ip.why).set("code", variant_code(p, ip, voc, sig, false)));
+    out.push_back(Values().set("variant", base).set("why", ip.why).set(
+        "code", code ? variant_code(p, ip, bodies.bodies.at(b), sig, false) : ""));
+    ++b;
     if (ip.stream) {
       const std::string why = "as " + base + ", with streaming stores; used when out is " +
                               std::to_string(isa_info(ip.isa).vector_bytes) + "-byte aligned";
       out.push_back(Values()
                         .set("variant", variant_symbols(base, true).function)
                         .set("why", why)
-                        .set("code", variant_code(p, ip, voc, sig, true)));
+                        .set("code", code ? variant_code(p, ip, bodies.bodies.at(b), sig, true) : ""));
+      ++b;
     }
   }
   return out;
@@ -208,7 +212,7 @@ std::vector<Values> variants(const KernelPlan& p, const Vocabulary& voc, const S
 // select() and select_range(): the first variant, in the plan's order
 // (most specific first), that the CPU's ISA includes; consecutive variants
 // under one guard share its `#if`.
-std::string dispatch_code(const KernelPlan& p, const Values& common) {
+std::string dispatch_code(const KernelPlan& p, const Values& common, const std::string& owner) {
   std::vector<Values> groups, branches;
   std::string group_guard;
   auto close_group = [&] {
@@ -216,16 +220,18 @@ std::string dispatch_code(const KernelPlan& p, const Values& common) {
     branches.clear();
   };
   bool has_stream = false;
+  // The variants are this kernel's, or those of the kernel it shares them with.
+  const std::string at = owner.empty() ? "" : kernel_symbols(owner).impl + "::";
   for (const IsaPlan& ip : p.isas) {
     const VariantSymbols plain = variant_symbols(isa_name(ip.isa), false);
-    std::string select = "return " + plain.function + ";", select_range = "return " + plain.range + ";";
+    std::string select = "return " + at + plain.function + ";", select_range = "return " + at + plain.range + ";";
     if (ip.stream) {
       has_stream = true;
       const VariantSymbols nt = variant_symbols(isa_name(ip.isa), true);
       const std::string aligned =
           fmt::format("reinterpret_cast<std::uintptr_t>(out) % {} == 0", isa_info(ip.isa).vector_bytes);
-      select = fmt::format("return {} ? {} : {};", aligned, nt.function, plain.function);
-      select_range = fmt::format("return {} ? {} : {};", aligned, nt.range, plain.range);
+      select = fmt::format("return {} ? {}{} : {}{};", aligned, at, nt.function, at, plain.function);
+      select_range = fmt::format("return {} ? {}{} : {}{};", aligned, at, nt.range, at, plain.range);
     }
     const std::string guard = isa_guard(ip.isa);
     if (guard != group_guard) close_group();
@@ -236,6 +242,9 @@ std::string dispatch_code(const KernelPlan& p, const Values& common) {
   close_group();
   Values v = common;
   v.list("groups", groups).declare("condition").flag("has_stream", has_stream);
+  // `bcastgen inspect` checks a sharing kernel's shapes with its owner's variants.
+  v.set("select_attributes",
+        owner.empty() ? "" : "BCASTGEN_KERNEL(\"bcastgen.shares:" + p.spec.name + ":" + owner + "\")\n");
   return render_entity("dispatch.cpp.mustache", v);
 }
 
@@ -367,7 +376,21 @@ std::string checked_entry_code(const KernelPlan& p, const Values& common) {
 
 }  // namespace
 
-KernelCode emit_kernel(const KernelPlan& p, const Vocabulary& voc, const KernelFileNames& names) {
+VariantBodies variant_bodies(const KernelPlan& p, const Vocabulary& voc) {
+  VariantBodies b;
+  b.key = fmt::format("{} {}\n", signature_of(p).internal_params, p.outer_extent);
+  for (const IsaPlan& ip : p.isas) {
+    for (bool streaming : {false, true}) {
+      if (streaming && !ip.stream) continue;
+      b.bodies.push_back(emit_variant_body(p, ip, voc, streaming));
+      b.key += fmt::format("{}{}\n{}\n", isa_name(ip.isa), streaming ? " streaming" : "", b.bodies.back());
+    }
+  }
+  return b;
+}
+
+KernelCode emit_kernel(const KernelPlan& p, const VariantBodies& bodies, const KernelFileNames& names,
+                       const std::string& shared_with) {
   const Signature sig = signature_of(p);
   const Values common = common_values(p, sig, names);
   std::string input_names;
@@ -377,8 +400,11 @@ KernelCode emit_kernel(const KernelPlan& p, const Vocabulary& voc, const KernelF
   Values v = common;
   v.set("expr_table", describe_expr(p, "//   ")).set("input_names", input_names);
   v.set("loop_table", describe_loops(p, "//   ")).set("split_why", p.split_why);
-  v.list("variants", variants(p, voc, sig));
-  v.set("dispatch", dispatch_code(p, common));
+  v.list("variants", variants(p, bodies, sig, shared_with.empty()));
+  std::vector<Values> shared;
+  if (!shared_with.empty()) shared.push_back(Values().set("owner", shared_with));
+  v.list("shared", shared).declare("owner");
+  v.set("dispatch", dispatch_code(p, common, shared_with));
   v.set("entries", render_entity("entries.cpp.mustache", common));
   v.set("table_entry", table_entry_code(p, sig, common));
   v.set("checked_entry", checked_entry_code(p, common));

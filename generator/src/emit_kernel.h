@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "bcastgen/gen/plan.h"
 #include "bcastgen/gen/vocabulary.h"
@@ -28,6 +29,19 @@ struct KernelFileNames {
   std::string table_fn;  // the file's kernel table function
 };
 
-KernelCode emit_kernel(const KernelPlan& plan, const Vocabulary& vocabulary, const KernelFileNames& names);
+// A kernel's variant bodies (emit_variant_body), one per variant in the
+// plan's order (each ISA, then its streaming twin). Kernels with equal keys
+// have the same variant code, whatever their names and shapes: the same
+// expression and dtypes, coalesced nest, per-ISA decisions and stores.
+struct VariantBodies {
+  std::vector<std::string> bodies;
+  std::string key;
+};
+VariantBodies variant_bodies(const KernelPlan& plan, const Vocabulary& vocabulary);
+
+// `shared_with`: "" for a kernel with its own variants, or the earlier
+// kernel of the same file whose variants (equal keys) this one calls.
+KernelCode emit_kernel(const KernelPlan& plan, const VariantBodies& bodies, const KernelFileNames& names,
+                       const std::string& shared_with = "");
 
 }  // namespace bcastgen::gen

@@ -103,26 +103,32 @@ nlohmann::json plan_json(const KernelPlan& p) {
 
 namespace {
 
-nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names) {
+// `owner`: the kernel whose variants this one calls, or "" (its own).
+nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names, const std::string& owner) {
   const KernelSpec& k = p.spec;
   nlohmann::json j = plan_json(p);
   const KernelSymbols cpp = kernel_symbols(k.name, names.ns + "::"), c = kernel_symbols(k.name, names.c_prefix);
   j["entries"] = {{"unchecked", cpp.unchecked}, {"checked", cpp.checked},     {"range", cpp.range},
                   {"isa", cpp.isa},             {"c_unchecked", c.unchecked}, {"c_checked", c.checked},
                   {"c_range", c.range}};
+  const std::string impl = owner.empty() ? cpp.impl : kernel_symbols(owner, names.ns + "::").impl;
   for (std::size_t i = 0; i < p.isas.size(); ++i) {
     const std::string isa = isa_name(p.isas[i].isa);
-    j["isas"][i]["function"] = cpp.impl + "::" + variant_symbols(isa, false).function;
-    if (p.isas[i].stream) j["isas"][i]["function_streaming"] = cpp.impl + "::" + variant_symbols(isa, true).function;
+    j["isas"][i]["function"] = impl + "::" + variant_symbols(isa, false).function;
+    if (p.isas[i].stream) j["isas"][i]["function_streaming"] = impl + "::" + variant_symbols(isa, true).function;
   }
+  if (!owner.empty()) j["shares_code_with"] = owner;
   return j;
 }
 
 }  // namespace
 
-nlohmann::json manifest_json(const std::vector<KernelPlan>& plans, const ManifestNames& names) {
+nlohmann::json manifest_json(const std::vector<KernelPlan>& plans, const ManifestNames& names,
+                             const std::vector<std::string>& shares_code_with) {
   nlohmann::json kernels = nlohmann::json::array();
-  for (const KernelPlan& p : plans) kernels.push_back(kernel_json(p, names));
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    kernels.push_back(kernel_json(plans[i], names, i < shares_code_with.size() ? shares_code_with[i] : ""));
+  }
   return {{"format", "bcastgen.manifest/2"},
           {"bcastgen_version", kVersion},
           {"source", names.source},

@@ -294,6 +294,7 @@ std::vector<KernelReport> analyze(const Facts& facts) {
   };
   for (const KernelTag& tag : tags) {
     if (tag.kind == "range") kernel(tag.kernel).range_drivers.push_back(tag.fn->getNameAsString());
+    if (tag.kind == "shares") kernel(tag.kernel).shares = tag.variant;
     if (tag.kind != "kernel") continue;
     KernelReport& k = kernel(tag.kernel);
     VariantReport& v = k.variants.emplace_back();
@@ -302,6 +303,24 @@ std::vector<KernelReport> analyze(const Facts& facts) {
     v.line = tag.where.line;
     if (const auto it = facts.functions.find(tag.fn); it != facts.functions.end()) v.target = it->second.target;
     VariantWalker(facts, tag, v, k.findings).run();
+  }
+  // A kernel that calls another's variants (the same code) is checked
+  // against its own shapes with them.
+  for (KernelReport& k : kernels) {
+    if (k.shares.empty()) continue;
+    const auto owner = std::find_if(kernels.begin(), kernels.end(), [&](const KernelReport& o) {
+      return o.name == k.shares && o.shares.empty();
+    });
+    if (owner == kernels.end()) {
+      Finding f;
+      f.kernel = k.name;
+      f.check = "shape";
+      f.file = facts.file;
+      f.message = "calls the variants of kernel '" + k.shares + "', which this file does not define";
+      k.findings.push_back(f);
+      continue;
+    }
+    k.variants = owner->variants;
   }
   for (KernelReport& k : kernels) check_shapes(facts, k);
   return kernels;

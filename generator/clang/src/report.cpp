@@ -40,12 +40,14 @@ std::string render_text(const InspectReport& report) {
   }
   std::size_t variants = 0;
   for (const KernelReport& k : report.kernels) {
-    variants += k.variants.size();
+    if (k.shares.empty()) variants += k.variants.size();
     out << "kernel " << k.name;
     if (k.out_shape) out << "  out " << dims(*k.out_shape);
     if (k.out_numel) out << "  " << *k.out_numel << " elements";
     out << "\n";
+    if (!k.shares.empty()) out << "  variants: kernel " << k.shares << "'s (the same code), listed there\n";
     for (const VariantReport& v : k.variants) {
+      if (!k.shares.empty()) break;
       out << "  variant " << pad(v.name, 8) << " " << v.function << "(), line " << v.line;
       out << (v.target.empty() ? std::string(", no target attribute") : ", target(\"" + v.target + "\")") << "\n";
       out << "    loop nest, depth " << v.depth << (v.loops.empty() ? ": no loops" : ":") << "\n";
@@ -113,6 +115,7 @@ nlohmann::json render_json(const InspectReport& report) {
     }
     kernels.push_back({{"name", k.name}, {"out_numel", optional(k.out_numel)},
                        {"out_shape", k.out_shape ? json(*k.out_shape) : json(nullptr)}, {"variants", variants},
+                       {"shares_code_with", k.shares.empty() ? json(nullptr) : json(k.shares)},
                        {"range_drivers", k.range_drivers}, {"shape_checks", k.shape_checks},
                        {"findings", findings}, {"ok", k.findings.empty()}});
   }

@@ -25,6 +25,9 @@ struct GenerateOptions {
 struct GeneratedFiles {
   std::map<std::string, std::string> files;  // relative path -> content
   std::vector<KernelPlan> plans;
+  // Per kernel: the earlier kernel whose variants it calls (the same code),
+  // or "" for one with its own.
+  std::vector<std::string> shares_code_with;
 };
 
 // Plans every kernel of a checked spec, from its shapes, and renders the files.

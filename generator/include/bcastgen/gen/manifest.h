@@ -23,6 +23,9 @@ struct ManifestNames {
 // The one serializer of a plan, shared by the manifest and `explain --json`.
 nlohmann::json plan_json(const KernelPlan& plan);
 
-nlohmann::json manifest_json(const std::vector<KernelPlan>& plans, const ManifestNames& names);
+// `shares_code_with`: per kernel, the kernel whose variants it calls, or
+// "" (GeneratedFiles::shares_code_with); empty: every kernel has its own.
+nlohmann::json manifest_json(const std::vector<KernelPlan>& plans, const ManifestNames& names,
+                             const std::vector<std::string>& shares_code_with = {});
 
 }  // namespace bcastgen::gen

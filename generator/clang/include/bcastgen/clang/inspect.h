@@ -72,7 +72,8 @@ struct VariantReport {
 
 struct KernelReport {
   std::string name;
-  std::vector<VariantReport> variants;   // in source order
+  std::vector<VariantReport> variants;   // in source order (a sharing kernel: its owner's)
+  std::string shares;                    // the kernel whose variants it calls ("bcastgen.shares"), or ""
   std::vector<std::string> range_drivers;  // "bcastgen.range" functions (not linted)
   std::optional<std::int64_t> out_numel;   // <kernel>_shape::out_numel
   std::optional<std::vector<std::int64_t>> out_shape;  // <kernel>_shape::out
