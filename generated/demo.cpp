@@ -234,7 +234,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("bias_add", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -247,7 +247,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("bias_add", isa);
 }
 
 }  // namespace
@@ -258,15 +258,12 @@ void bias_add(const float* a, const float* b, float* out) {
 }
 
 void bias_add_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  if (begin < 0 || end > 64 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'bias_add': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 64)");
-  }
+  bcastgen::check_range("bias_add", begin, end, 64);
   bias_add_impl::select_range(bcastgen::active_isa(), out)(begin, end, a, b, out);
 }
 
 void bias_add_isa(bcastgen::Isa isa, const float* a, const float* b, float* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bias_add': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("bias_add", isa);
   bias_add_impl::select(isa, out)(a, b, out);
 }
 
@@ -277,8 +274,8 @@ static void bias_add_erased(bcastgen::Isa isa, const void* const* in, void* out)
 
 static void bias_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bias_add': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 64 || begin > end) throw bcastgen::InvalidArgument("kernel 'bias_add': bad range");
+  bcastgen::check_isa("bias_add", isa);
+  bcastgen::check_range("bias_add", begin, end, 64);
   bias_add_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
@@ -501,7 +498,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'pdpd_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("pdpd_add", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -514,7 +511,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'pdpd_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("pdpd_add", isa);
 }
 
 }  // namespace
@@ -525,15 +522,12 @@ void pdpd_add(const float* a, const float* b, float* out) {
 }
 
 void pdpd_add_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  if (begin < 0 || end > 2 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'pdpd_add': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 2)");
-  }
+  bcastgen::check_range("pdpd_add", begin, end, 2);
   pdpd_add_impl::select_range(bcastgen::active_isa(), out)(begin, end, a, b, out);
 }
 
 void pdpd_add_isa(bcastgen::Isa isa, const float* a, const float* b, float* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'pdpd_add': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("pdpd_add", isa);
   pdpd_add_impl::select(isa, out)(a, b, out);
 }
 
@@ -544,8 +538,8 @@ static void pdpd_add_erased(bcastgen::Isa isa, const void* const* in, void* out)
 
 static void pdpd_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'pdpd_add': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 2 || begin > end) throw bcastgen::InvalidArgument("kernel 'pdpd_add': bad range");
+  bcastgen::check_isa("pdpd_add", isa);
+  bcastgen::check_range("pdpd_add", begin, end, 2);
   pdpd_add_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
@@ -764,7 +758,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("mean_sub", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -777,7 +771,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("mean_sub", isa);
 }
 
 }  // namespace
@@ -788,15 +782,12 @@ void mean_sub(const float* a, const float* b, float* out) {
 }
 
 void mean_sub_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  if (begin < 0 || end > 14 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'mean_sub': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 14)");
-  }
+  bcastgen::check_range("mean_sub", begin, end, 14);
   mean_sub_impl::select_range(bcastgen::active_isa(), out)(begin, end, a, b, out);
 }
 
 void mean_sub_isa(bcastgen::Isa isa, const float* a, const float* b, float* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mean_sub': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("mean_sub", isa);
   mean_sub_impl::select(isa, out)(a, b, out);
 }
 
@@ -807,8 +798,8 @@ static void mean_sub_erased(bcastgen::Isa isa, const void* const* in, void* out)
 
 static void mean_sub_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mean_sub': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 14 || begin > end) throw bcastgen::InvalidArgument("kernel 'mean_sub': bad range");
+  bcastgen::check_isa("mean_sub", isa);
+  bcastgen::check_range("mean_sub", begin, end, 14);
   mean_sub_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
@@ -1023,7 +1014,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("mask_gt", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -1036,7 +1027,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("mask_gt", isa);
 }
 
 }  // namespace
@@ -1047,15 +1038,12 @@ void mask_gt(const float* a, const float* b, bool* out) {
 }
 
 void mask_gt_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, bool* out) {
-  if (begin < 0 || end > 8 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'mask_gt': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 8)");
-  }
+  bcastgen::check_range("mask_gt", begin, end, 8);
   mask_gt_impl::select_range(bcastgen::active_isa(), out)(begin, end, a, b, out);
 }
 
 void mask_gt_isa(bcastgen::Isa isa, const float* a, const float* b, bool* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mask_gt': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("mask_gt", isa);
   mask_gt_impl::select(isa, out)(a, b, out);
 }
 
@@ -1066,8 +1054,8 @@ static void mask_gt_erased(bcastgen::Isa isa, const void* const* in, void* out) 
 
 static void mask_gt_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mask_gt': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 8 || begin > end) throw bcastgen::InvalidArgument("kernel 'mask_gt': bad range");
+  bcastgen::check_isa("mask_gt", isa);
+  bcastgen::check_range("mask_gt", begin, end, 8);
   mask_gt_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<bool*>(out));
 }
 
@@ -1270,7 +1258,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'expand': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("expand", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -1283,7 +1271,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'expand': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("expand", isa);
 }
 
 }  // namespace
@@ -1294,15 +1282,12 @@ void expand(const float* in, float* out) {
 }
 
 void expand_range(std::int64_t begin, std::int64_t end, const float* in, float* out) {
-  if (begin < 0 || end > 1 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'expand': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 1)");
-  }
+  bcastgen::check_range("expand", begin, end, 1);
   expand_impl::select_range(bcastgen::active_isa(), out)(begin, end, in, out);
 }
 
 void expand_isa(bcastgen::Isa isa, const float* in, float* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'expand': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("expand", isa);
   expand_impl::select(isa, out)(in, out);
 }
 
@@ -1313,8 +1298,8 @@ static void expand_erased(bcastgen::Isa isa, const void* const* in, void* out) {
 
 static void expand_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'expand': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 1 || begin > end) throw bcastgen::InvalidArgument("kernel 'expand': bad range");
+  bcastgen::check_isa("expand", isa);
+  bcastgen::check_range("expand", begin, end, 1);
   expand_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<float*>(out));
 }
 

@@ -234,7 +234,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("bias_add", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -247,7 +247,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'bias_add': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("bias_add", isa);
 }
 
 }  // namespace
@@ -258,15 +258,12 @@ void bias_add(const float* a, const float* b, float* out) {
 }
 
 void bias_add_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  if (begin < 0 || end > 64 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'bias_add': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 64)");
-  }
+  bcastgen::check_range("bias_add", begin, end, 64);
   bias_add_impl::select_range(bcastgen::active_isa(), out)(begin, end, a, b, out);
 }
 
 void bias_add_isa(bcastgen::Isa isa, const float* a, const float* b, float* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bias_add': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("bias_add", isa);
   bias_add_impl::select(isa, out)(a, b, out);
 }
 
@@ -277,8 +274,8 @@ static void bias_add_erased(bcastgen::Isa isa, const void* const* in, void* out)
 
 static void bias_add_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bias_add': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 64 || begin > end) throw bcastgen::InvalidArgument("kernel 'bias_add': bad range");
+  bcastgen::check_isa("bias_add", isa);
+  bcastgen::check_range("bias_add", begin, end, 64);
   bias_add_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
@@ -497,7 +494,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("mean_sub", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -510,7 +507,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'mean_sub': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("mean_sub", isa);
 }
 
 }  // namespace
@@ -521,15 +518,12 @@ void mean_sub(const float* a, const float* b, float* out) {
 }
 
 void mean_sub_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, float* out) {
-  if (begin < 0 || end > 14 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'mean_sub': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 14)");
-  }
+  bcastgen::check_range("mean_sub", begin, end, 14);
   mean_sub_impl::select_range(bcastgen::active_isa(), out)(begin, end, a, b, out);
 }
 
 void mean_sub_isa(bcastgen::Isa isa, const float* a, const float* b, float* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mean_sub': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("mean_sub", isa);
   mean_sub_impl::select(isa, out)(a, b, out);
 }
 
@@ -540,8 +534,8 @@ static void mean_sub_erased(bcastgen::Isa isa, const void* const* in, void* out)
 
 static void mean_sub_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mean_sub': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 14 || begin > end) throw bcastgen::InvalidArgument("kernel 'mean_sub': bad range");
+  bcastgen::check_isa("mean_sub", isa);
+  bcastgen::check_range("mean_sub", begin, end, 14);
   mean_sub_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out));
 }
 
@@ -756,7 +750,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("mask_gt", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -769,7 +763,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'mask_gt': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("mask_gt", isa);
 }
 
 }  // namespace
@@ -780,15 +774,12 @@ void mask_gt(const float* a, const float* b, bool* out) {
 }
 
 void mask_gt_range(std::int64_t begin, std::int64_t end, const float* a, const float* b, bool* out) {
-  if (begin < 0 || end > 8 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'mask_gt': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 8)");
-  }
+  bcastgen::check_range("mask_gt", begin, end, 8);
   mask_gt_impl::select_range(bcastgen::active_isa(), out)(begin, end, a, b, out);
 }
 
 void mask_gt_isa(bcastgen::Isa isa, const float* a, const float* b, bool* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mask_gt': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("mask_gt", isa);
   mask_gt_impl::select(isa, out)(a, b, out);
 }
 
@@ -799,8 +790,8 @@ static void mask_gt_erased(bcastgen::Isa isa, const void* const* in, void* out) 
 
 static void mask_gt_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'mask_gt': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 8 || begin > end) throw bcastgen::InvalidArgument("kernel 'mask_gt': bad range");
+  bcastgen::check_isa("mask_gt", isa);
+  bcastgen::check_range("mask_gt", begin, end, 8);
   mask_gt_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<bool*>(out));
 }
 
@@ -1065,7 +1056,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'bn_relu': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("bn_relu", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -1078,7 +1069,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'bn_relu': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("bn_relu", isa);
 }
 
 }  // namespace
@@ -1089,15 +1080,12 @@ void bn_relu(const float* x, const float* scale, const float* shift, float* out)
 }
 
 void bn_relu_range(std::int64_t begin, std::int64_t end, const float* x, const float* scale, const float* shift, float* out) {
-  if (begin < 0 || end > 8 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'bn_relu': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 8)");
-  }
+  bcastgen::check_range("bn_relu", begin, end, 8);
   bn_relu_impl::select_range(bcastgen::active_isa(), out)(begin, end, x, scale, shift, out);
 }
 
 void bn_relu_isa(bcastgen::Isa isa, const float* x, const float* scale, const float* shift, float* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bn_relu': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("bn_relu", isa);
   bn_relu_impl::select(isa, out)(x, scale, shift, out);
 }
 
@@ -1108,8 +1096,8 @@ static void bn_relu_erased(bcastgen::Isa isa, const void* const* in, void* out) 
 
 static void bn_relu_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'bn_relu': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 8 || begin > end) throw bcastgen::InvalidArgument("kernel 'bn_relu': bad range");
+  bcastgen::check_isa("bn_relu", isa);
+  bcastgen::check_range("bn_relu", begin, end, 8);
   bn_relu_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<const float*>(in[2]), static_cast<float*>(out));
 }
 
@@ -1393,7 +1381,7 @@ Fn select(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar;
-  throw bcastgen::Error(std::string("kernel 'causal_mask': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("causal_mask", isa);
 }
 
 RangeFn select_range(bcastgen::Isa isa, const void* out) {
@@ -1406,7 +1394,7 @@ RangeFn select_range(bcastgen::Isa isa, const void* out) {
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Neon)) return neon_range;
 #endif
   if (bcastgen::isa_includes(isa, bcastgen::Isa::Scalar)) return scalar_range;
-  throw bcastgen::Error(std::string("kernel 'causal_mask': no generated variant runs on ISA ") + bcastgen::isa_name(isa));
+  bcastgen::throw_no_variant("causal_mask", isa);
 }
 
 }  // namespace
@@ -1417,15 +1405,12 @@ void causal_mask(const float* s, const bool* keep, float* out) {
 }
 
 void causal_mask_range(std::int64_t begin, std::int64_t end, const float* s, const bool* keep, float* out) {
-  if (begin < 0 || end > 6 || begin > end) {
-    throw bcastgen::InvalidArgument("kernel 'causal_mask': range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") is not within [0, 6)");
-  }
+  bcastgen::check_range("causal_mask", begin, end, 6);
   causal_mask_impl::select_range(bcastgen::active_isa(), out)(begin, end, s, keep, out);
 }
 
 void causal_mask_isa(bcastgen::Isa isa, const float* s, const bool* keep, float* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'causal_mask': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
+  bcastgen::check_isa("causal_mask", isa);
   causal_mask_impl::select(isa, out)(s, keep, out);
 }
 
@@ -1436,8 +1421,8 @@ static void causal_mask_erased(bcastgen::Isa isa, const void* const* in, void* o
 
 static void causal_mask_range_erased(bcastgen::Isa isa, std::int64_t begin, std::int64_t end, const void* const* in,
                                   void* out) {
-  if (!bcastgen::cpu_supports(isa)) throw bcastgen::InvalidArgument("kernel 'causal_mask': this CPU cannot run isa " + std::string(bcastgen::isa_name(isa)));
-  if (begin < 0 || end > 6 || begin > end) throw bcastgen::InvalidArgument("kernel 'causal_mask': bad range");
+  bcastgen::check_isa("causal_mask", isa);
+  bcastgen::check_range("causal_mask", begin, end, 6);
   causal_mask_impl::select_range(isa, out)(begin, end, static_cast<const float*>(in[0]), static_cast<const bool*>(in[1]), static_cast<float*>(out));
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "bcastgen/cpu.h"
 #include "bcastgen/expr.h"
@@ -110,6 +111,34 @@ inline ExprDag entry_dag(const KernelEntry& e) {
     if (n.kind == ExprKind::Input && n.input < e.input_count) d.input_used[n.input] = true;
   }
   return d;
+}
+
+// The entry points' argument checks, shared by every kernel of a file
+// (templates/entries.cpp.mustache, table_entry, dispatch): the range of the
+// split loop, an ISA this CPU runs, and the error of a dispatch that found
+// no variant for an ISA.
+namespace detail {
+[[noreturn]] BCASTGEN_COLD_PATH inline void throw_bad_range(const char* kernel, std::int64_t begin, std::int64_t end,
+                                                             std::int64_t extent) {
+  throw InvalidArgument(std::string("kernel '") + kernel + "': range [" + std::to_string(begin) + ", " +
+                        std::to_string(end) + ") is not within [0, " + std::to_string(extent) + ")");
+}
+
+[[noreturn]] BCASTGEN_COLD_PATH inline void throw_unsupported_isa(const char* kernel, Isa isa) {
+  throw InvalidArgument(std::string("kernel '") + kernel + "': this CPU cannot run isa " + isa_name(isa));
+}
+}  // namespace detail
+
+inline void check_range(const char* kernel, std::int64_t begin, std::int64_t end, std::int64_t extent) {
+  if (begin < 0 || end > extent || begin > end) detail::throw_bad_range(kernel, begin, end, extent);
+}
+
+inline void check_isa(const char* kernel, Isa isa) {
+  if (!cpu_supports(isa)) detail::throw_unsupported_isa(kernel, isa);
+}
+
+[[noreturn]] BCASTGEN_COLD_PATH inline void throw_no_variant(const char* kernel, Isa isa) {
+  throw Error(std::string("kernel '") + kernel + "': no generated variant runs on ISA " + isa_name(isa));
 }
 
 struct KernelTable {
