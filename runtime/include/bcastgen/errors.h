@@ -5,6 +5,15 @@
 #include <stdexcept>
 #include <string>
 
+// Error paths that every kernel's entry points call: out of line and cold,
+// so that the entries inline only their comparisons (view.h, registry.h,
+// c_call.h).
+#if defined(__GNUC__)
+#define BCASTGEN_COLD_PATH __attribute__((noinline, cold))
+#else
+#define BCASTGEN_COLD_PATH
+#endif
+
 namespace bcastgen {
 
 // Base of everything bcastgen throws.

@@ -66,15 +66,9 @@ inline std::string shape_text(ShapeRef s) {
 }
 
 // The throwing halves of the checks that every kernel's entry points call
-// are out of line and cold, so that each entry inlines only its comparisons:
-// inlined whole, their messages were 8% of the code of 112 kernels that
-// share one implementation (bench/scale).
-#if defined(__GNUC__)
-#define BCASTGEN_COLD_PATH __attribute__((noinline, cold))
-#else
-#define BCASTGEN_COLD_PATH
-#endif
-
+// are out of line and cold (BCASTGEN_COLD_PATH), so that each entry inlines
+// only its comparisons: inlined whole, their messages were 8% of the code of
+// 112 kernels that share one implementation (bench/scale).
 namespace detail {
 inline std::string kernel_prefix(const char* kernel, const char* operand) {
   return std::string("kernel '") + kernel + "': operand " + operand;
