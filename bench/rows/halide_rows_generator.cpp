@@ -42,19 +42,23 @@ class RowsGenerator : public Generator<RowsGenerator> {
     Var i("i"), j("j"), l("l");
     RDom k(0, n / W, "k"), lane(0, W, "lane");
     std::vector<Func> at_row;  // computed per row, before the output row
-    // The sum over row j of f, through W partial sums.
-    auto row_sum = [&](Func f, const std::string& name) {
+    // The reduction over row j of f, through W partials: `combine` (sum or
+    // max) from `init`, then a horizontal reduction of the W lanes.
+    auto row_reduce = [&](Func f, const std::string& name, Expr init, Expr (*combine)(Expr, Expr)) {
       Func p(name + "_partials");
-      p(l, j) = 0.0f;
-      p(l, j) += f(k * W + l, j);
+      p(l, j) = init;
+      p(l, j) = combine(p(l, j), f(k * W + l, j));
       Func s(name);
-      s(j) = 0.0f;
-      s(j) += p(lane, j);
+      s(j) = init;
+      s(j) = combine(s(j), p(lane, j));
       p.compute_at(out, j).vectorize(l);
       p.update().vectorize(l);
-      s.update().atomic().vectorize(lane);  // a horizontal add of the W lanes
+      s.update().atomic().vectorize(lane);
       at_row.push_back(s);
       return s;
+    };
+    auto row_sum = [&](Func f, const std::string& name) {
+      return row_reduce(f, name, 0.0f, [](Expr a, Expr b) { return a + b; });
     };
     Func in("in");
     if (m == "add_layernorm") {
@@ -81,18 +85,11 @@ class RowsGenerator : public Generator<RowsGenerator> {
       at_row.push_back(inv);
       out(i, j) = in(i, j) * inv(j) * g(i);
     } else if (m == "softmax") {
-      Func p("max_partials"), mx("max"), e("e"), inv("inv");
-      p(l, j) = Float(32).min();
-      p(l, j) = max(p(l, j), in(k * W + l, j));
-      mx(j) = Float(32).min();
-      mx(j) = max(mx(j), p(lane, j));
-      p.compute_at(out, j).vectorize(l);
-      p.update().vectorize(l);
-      mx.update().atomic().vectorize(lane);
+      Func e("e"), inv("inv");
+      Func mx = row_reduce(in, "max", Float(32).min(), [](Expr a, Expr b) { return max(a, b); });
       e(i, j) = exp(in(i, j) - mx(j));
       e.compute_at(out, j).vectorize(i, W);
       inv(j) = 1.0f / row_sum(e, "sum")(j);
-      at_row.push_back(mx);
       at_row.push_back(inv);
       out(i, j) = e(i, j) * inv(j);
     } else {

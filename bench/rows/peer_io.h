@@ -1,5 +1,5 @@
 // What the peers of bench/rows/rows_bench.py (onednn_rows.cpp,
-// xnnpack_rows.cpp) share: raw f32 files in and out, and the timing that
+// xnnpack_rows.cpp, halide_rows.cpp) share: raw f32 files in and out, and the timing that
 // prints their one JSON line. Each passes its own name for the messages.
 #pragma once
 

@@ -29,6 +29,9 @@ Op combine_op(ReduceOp op) {
   return op == ReduceOp::Max ? Op::Maximum : op == ReduceOp::Min ? Op::Minimum : Op::Add;
 }
 
+// The C++ element type of input k.
+std::string input_type(const KernelPlan& p, std::size_t k) { return dtype_info(p.spec.inputs[k].dtype).cpp_type; }
+
 // The code of one row: its passes, with names suffixed by `rs` ("" for the
 // first row of a step, "_b" for the second), over the row's pointers.
 class RowEmitter {
@@ -81,10 +84,10 @@ class RowEmitter {
     const Loop& last = r_.outer.back();
     const std::string i = fmt::format("i{}", r_.outer.size() - 1);
     for (std::size_t k = 0; k < ptr_.size(); ++k) {
-      if (r_.per_row[k] || last.in[k] == 0) continue;
+      if (!advances_with_rows(r_, k)) continue;
       next_[k] = fmt::format("next{}{}", k, rs_);
-      pr_.line(fmt::format("const {}* {} = {} + 1 < {} ? {} + {} : {};  // the next step's row, prefetched", elem(k),
-                           next_[k], i, last.extent, ptr_[k], last.in[k], ptr_[k]));
+      pr_.line(fmt::format("const {}* {} = {} + 1 < {} ? {} + {} : {};  // the next step's row, prefetched",
+                           input_type(p_, k), next_[k], i, last.extent, ptr_[k], last.in[k], ptr_[k]));
     }
   }
 
@@ -99,8 +102,6 @@ class RowEmitter {
       }
     }
   }
-
-  std::string elem(std::size_t k) const { return dtype_info(p_.spec.inputs[k].dtype).cpp_type; }
 
   // The per-row values whose reductions are known by pass `level`.
   void emit_scalars(int level) {
@@ -509,12 +510,11 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
     pr.line("// the output has no elements");
     return pr.take();
   }
-  auto elem = [&](std::size_t k) { return std::string(dtype_info(p.spec.inputs[k].dtype).cpp_type); };
   std::vector<std::string> ptrs;
   for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
     ptrs.push_back(fmt::format("in{}", k));
     if (k < p.offsets.size() && p.offsets[k] != 0) {
-      pr.line(fmt::format("const {}* in{}_at = in{} + {};  // the first element its layout reads", elem(k), k, k,
+      pr.line(fmt::format("const {}* in{}_at = in{} + {};  // the first element its layout reads", input_type(p, k), k, k,
                           p.offsets[k]));
       ptrs.back() = fmt::format("in{}_at", k);
     }
@@ -523,7 +523,7 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
   const std::string out_elem = dtype_info(p.out_dtype).cpp_type;
   auto advance_all = [&](const Loop& l, const std::string& i, std::size_t depth) {
     for (std::size_t k = 0; k < ptrs.size(); ++k) {
-      advance_pointer(pr, ptrs[k], fmt::format("in{}", k), "const " + elem(k), l.in[k], i, depth);
+      advance_pointer(pr, ptrs[k], fmt::format("in{}", k), "const " + input_type(p, k), l.in[k], i, depth);
     }
     advance_pointer(pr, out, "out", out_elem, l.out, i, depth);
   };
@@ -552,7 +552,7 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
     for (std::size_t k = 0; k < next.size(); ++k) {
       if (r.pair.in[k] == 0) continue;
       next[k] = fmt::format("in{}_b", k);
-      pr.line(fmt::format("const {}* {} = {} + {};", elem(k), next[k], ptrs[k], r.pair.in[k]));
+      pr.line(fmt::format("const {}* {} = {} + {};", input_type(p, k), next[k], ptrs[k], r.pair.in[k]));
     }
     pr.line(fmt::format("{}* out_b = {} + {};", out_elem, out, r.pair.out));
     rows.emplace_back(p, ip, voc, streaming, pr, "_b", next, "out_b");

@@ -1009,7 +1009,7 @@ static void plan_row_prefetch(KernelPlan& p, const PlanOptions& opt) {
   RowPlan& r = *p.rows;
   if (r.out_per_row || r.outer.empty()) return;
   bool along_the_row = false;
-  for (std::size_t k = 0; k < r.per_row.size(); ++k) along_the_row = along_the_row || (!r.per_row[k] && r.outer.back().in[k] != 0);
+  for (std::size_t k = 0; k < r.per_row.size(); ++k) along_the_row = along_the_row || advances_with_rows(r, k);
   const CpuKindInfo& cpu = cpu_kind_info(opt.cpu);
   if (!along_the_row || p.footprint_bytes < cpu.stream_reading_bytes) return;
   r.prefetch_next = true;

@@ -296,6 +296,10 @@ RowPlan plan_rows(const KernelSpec& k, const ExprDag& dag) {
   return r;
 }
 
+bool advances_with_rows(const RowPlan& r, std::size_t k) {
+  return !r.per_row[k] && !r.outer.empty() && r.outer.back().in[k] != 0;
+}
+
 IsaPlan plan_row_isa(const KernelPlan& p, Isa isa, const Vocabulary& voc) {
   const RowPlan& r = *p.rows;
   const ExprDag& g = r.program;

@@ -18,6 +18,11 @@ namespace bcastgen::gen {
 // output that is neither the row nor one value per row, an empty row.
 RowPlan plan_rows(const KernelSpec& k, const ExprDag& dag);
 
+// Whether input k is read along the row and moves with the last loop over
+// the rows: the inputs whose next rows a kernel with rows from DRAM
+// prefetches (RowPlan::prefetch_next).
+bool advances_with_rows(const RowPlan& r, std::size_t k);
+
 // The variant of a row kernel for one ISA: vector code where the vocabulary
 // has every form its row passes need over f32 lanes, else the scalar loop
 // under the ISA's target (the same bits: the same order, the same ops).
