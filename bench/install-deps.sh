@@ -22,6 +22,7 @@ bash "$root/scripts/install-deps.sh" \
   libhalide14-0-dev \
   libtorch-dev \
   python3-numpy python3-onnx python3-torch \
+  distcc \
   nodejs "${npm[@]}"
 if [ ! -d "$root/bench/math/ort/node_modules/onnxruntime-node" ]; then
   (cd "$root/bench/math/ort" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund)

@@ -9,7 +9,6 @@
 
 #include "bcastgen/c_call.h"
 #include "bcastgen/ops.h"
-
 #include "bcastgen/view.h"
 
 #if defined(__x86_64__) || defined(_M_X64)

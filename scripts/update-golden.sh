@@ -36,7 +36,7 @@ cd "$root"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 cp tests/golden/golden.yaml "$scratch/golden.yaml"
-"$exe" generate "$scratch/golden.yaml" -o "$scratch/out"
+"$exe" generate "$scratch/golden.yaml" -o "$scratch/out" --shards 1
 find tests/golden -maxdepth 1 -type f ! -name golden.yaml -delete
 cp "$scratch"/out/* tests/golden/
 echo "update-golden: tests/golden now holds:" $(cd tests/golden && ls) >&2

@@ -386,6 +386,125 @@ kernels:
   EXPECT_FALSE(m["kernels"][3].contains("shares_code_with"));  // another nest: its own
 }
 
+// A spec of `count` kernels: pairs of one nest under two shapes (they
+// share code), and kernels of their own.
+std::string shard_spec(int count) {
+  std::string s = "namespace: sd\nisa: [avx2, scalar]\nkernels:\n";
+  for (int i = 0; i < count; ++i) {
+    const std::string k = std::to_string(i);
+    s += "  - {name: k" + k + ", op: add, dtype: f32, rule: numpy, ";
+    if (i % 4 == 1) {  // [1,c,8,8] + [1,c,1,1] coalesces to [c,64] + [c,1]: the previous kernel's code
+      const std::string c = std::to_string(i + 1);
+      s += "a: [" + c + ", 64], b: [" + c + ", 1]}\n";
+    } else {
+      const std::string c = std::to_string(i + 2);
+      s += "a: [1, " + c + ", 8, 8], b: [1, " + c + ", 1, 1]}\n";
+    }
+  }
+  return s;
+}
+
+GeneratedFiles generate_sharded(const std::string& spec, std::size_t shards) {
+  GenerateOptions o;
+  o.stem = "k";
+  o.source_name = "shards.yaml";
+  o.shards = shards;
+  return bcastgen::gen::generate(bcastgen::gen::parse_spec(spec, "shards.yaml"), o);
+}
+
+// --shards N: each kernel's code, entries and C entries in exactly one
+// shard, the one a hash of its name picks (the owner's, for kernels that
+// share code); the table in k.cpp lists every kernel in spec order; the
+// manifest names each kernel's file. The same spec gives the same files;
+// one kernel more moves none; one shard more moves kernels only into it.
+TEST(Generate, ShardsPutEachKernelInOneTranslationUnit) {
+  const std::string spec = shard_spec(16);
+  const GeneratedFiles g = generate_sharded(spec, 3);
+  ASSERT_EQ(g.shards, 3u);
+  ASSERT_EQ(g.shard_of.size(), 16u);
+  std::set<std::string> names;
+  for (const auto& [name, text] : g.files) names.insert(name);
+  EXPECT_EQ(names, (std::set<std::string>{"k.cpp", "k.h", "k.manifest.json", "k_c.h", "k_shard0.cpp", "k_shard1.cpp",
+                                          "k_shard2.cpp"}));
+  const std::string& table = g.files.at("k.cpp");
+  const nlohmann::json m = nlohmann::json::parse(g.files.at("k.manifest.json"));
+  EXPECT_EQ(m["files"]["shards"], nlohmann::json({"k_shard0.cpp", "k_shard1.cpp", "k_shard2.cpp"}));
+  std::size_t last_row = 0;
+  std::set<std::size_t> used;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const std::string name = "k" + std::to_string(i);
+    SCOPED_TRACE(name);
+    const std::string mine = bcastgen::gen::shard_file_name("k", g.shard_of[i]);
+    used.insert(g.shard_of[i]);
+    for (std::size_t s = 0; s < 3; ++s) {
+      const std::string& code = g.files.at(bcastgen::gen::shard_file_name("k", s));
+      const bool here = s == g.shard_of[i];
+      EXPECT_EQ(contains(code, "void " + name + "_checked("), here);
+      EXPECT_EQ(contains(code, "bcastgen_status sd_" + name + "("), here);
+      // Its type-erased entries, with external linkage for the table.
+      EXPECT_EQ(contains(code, "\nvoid " + name + "_erased("), here);
+      EXPECT_EQ(contains(code, "\nconst bcastgen::KernelInput " + name + "_inputs[] = {"), here);
+    }
+    EXPECT_FALSE(contains(table, "void " + name + "_checked("));
+    EXPECT_TRUE(contains(table, "extern const bcastgen::KernelNode " + name + "_nodes[];\n"));
+    const std::size_t row = table.find("      {\"" + name + "\", \"add(a, b)\",");
+    ASSERT_NE(row, std::string::npos);
+    EXPECT_GT(row, last_row);  // spec order
+    last_row = row;
+    EXPECT_EQ(m["kernels"][i]["file"], mine);
+    if (!g.shares_code_with[i].empty()) {
+      const std::size_t owner = static_cast<std::size_t>(std::stoi(g.shares_code_with[i].substr(1)));
+      EXPECT_EQ(g.shard_of[i], g.shard_of[owner]);  // its variants are in its own translation unit
+    }
+  }
+  EXPECT_EQ(std::count(g.shares_code_with.begin(), g.shares_code_with.end(), ""), 12);
+  EXPECT_EQ(used.size(), 3u);  // 12 owners over 3 shards: none empty (this spec; empty shards are allowed)
+
+  EXPECT_EQ(generate_sharded(spec, 3).files, g.files);
+  const GeneratedFiles more = generate_sharded(shard_spec(17), 3);
+  EXPECT_EQ(std::vector<std::size_t>(more.shard_of.begin(), more.shard_of.begin() + 16), g.shard_of);
+  const GeneratedFiles four = generate_sharded(spec, 4);
+  int moved = 0;
+  for (std::size_t i = 0; i < 16; ++i) {
+    if (four.shard_of[i] == g.shard_of[i]) continue;
+    EXPECT_EQ(four.shard_of[i], 3u) << i;
+    ++moved;
+  }
+  EXPECT_LT(moved, 16);
+  // One shard is the one file of before, byte for byte.
+  GenerateOptions o;
+  o.stem = "k";
+  o.source_name = "shards.yaml";
+  EXPECT_EQ(generate_sharded(spec, 1).files, bcastgen::gen::generate(bcastgen::gen::parse_spec(spec, "shards.yaml"), o).files);
+}
+
+// kAutoShards: one file for a small spec; for a large one, as many shards
+// as keep about kShardSourceBytes of kernel code each on average.
+TEST(Generate, AutoShardsBoundTheShardSize) {
+  EXPECT_EQ(generate_sharded(shard_spec(8), bcastgen::gen::kAutoShards).shards, 1u);
+  const GeneratedFiles g = generate_sharded(shard_spec(160), bcastgen::gen::kAutoShards);
+  ASSERT_GE(g.shards, 2u);
+  std::size_t bytes = 0;
+  for (const auto& [name, text] : g.files) {
+    if (bcastgen::gen::is_shard_file_name("k", name)) bytes += text.size();
+  }
+  EXPECT_EQ(g.files.count(bcastgen::gen::shard_file_name("k", g.shards - 1)), 1u);
+  // The count is decided from an estimate of the code, before it is emitted.
+  EXPECT_LE(bytes / g.shards, bcastgen::gen::kShardSourceBytes * 5 / 4);
+  EXPECT_GE(bytes / g.shards, bcastgen::gen::kShardSourceBytes / 2);
+  EXPECT_THROW(generate_sharded(shard_spec(2), bcastgen::gen::kMaxShards + 1), bcastgen::InvalidArgument);
+}
+
+TEST(Generate, ShardFileNames) {
+  EXPECT_EQ(bcastgen::gen::shard_file_name("model", 12), "model_shard12.cpp");
+  EXPECT_TRUE(bcastgen::gen::is_shard_file_name("model", "model_shard0.cpp"));
+  EXPECT_TRUE(bcastgen::gen::is_shard_file_name("model", "model_shard12.cpp"));
+  for (const char* other : {"model.cpp", "model_shard.cpp", "model_shard01.cpp", "model_shard1.h", "model_shard1x.cpp",
+                            "other_shard1.cpp", "model_shard-1.cpp"}) {
+    EXPECT_FALSE(bcastgen::gen::is_shard_file_name("model", other)) << other;
+  }
+}
+
 TEST(Generate, EmitRuntimeAddsRuntimeHeaders) {
   const GeneratedFiles plain = generate_demo(false), with = generate_demo(true);
   EXPECT_GT(with.files.size(), plain.files.size() + 4);
@@ -459,6 +578,39 @@ TEST(GenerateCli, UnchangedFilesAreNotRewritten) {
   EXPECT_TRUE(file_id(out + "/demo.h") == h1);
   EXPECT_FALSE(file_id(out + "/demo.cpp") == edited);
   EXPECT_EQ(slurp(out + "/demo.cpp"), generate_demo().files.at("demo.cpp"));
+}
+
+// --shards and --list-outputs: fewer shards than before remove the stale
+// ones; one shard is the unsharded output again; --list-outputs writes
+// nothing; a bad count exits 2.
+TEST(GenerateCli, ShardsReplaceStaleShards) {
+  TempDir dir;
+  const std::string out = dir / "gen";
+  const CmdResult four = bcastgen({"generate", kDemo, "-o", out, "--shards", "4"});
+  ASSERT_EQ(four.code, 0) << show(four);
+  EXPECT_TRUE(contains(four.err, "(4 shards)")) << show(four);
+  for (const char* f : {"demo_shard0.cpp", "demo_shard3.cpp"}) EXPECT_TRUE(fs::exists(out + "/" + f)) << f;
+  const CmdResult two = bcastgen({"generate", kDemo, "-o", out, "--shards", "2"});
+  ASSERT_EQ(two.code, 0) << show(two);
+  EXPECT_TRUE(contains(two.err, "; 2 stale shard(s) removed")) << show(two);
+  EXPECT_FALSE(fs::exists(out + "/demo_shard2.cpp"));
+  EXPECT_FALSE(fs::exists(out + "/demo_shard3.cpp"));
+  const CmdResult one = bcastgen({"generate", kDemo, "-o", out});  // auto: the demo is one file
+  ASSERT_EQ(one.code, 0) << show(one);
+  EXPECT_EQ(snapshot(out), generate_demo().files);
+
+  const std::string listed = dir / "listed";
+  const CmdResult list = bcastgen({"generate", kDemo, "--list-outputs", "--shards", "2"});
+  ASSERT_EQ(list.code, 0) << show(list);
+  EXPECT_EQ(list.out, "demo.cpp\ndemo.h\ndemo.manifest.json\ndemo_c.h\ndemo_shard0.cpp\ndemo_shard1.cpp\n");
+  for (const char* bad : {"0", "x", "4097", "-1"}) {
+    const CmdResult r = bcastgen({"generate", kDemo, "-o", listed, "--shards", bad});
+    EXPECT_EQ(r.code, 2) << bad << ": " << show(r);
+    EXPECT_TRUE(contains(r.err, "--shards: '" + std::string(bad) + "' is not auto or a count from 1 to 4096")) << show(r);
+  }
+  const CmdResult no_dir = bcastgen({"generate", kDemo});
+  EXPECT_EQ(no_dir.code, 2) << show(no_dir);
+  EXPECT_FALSE(fs::exists(listed));
 }
 
 // The output directory, populated before a failing run, stays as it was.

@@ -115,6 +115,60 @@ grep -q "namespace my::kernels" "$header" || fail "NAMESPACE: $header is not in 
 grep -q "avx2" "$tmp/opts-build/kernels/fc.cpp" && fail "ISA scalar: fc.cpp has an avx2 variant"
 "$tmp/opts-build/core_user" || fail "core_user: bcastgen::core did not generate aot.h/aot.cpp"
 
+step "SHARDS auto: the installed generator's shard count, learned at configure time"
+mkdir "$tmp/sharded"
+{
+  printf 'namespace: big\nisa: [avx2, scalar]\nkernels:\n'
+  for i in $(seq 1 48); do
+    echo "  - {name: k$i, op: add, dtype: f32, rule: numpy, a: [$i, 7, 33], b: [$i, 1, 33]}"
+  done
+} >"$tmp/sharded/big.yaml"
+cat >"$tmp/sharded/main.cpp" <<'EOF'
+#include <cstdio>
+#include <cstring>
+#include <vector>
+#include "big.h"
+#include "big_c.h"
+// Kernels from different shards, through the kernel table of big.cpp, and
+// a C entry's error through the one last error.
+int main() {
+  const bcastgen::KernelTable t = big::big_kernels();
+  if (t.size != 48 || std::strcmp(t.entries[0].name, "k1") != 0 || std::strcmp(t.entries[47].name, "k48") != 0) return 1;
+  for (int k : {1, 17, 48}) {
+    std::vector<float> a(k * 7 * 33), b(k * 33), out(a.size()), ref(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = 0.5f * static_cast<float>(i % 97);
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 13) - 6.0f;
+    const void* in[] = {a.data(), b.data()};
+    t.entries[k - 1].run(bcastgen::active_isa(), in, out.data());
+    for (int i = 0; i < k; ++i)
+      for (int j = 0; j < 7; ++j)
+        for (int l = 0; l < 33; ++l) ref[(i * 7 + j) * 33 + l] = a[(i * 7 + j) * 33 + l] + b[i * 33 + l];
+    if (out != ref) return 2;
+  }
+  std::vector<float> a(48 * 7 * 33);
+  const int64_t dims[] = {48, 7, 33};
+  if (big_k48_checked(a.data(), dims, 3, a.data(), dims, 3, a.data(), dims, 3) == BCASTGEN_OK) return 3;
+  if (std::strstr(big_last_error(), "k48") == nullptr) return 4;
+  std::puts("48 kernels from their shards match");
+  return 0;
+}
+EOF
+cat >"$tmp/sharded/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(sharded LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 17)
+find_package(bcastgen 0.1 CONFIG REQUIRED)
+add_executable(sharded main.cpp)
+bcastgen_generate(sharded SPEC big.yaml)
+EOF
+configure "$tmp/sharded" "$tmp/sharded-build"
+build "$tmp/sharded-build" "$tmp/sharded.log"
+"$tmp/sharded-build/sharded" || fail "sharded: wrong result"
+listed=$("$prefix/bin/bcastgen" generate "$tmp/sharded/big.yaml" --list-outputs | grep -c '_shard[0-9]*\.cpp$')
+built=$(find "$tmp/sharded-build/bcastgen/sharded" -name 'big_shard*.cpp' | wc -l)
+[[ $listed -ge 2 && $built -eq $listed ]] || fail "SHARDS auto: $built shard files for the $listed that --list-outputs lists"
+echo "$built shards"
+
 if [[ -f "$prefix/include/bcastgen/onnx/import.h" ]]; then
   step "bcastgen::onnx: the ONNX frontend, in-process"
   mkdir "$tmp/onnx"

@@ -1,7 +1,7 @@
 # bcastgen_kernel_tables(<target> GENERATOR <exe or target> DIR <dir> SPECS <spec.yaml...>)
 #
 # Runs `bcastgen generate` on each spec at build time into <dir>, in
-# namespace kt_<stem> (whatever the spec's), with --wisdom <stem>.wisdom.json
+# namespace kt_<stem> (whatever the spec's), in two shards, with --wisdom <stem>.wisdom.json
 # where the spec has one beside it, and makes <target>, an OBJECT
 # library of the generated sources, with <dir> on its include path. Its
 # <dir>/tables/kernel_table_list.cpp (a directory of its own, so that <dir>
@@ -26,12 +26,18 @@ function(bcastgen_kernel_tables target)
       set(wisdom ${spec_dir}/${stem}.wisdom.json)
       set(wisdom_args --wisdom ${wisdom})
     endif()
+    # Sharded, as a large spec would be (generate --shards): every test
+    # kernel runs from a shard, with the table in <stem>.cpp.
+    set(shard_sources "")
+    foreach(k RANGE 1)
+      list(APPEND shard_sources ${arg_DIR}/${stem}_shard${k}.cpp)
+    endforeach()
     add_custom_command(
-      OUTPUT ${arg_DIR}/${stem}.cpp ${arg_DIR}/${stem}.h
-      COMMAND ${arg_GENERATOR} generate ${spec} -o ${arg_DIR} --namespace kt_${stem} ${wisdom_args}
+      OUTPUT ${arg_DIR}/${stem}.cpp ${arg_DIR}/${stem}.h ${shard_sources}
+      COMMAND ${arg_GENERATOR} generate ${spec} -o ${arg_DIR} --namespace kt_${stem} --shards 2 ${wisdom_args}
       DEPENDS ${arg_GENERATOR} ${spec} ${wisdom}
       COMMENT "bcastgen generate ${stem}.yaml")
-    list(APPEND sources ${arg_DIR}/${stem}.cpp)
+    list(APPEND sources ${arg_DIR}/${stem}.cpp ${shard_sources})
     string(APPEND includes "#include \"${stem}.h\"\n")
     string(APPEND entries "      {\"${stem}\", &kt_${stem}::${stem}_kernels},\n")
   endforeach()

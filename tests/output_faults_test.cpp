@@ -364,6 +364,31 @@ TEST(OutputFaults, WriteFilesRollsBackNewFilesAndDirectories) {
   EXPECT_EQ(slurp(out + "/a/b/new1.h"), "n1\n");
 }
 
+// Stale files (shards of an earlier run with more shards) go in the same
+// commit: a failure at any rename or removal brings them back, same inode.
+TEST(OutputFaults, WriteFilesRestoresRemovedStaleFiles) {
+  TempDir dir;
+  const std::string out = dir / "out";
+  fs::create_directories(out);
+  spit(out + "/k.cpp", "old table\n");
+  spit(out + "/k_shard0.cpp", "old 0\n");
+  spit(out + "/k_shard1.cpp", "old 1\n");
+  spit(out + "/k_shard2.cpp", "old 2\n");
+  const Snapshot before = snapshot(out);
+  const std::map<std::string, std::string> files = {{"k.cpp", "new table\n"}, {"k_shard0.cpp", "new 0\n"}};
+  EXPECT_EQ(bcastgen::gen::stale_shards(out, "k", files), (std::vector<std::string>{"k_shard1.cpp", "k_shard2.cpp"}));
+  const std::vector<std::string> stale = {"k_shard1.cpp", "k_shard2.cpp"};
+  for (int n = 1; n <= 4; ++n) {  // two renames, two removals
+    bcastgen::gen::WriteFaults faults;
+    faults.fail_rename = n;
+    EXPECT_THROW(bcastgen::gen::write_files(out, files, faults, stale), IoError) << n;
+    EXPECT_TRUE(snapshot(out) == before) << n << ": " << names(snapshot(out));
+  }
+  EXPECT_EQ(bcastgen::gen::write_files(out, files, {}, stale).size(), 2u);
+  EXPECT_EQ(names(snapshot(out)), "k.cpp k_shard0.cpp ");
+  EXPECT_EQ(slurp(out + "/k_shard0.cpp"), "new 0\n");
+}
+
 // A target in the way (a directory) is found before anything is written.
 TEST(OutputFaults, TargetThatIsADirectoryFailsFirst) {
   TempDir dir;

@@ -13,7 +13,7 @@ root=$(cd "$here/../.." && pwd)
 build=${1:-$root/build}
 work=$build/bench-half
 mkdir -p "$work"
-"$build/generator/bcastgen" generate "$here/cases.yaml" -o "$work"
+"$build/generator/bcastgen" generate "$here/cases.yaml" -o "$work" --shards 1
 g++ -std=c++17 -O2 -I"$root/runtime/include" -c "$work/cases.cpp" -o "$work/cases.o"
 g++ -std=c++17 -O2 -Wall -Wextra -isystem /usr/include/torch/csrc/api/include -c "$here/peer_half_torch.cpp" \
   -o "$work/peer_torch.o"

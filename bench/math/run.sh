@@ -26,7 +26,7 @@ bash "$root/bench/math/kernels.sh" >"$work/math_kernels.yaml"
 # math_bench.cpp's kFast: the functions with a fast tier.
 sed -n 's/.*name: fast_\([a-z0-9_]*\)_small,.*/{Fn::\1, \&mk::fast_\1_small, \&mk::fast_\1_large},/p' "$work/math_kernels.yaml" \
   >"$work/fast_kernels.inc"
-"$build/generator/bcastgen" generate "$work/math_kernels.yaml" -o "$work" --cpu "${BENCH_CPU:-native}"
+"$build/generator/bcastgen" generate "$work/math_kernels.yaml" -o "$work" --shards 1 --cpu "${BENCH_CPU:-native}"
 "$build/generator/bcastgen" explain 1 1 --cpu "${BENCH_CPU:-native}" |
   sed -n 's/^cpu *\([a-z0-9-]*\) (\(.*\)): unroll .*/planned for cpu kind: \1 (\2)/p'
 g++ -std=c++17 -O2 -I"$root/runtime/include" -c "$work/math_kernels.cpp" -o "$work/math_kernels.o"

@@ -45,7 +45,7 @@ pairs=()
   for spec in "${specs[@]}"; do
     path=${spec%@*} m=$(basename "${spec%@*}" .onnx) shape=()
     [ "$spec" != "$path" ] && shape=(--input-shape "${spec#*@}")
-    "$build/generator/bcastgen" onnx "$path" -o "$work/gen" "${shape[@]}" >/dev/null 2>&1
+    "$build/generator/bcastgen" onnx "$path" -o "$work/gen" --shards 1 "${shape[@]}" >/dev/null 2>&1
     pairs+=("$path:$work/gen/$m.onnx-map.json")
     echo "#include \"$m.h\""
   done

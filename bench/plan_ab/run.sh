@@ -33,7 +33,7 @@ for spec in "${specs[@]}"; do
     kind=$kind_a; [ $side = b ] && kind=$kind_b
     wisdom=(); [ $side = b ] && [ -n "${PLAN_AB_WISDOM_B:-}" ] && wisdom=(--wisdom "$PLAN_AB_WISDOM_B")
     mkdir -p "$work/$side"
-    "$bcastgen" generate "$spec" -o "$work/$side" --cpu "$kind" --namespace "plan_${side}_${stem}" "${wisdom[@]}" \
+    "$bcastgen" generate "$spec" -o "$work/$side" --shards 1 --cpu "$kind" --namespace "plan_${side}_${stem}" "${wisdom[@]}" \
       >"$work/generate.log" 2>&1 || { cat "$work/generate.log"; exit 2; }
     sources+=("$work/$side/$stem.cpp")
   done

@@ -11,8 +11,8 @@ bcastgen=${1:-$root/build/generator/bcastgen}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 "$root/bench/stream_threshold/make_specs.py" "$work"
-"$bcastgen" generate "$work/s.yaml" -o "$work" >/dev/null
-"$bcastgen" generate "$work/n.yaml" -o "$work" >/dev/null
+"$bcastgen" generate "$work/s.yaml" -o "$work" --shards 1 >/dev/null
+"$bcastgen" generate "$work/n.yaml" -o "$work" --shards 1 >/dev/null
 g++ -O2 -std=c++17 -I "$work" -I "$root/runtime/include" "$root/bench/stream_threshold/harness.cpp" \
   "$work/s.cpp" "$work/n.cpp" -o "$work/harness"
 "$work/harness"

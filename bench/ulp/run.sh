@@ -42,7 +42,7 @@ functions=$(sed -n -e 's/^ *{UnaryOp::\([A-Za-z0-9]*\), "\([a-z0-9_]*\)", Accept
   done
 } | sed '1s/^/const Function kFunctions[] = {\n/; $s/$/\n};/' >"$work/ulp_table.inc"
 
-"$build/generator/bcastgen" generate "$work/ulp.yaml" -o "$work"
+"$build/generator/bcastgen" generate "$work/ulp.yaml" -o "$work" --shards 1
 g++ -std=c++17 -O2 -pthread -I"$root/runtime/include" -I"$root/tests" -I"$work" \
   "$root/bench/ulp/ulp_exhaustive.cpp" "$work/ulp.cpp" -lmpfr -lgmp -o "$work/ulp_exhaustive"
 "$work/ulp_exhaustive" "$@"

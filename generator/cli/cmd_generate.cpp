@@ -52,11 +52,13 @@ Action register_generate(CLI::App& app) {
     bool verify = false, format = false;  // Clang steps (cmd_inspect.cpp)
     std::string isa, ns, cpu;  // overrides of the spec's `isa:`, `namespace:` and `cpu:`; empty: keep the spec's
     std::string wisdom;        // bcastgen tune's file; empty: none
+    std::string shards = "auto";
+    bool list_outputs = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("generate", "emit <stem>.h and <stem>.cpp for the kernels of a YAML/JSON spec");
   cmd->add_option("SPEC", args->spec, "the spec file (YAML or JSON)")->required();
-  cmd->add_option("-o,--output", args->out_dir, "output directory")->required();
+  cmd->add_option("-o,--output", args->out_dir, "output directory (required unless --list-outputs)");
   cmd->add_flag("--emit-runtime", args->emit_runtime,
                 "also write the runtime headers (bcastgen/*.h) so the output builds without bcastgen installed");
   cmd->add_option("--stream-threshold", args->stream_threshold,
@@ -71,7 +73,12 @@ Action register_generate(CLI::App& app) {
   cmd->add_option("--namespace", args->ns, "C++ namespace of the generated code, a::b allowed (overrides the spec)");
   cmd->add_option("--wisdom", args->wisdom,
                   "plan each kernel's order and unroll as `bcastgen tune` measured them (its output file)");
+  cmd->add_option("--shards", args->shards, kShardsOptionHelp)->capture_default_str();
+  cmd->add_flag("--list-outputs", args->list_outputs,
+                "print the names of the files this run would write, one per line, and write nothing "
+                "(for build systems, at configure time)");
   return [args] {
+    if (args->out_dir.empty() && !args->list_outputs) throw InvalidArgument("generate: -o,--output is required");
     const std::filesystem::path spec_path(args->spec);
     const std::string text = gen::read_file(args->spec);
     // The rules run once per kernel: generate() plans from the parser's shapes.
@@ -96,16 +103,28 @@ Action register_generate(CLI::App& app) {
     options.stem = spec_path.stem().string();
     options.source_name = spec_path.filename().string();  // no absolute paths in the output
     options.emit_runtime = args->emit_runtime;
+    options.shards = parse_shards_option(args->shards);
     gen::GeneratedFiles files = gen::generate(spec, options);
+    if (args->list_outputs) {
+      for (const auto& [name, content] : files.files) std::cout << name << "\n";
+      return gen::kExitOk;
+    }
     if (args->format) {
       if (const gen::ExitCode rc = format_generated_files(files.files)) return rc;
     }
     if (args->verify) {
-      if (const gen::ExitCode rc = verify_generated_files(files.files, options.stem + ".cpp")) return rc;
+      for (const auto& [name, content] : files.files) {
+        if (name != options.stem + ".cpp" && !gen::is_shard_file_name(options.stem, name)) continue;
+        if (const gen::ExitCode rc = verify_generated_files(files.files, name)) return rc;
+      }
     }
-    const auto written = gen::write_files(args->out_dir, files.files, write_faults_from_environment());
+    const auto stale = gen::stale_shards(args->out_dir, options.stem, files.files);
+    const auto written = gen::write_files(args->out_dir, files.files, write_faults_from_environment(), stale);
     std::cerr << "bcastgen: " << files.plans.size() << " kernel(s), " << written.size() << " of "
-              << files.files.size() << " file(s) written to " << args->out_dir << "\n";
+              << files.files.size() << " file(s) written to " << args->out_dir;
+    if (files.shards > 1) std::cerr << " (" << files.shards << " shards)";
+    if (!stale.empty()) std::cerr << "; " << stale.size() << " stale shard(s) removed";
+    std::cerr << "\n";
     return gen::kExitOk;
   };
 }

@@ -25,6 +25,7 @@ Action register_onnx(CLI::App& app) {
     std::vector<std::string> input_shapes;
     bool report = false;
     std::string accuracy = "exact";
+    std::string shards = "auto";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("onnx", "fuse an ONNX model's elementwise nodes into kernels: <stem>.yaml, the "
@@ -41,6 +42,7 @@ Action register_onnx(CLI::App& app) {
                       "its own bound")
       ->check(CLI::IsMember({"exact", "fast"}))
       ->capture_default_str();
+  cmd->add_option("--shards", args->shards, kShardsOptionHelp)->capture_default_str();
   return [args]() -> int {
 #if BCASTGEN_WITH_ONNX
     onnx_import::ImportOptions options;
@@ -80,10 +82,12 @@ Action register_onnx(CLI::App& app) {
     gen::GenerateOptions generate;
     generate.stem = stem;
     generate.source_name = stem + ".yaml";
+    generate.shards = parse_shards_option(args->shards);
     gen::GeneratedFiles files = gen::generate(gen::check_spec(model.spec, stem + ".yaml"), generate);
     files.files[stem + ".yaml"] = model.spec_yaml;
     files.files[stem + ".onnx-map.json"] = model.map_json;
-    const auto written = gen::write_files(args->out_dir, files.files, write_faults_from_environment());
+    const auto written = gen::write_files(args->out_dir, files.files, write_faults_from_environment(),
+                                          gen::stale_shards(args->out_dir, stem, files.files));
     std::cerr << "bcastgen: " << model.spec.kernels.size() << " kernel(s), " << written.size() << " of "
               << files.files.size() << " file(s) written to " << args->out_dir << "\n";
     return gen::kExitOk;

@@ -12,6 +12,7 @@
 
 #include "bcastgen/cpu_kinds.h"
 #include "bcastgen/errors.h"
+#include "bcastgen/gen/emit.h"
 #include "bcastgen/gen/exit_codes.h"
 #include "bcastgen/gen/output.h"
 #include "bcastgen/rules.h"
@@ -56,6 +57,21 @@ inline CpuKind parse_cpu_option(const std::string& text) {
 }
 inline constexpr const char* kCpuOptionHelp =
     "the CPU kind to plan for: a row of the CPU-kind table, or `native` for this machine's (overrides a spec's cpu:)";
+
+// `--shards`: `auto` (gen::kAutoShards) or a count from 1 to gen::kMaxShards.
+inline std::size_t parse_shards_option(const std::string& text) {
+  if (text == "auto") return gen::kAutoShards;
+  const bool digits = !text.empty() && text.size() <= 6 && text.find_first_not_of("0123456789") == std::string::npos;
+  const std::size_t n = digits ? std::stoul(text) : 0;
+  if (n < 1 || n > gen::kMaxShards) {
+    throw InvalidArgument("--shards: '" + text + "' is not auto or a count from 1 to " +
+                          std::to_string(gen::kMaxShards));
+  }
+  return n;
+}
+inline constexpr const char* kShardsOptionHelp =
+    "translation units of kernels: auto (one per ~256 KiB of kernel code; one file below that) or N, "
+    "<stem>_shard0.cpp .. <stem>_shard<N-1>.cpp beside <stem>.cpp, which keeps the kernel table";
 
 // Runs `body`, turning bcastgen's exceptions into a message on stderr and
 // the matching exit code.

@@ -295,7 +295,8 @@ std::string node_rows(const KernelPlan& p, const std::string& nodes) {
 }
 
 // The type-erased entries and the input and node rows of the kernel table.
-std::string table_entry_code(const KernelPlan& p, const Signature& sig, const Values& common) {
+std::string table_entry_code(const KernelPlan& p, const Signature& sig, const Values& common,
+                             const KernelFileNames& names) {
   const KernelSymbols s = kernel_symbols(p.spec.name);
   std::string input_rows, layout_arrays;
   for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
@@ -327,6 +328,7 @@ std::string table_entry_code(const KernelPlan& p, const Signature& sig, const Va
   v.set("erased_range_body", fmt::format("{}::select_range(isa, out)(begin, end, {});", s.impl, sig.casts));
   v.set("input_rows", input_rows).set("node_rows", node_rows(p, s.nodes));
   v.set("target_arrays", target_arrays(p, s.nodes)).set("layout_arrays", layout_arrays);
+  v.flag("external", names.sharded).set("linkage", names.sharded ? "" : "static ").set("source_file", names.source_file);
   return render_entity("table_entry.cpp.mustache", v);
 }
 
@@ -406,11 +408,12 @@ KernelCode emit_kernel(const KernelPlan& p, const VariantBodies& bodies, const K
   v.list("shared", shared).declare("owner");
   v.set("dispatch", dispatch_code(p, common, shared_with));
   v.set("entries", render_entity("entries.cpp.mustache", common));
-  v.set("table_entry", table_entry_code(p, sig, common));
+  v.set("table_entry", table_entry_code(p, sig, common, names));
   v.set("checked_entry", checked_entry_code(p, common));
 
   KernelCode out;
   out.declarations = declaration_values(p, common);
+  out.declaration = render_entity("declarations.h.mustache", out.declarations);
   out.code = render("kernel.cpp.mustache", v);
   out.table_row = table_row(p);
   out.c_entry = render_entity("c_entry.cpp.mustache", common);

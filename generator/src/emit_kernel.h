@@ -18,6 +18,7 @@ namespace bcastgen::gen {
 // What a kernel contributes to each generated file.
 struct KernelCode {
   Values declarations;    // header.h and c_header.h's values of this kernel
+  std::string declaration;  // its C++ declarations in header.h (declarations.h.mustache)
   std::string code;       // its C++ definitions (kernel.cpp.mustache)
   std::string table_row;  // its bcastgen::KernelEntry in the file's kernel table
   std::string c_entry;    // its C entry points
@@ -27,6 +28,10 @@ struct KernelFileNames {
   std::string ns;        // the spec's C++ namespace
   std::string c_prefix;  // the C entry points' prefix
   std::string table_fn;  // the file's kernel table function
+  // A sharded output: the kernel table in `source_file` lists the type-erased
+  // entries and rows of every shard, which then have external linkage.
+  bool sharded = false;
+  std::string source_file;
 };
 
 // A kernel's variant bodies (emit_variant_body), one per variant in the

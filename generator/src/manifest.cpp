@@ -4,6 +4,8 @@
 #include "symbols.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace bcastgen::gen {
 namespace {
@@ -104,7 +106,8 @@ nlohmann::json plan_json(const KernelPlan& p) {
 namespace {
 
 // `owner`: the kernel whose variants this one calls, or "" (its own).
-nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names, const std::string& owner) {
+nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names, const std::string& owner,
+                           const std::string& file) {
   const KernelSpec& k = p.spec;
   nlohmann::json j = plan_json(p);
   const KernelSymbols cpp = kernel_symbols(k.name, names.ns + "::"), c = kernel_symbols(k.name, names.c_prefix);
@@ -118,23 +121,42 @@ nlohmann::json kernel_json(const KernelPlan& p, const ManifestNames& names, cons
     if (p.isas[i].stream) j["isas"][i]["function_streaming"] = impl + "::" + variant_symbols(isa, true).function;
   }
   if (!owner.empty()) j["shares_code_with"] = owner;
+  if (!file.empty()) j["file"] = file;
   return j;
 }
 
 }  // namespace
 
-nlohmann::json manifest_json(const std::vector<KernelPlan>& plans, const ManifestNames& names,
-                             const std::vector<std::string>& shares_code_with) {
-  nlohmann::json kernels = nlohmann::json::array();
+std::string manifest_text(const std::vector<KernelPlan>& plans, const ManifestNames& names,
+                          const std::vector<std::string>& shares_code_with) {
+  nlohmann::json files = {{"header", names.header}, {"source", names.source_file}, {"c_header", names.c_header}};
+  if (!names.shard_files.empty()) files["shards"] = names.shard_files;
+  // The kernels are written one at a time into the text, as dump(2) would
+  // lay them out in the array: the whole document as one JSON value took
+  // about 40 bytes of memory per byte of text (bench/scale).
+  const std::string placeholder = "\x01kernels\x01";
+  const nlohmann::json top = {{"format", "bcastgen.manifest/2"},
+                              {"bcastgen_version", kVersion},
+                              {"source", names.source},
+                              {"namespace", names.ns},
+                              {"files", files},
+                              {"kernels", placeholder}};
+  std::string text = top.dump(2) + "\n";
+  std::string kernels = plans.empty() ? "[]" : "[\n";
   for (std::size_t i = 0; i < plans.size(); ++i) {
-    kernels.push_back(kernel_json(plans[i], names, i < shares_code_with.size() ? shares_code_with[i] : ""));
+    const std::string one = kernel_json(plans[i], names, i < shares_code_with.size() ? shares_code_with[i] : "",
+                                        i < names.kernel_sources.size() ? names.kernel_sources[i] : "")
+                                .dump(2);
+    kernels += "    ";
+    for (char c : one) {
+      kernels += c;
+      if (c == '\n') kernels += "    ";
+    }
+    kernels += i + 1 < plans.size() ? ",\n" : "\n  ]";
   }
-  return {{"format", "bcastgen.manifest/2"},
-          {"bcastgen_version", kVersion},
-          {"source", names.source},
-          {"namespace", names.ns},
-          {"files", {{"header", names.header}, {"source", names.source_file}, {"c_header", names.c_header}}},
-          {"kernels", kernels}};
+  const std::string quoted = nlohmann::json(placeholder).dump();
+  text.replace(text.find(quoted), quoted.size(), kernels);
+  return text;
 }
 
 }  // namespace bcastgen::gen

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "bcastgen/gen/emit.h"
+
 namespace bcastgen::gen {
 namespace fs = std::filesystem;
 
@@ -126,14 +128,27 @@ std::string read_file(const std::string& path) {
   return s;
 }
 
+std::vector<std::string> stale_shards(const std::string& dir, const std::string& stem,
+                                      const std::map<std::string, std::string>& files) {
+  std::vector<std::string> stale;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (is_shard_file_name(stem, name) && files.count(name) == 0) stale.push_back(name);
+  }
+  std::sort(stale.begin(), stale.end());
+  return stale;
+}
+
 std::vector<std::string> write_files(const std::string& dir, const std::map<std::string, std::string>& files,
-                                     const WriteFaults& faults) {
+                                     const WriteFaults& faults, const std::vector<std::string>& remove) {
   struct Pending {
     fs::path target, temp, backup;
     bool existed = false;     // the target was there before: restore it on failure
     bool temp_made = false;   // the temporary exists
     bool backed_up = false;   // the backup (a hard link to the old target) exists
-    bool renamed = false;     // the temporary replaced the target
+    bool renamed = false;     // the temporary replaced the target (a removal: the target was removed)
+    bool removal = false;     // a stale file to remove, not a file to write
     std::string old;          // the old content, when a hard link is not possible
   };
   const long pid = static_cast<long>(::getpid());
@@ -171,15 +186,19 @@ std::vector<std::string> write_files(const std::string& dir, const std::map<std:
     return lost;
   };
 
+  auto check_relative = [](const std::string& rel, const char* verb) {
+    const fs::path relp(rel);
+    if (rel.empty() || relp.is_absolute() ||
+        std::any_of(relp.begin(), relp.end(), [](const fs::path& c) { return c == ".." || c == "."; })) {
+      throw IoError(std::string("refusing to ") + verb + " '" + rel + "': not a plain relative path");
+    }
+  };
+
   try {
     // 1. The temporaries, beside their targets. Nothing visible changes yet.
     for (const auto& [rel, content] : files) {
+      check_relative(rel, "write");
       const fs::path relp(rel);
-      if (rel.empty() || relp.is_absolute() || std::any_of(relp.begin(), relp.end(), [](const fs::path& c) {
-            return c == ".." || c == ".";
-          })) {
-        throw IoError("refusing to write '" + rel + "': not a plain relative path");
-      }
       const fs::path target = fs::path(dir) / relp;
       Pending p;
       p.target = target;
@@ -232,6 +251,24 @@ std::vector<std::string> write_files(const std::string& dir, const std::map<std:
       }
       if (q.existed) ::chmod(q.temp.c_str(), mode);  // the umask may have narrowed it
     }
+    // The stale files to remove: kept, as replaced files are, until the end.
+    for (const std::string& rel : remove) {
+      check_relative(rel, "remove");
+      Pending p;
+      p.target = fs::path(dir) / rel;
+      struct stat st {};
+      if (::lstat(p.target.c_str(), &st) != 0) continue;  // already gone
+      if (!S_ISREG(st.st_mode)) throw IoError("cannot remove " + p.target.string() + ": not a regular file");
+      const int err = read_whole(p.target.string(), &p.old);
+      if (err != 0) throw IoError("cannot read " + p.target.string() + ": " + errno_text(err));
+      remove_stale_side_files(p.target);
+      p.temp = side_file(p.target, ".tmp", pid);
+      p.backup = side_file(p.target, ".bak", pid);
+      ::unlink(p.temp.c_str());
+      ::unlink(p.backup.c_str());
+      p.existed = p.removal = true;
+      pending.push_back(std::move(p));
+    }
     if (!pending.empty() && faults.abort_after_temporaries) std::abort();
 
     // 2. Into place. Each replaced target is first hard-linked to a backup,
@@ -247,6 +284,12 @@ std::vector<std::string> write_files(const std::string& dir, const std::map<std:
         }  // else: no hard links here; p.old restores it
       }
       ++renames;
+      if (p.removal) {
+        const int err = renames == fail_at ? EIO : (::unlink(p.target.c_str()) == 0 ? 0 : errno);
+        if (err != 0) throw IoError("cannot remove " + p.target.string() + ": " + errno_text(err));
+        p.renamed = true;
+        continue;
+      }
       const int err = renames == fail_at ? EIO : (::rename(p.temp.c_str(), p.target.c_str()) == 0 ? 0 : errno);
       if (err != 0) {
         throw IoError("cannot rename " + p.temp.string() + " to " + p.target.string() + ": " + errno_text(err));
@@ -268,7 +311,7 @@ std::vector<std::string> write_files(const std::string& dir, const std::map<std:
   std::vector<fs::path> dirs;
   for (const Pending& p : pending) {
     if (p.backed_up) ::unlink(p.backup.c_str());
-    written.push_back(p.target.string());
+    if (!p.removal) written.push_back(p.target.string());
     if (std::find(dirs.begin(), dirs.end(), p.target.parent_path()) == dirs.end()) dirs.push_back(p.target.parent_path());
   }
   for (const auto& d : dirs) sync_dir(d);

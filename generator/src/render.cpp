@@ -2,7 +2,11 @@
 
 #include <kainjow/mustache.hpp>
 
+#include <map>
+#include <memory>
 #include <regex>
+#include <set>
+#include <string>
 
 #include "bcastgen/errors.h"
 #include "bcastgen/gen/embedded.h"
@@ -58,23 +62,49 @@ void Values::collect_keys(std::set<std::string>& keys) const {
   }
 }
 
-std::string render_text(const std::string& name, const std::string& text, const Values& values) {
+namespace {
+
+// A template, checked and parsed once: the names its tags use, and the
+// parsed form that renders.
+struct ParsedTemplate {
+  std::string name;
+  std::set<std::string> tags;
+  kainjow::mustache::mustache mustache;
+  ParsedTemplate(const std::string& n, const std::string& text) : name(n), mustache(text) {
+    static const std::regex tag(R"(\{\{\{?\s*[#^/&]?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\})");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), tag); it != std::sregex_iterator(); ++it) {
+      tags.insert((*it)[1]);
+    }
+    if (!mustache.is_valid()) throw InvalidArgument("template " + name + ": " + mustache.error_message());
+  }
+};
+
+std::string render_parsed(ParsedTemplate& t, const Values& values) {
   std::set<std::string> keys;
   values.collect_keys(keys);
-  static const std::regex tag(R"(\{\{\{?\s*[#^/&]?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\})");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), tag); it != std::sregex_iterator(); ++it) {
-    const std::string key = (*it)[1];
-    if (!keys.count(key)) throw InvalidArgument("template " + name + ": unknown placeholder '" + key + "'");
+  for (const std::string& tag : t.tags) {
+    if (!keys.count(tag)) throw InvalidArgument("template " + t.name + ": unknown placeholder '" + tag + "'");
   }
-  kainjow::mustache::mustache tmpl(text);
-  if (!tmpl.is_valid()) throw InvalidArgument("template " + name + ": " + tmpl.error_message());
-  std::string out = tmpl.render(to_data(values));
-  if (!tmpl.is_valid()) throw InvalidArgument("template " + name + ": " + tmpl.error_message());
+  std::string out = t.mustache.render(to_data(values));
+  if (!t.mustache.is_valid()) throw InvalidArgument("template " + t.name + ": " + t.mustache.error_message());
   return out;
 }
 
+}  // namespace
+
+std::string render_text(const std::string& name, const std::string& text, const Values& values) {
+  ParsedTemplate t(name, text);
+  return render_parsed(t, values);
+}
+
 std::string render(const std::string& name, const Values& values) {
-  return render_text(name, embedded_file("templates/" + name), values);
+  // Each embedded template is parsed once per thread (generate() may run on
+  // several threads of an AOT compiler at once): a 1,000-kernel spec renders
+  // about 20,000 times.
+  thread_local std::map<std::string, std::unique_ptr<ParsedTemplate>> parsed;
+  std::unique_ptr<ParsedTemplate>& t = parsed[name];
+  if (!t) t = std::make_unique<ParsedTemplate>(name, embedded_file("templates/" + name));
+  return render_parsed(*t, values);
 }
 
 }  // namespace bcastgen::gen

@@ -15,9 +15,12 @@ dir=""
 for ((i = 1; i <= $#; i++)); do
   if [ "${!i}" = -o ]; then j=$((i + 1)); dir=${!j}; fi
 done
-out="$dir/$(basename "${spec%.*}").cpp"
+stem=$(basename "${spec%.*}")
+# <stem>.cpp, and the shards where the kernels are when the output is sharded.
+out=("$dir/$stem.cpp")
+for f in "$dir/${stem}"_shard*.cpp; do [ -f "$f" ] && out+=("$f"); done
 avx512=$(sed -n 's/.*BCASTGEN_TARGET_AVX512 "\(.*\)"$/\1/p' "$(dirname "$0")/../../runtime/include/bcastgen/cpu.h")
 avx2=$(sed -n 's/.*BCASTGEN_TARGET_AVX2 "\(.*\)"$/\1/p' "$(dirname "$0")/../../runtime/include/bcastgen/cpu.h")
-grep -q "target(\"$avx512\")" "$out" || { echo "$0: no avx512 target in $out" >&2; exit 1; }
-grep -q 'bcastgen::cpu_supports(isa)' "$out" || { echo "$0: no check of the CPU in $out" >&2; exit 1; }
-sed -i -e "s/target(\"$avx512\")/target(\"$avx2\")/g" -e 's/bcastgen::cpu_supports(isa)/avx512_model::cpu_supports(isa)/g' "$out"
+grep -q "target(\"$avx512\")" "${out[@]}" || { echo "$0: no avx512 target in ${out[*]}" >&2; exit 1; }
+grep -q 'bcastgen::cpu_supports(isa)' "${out[@]}" || { echo "$0: no check of the CPU in ${out[*]}" >&2; exit 1; }
+sed -i -e "s/target(\"$avx512\")/target(\"$avx2\")/g" -e 's/bcastgen::cpu_supports(isa)/avx512_model::cpu_supports(isa)/g' "${out[@]}"

@@ -16,7 +16,7 @@ set -euo pipefail
 bcastgen=$1 src=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work"
-"$bcastgen" generate "$src/tests/contraction/contraction.yaml" -o "$work"
+"$bcastgen" generate "$src/tests/contraction/contraction.yaml" -o "$work" --shards 1
 include=(-I"$src/runtime/include" -I"$src/tests" -I"$work")
 fma_pattern='vf(n)?m(add|sub)'
 

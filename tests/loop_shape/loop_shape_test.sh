@@ -16,7 +16,7 @@ set -euo pipefail
 bcastgen=$1 src=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work"
-"$bcastgen" generate "$src/tests/loop_shape/loop_shape.yaml" -o "$work"
+"$bcastgen" generate "$src/tests/loop_shape/loop_shape.yaml" -o "$work" --shards 1
 include=(-I"$src/runtime/include" -I"$work")
 
 # stores DISASSEMBLY KERNEL ISA: the vector stores in the kernel's variant

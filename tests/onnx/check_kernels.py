@@ -458,7 +458,11 @@ def build_driver(exe, work, include, specs):
         f.write(driver)
     cxx = os.environ.get('CXX', 'g++')
     flags = ['-std=c++17', '-O2', '-I', gen, '-I', include]
-    units = [n + '.cpp' for n in specs] + ['driver.cpp']
+    units = ['driver.cpp']
+    for n in specs:  # <n>.cpp, and its shards where generate made them (the manifest lists them)
+        with open(os.path.join(gen, n + '.manifest.json')) as f:
+            files = json.load(f)['files']
+        units += [files['source']] + files.get('shards', [])
 
     def compile_one(u):
         return run([cxx] + flags + ['-c', os.path.join(gen, u), '-o', os.path.join(gen, u + '.o')])

@@ -16,6 +16,9 @@ struct ManifestNames {
   std::string ns;         // C++ namespace
   std::string header, source_file, c_header;
   std::string c_prefix;   // prefix of the C entry points
+  // A sharded output: its shard files, and per kernel the one that defines
+  // it (both empty: one file).
+  std::vector<std::string> shard_files, kernel_sources;
 };
 
 // One kernel's plan as JSON: its inputs, expression DAG, loop nest (one
@@ -23,9 +26,11 @@ struct ManifestNames {
 // The one serializer of a plan, shared by the manifest and `explain --json`.
 nlohmann::json plan_json(const KernelPlan& plan);
 
-// `shares_code_with`: per kernel, the kernel whose variants it calls, or
-// "" (GeneratedFiles::shares_code_with); empty: every kernel has its own.
-nlohmann::json manifest_json(const std::vector<KernelPlan>& plans, const ManifestNames& names,
-                             const std::vector<std::string>& shares_code_with = {});
+// The manifest's text (docs/guide/generated-code.md), as JSON's dump(2)
+// lays it out, with a final newline. `shares_code_with`: per kernel, the
+// kernel whose variants it calls, or "" (GeneratedFiles::shares_code_with);
+// empty: every kernel has its own.
+std::string manifest_text(const std::vector<KernelPlan>& plans, const ManifestNames& names,
+                          const std::vector<std::string>& shares_code_with = {});
 
 }  // namespace bcastgen::gen

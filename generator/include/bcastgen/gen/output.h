@@ -32,10 +32,17 @@ struct WriteFaults {
 // renames leaves only hidden temporaries (and the directories made to hold
 // them), which the next run removes.
 // Files whose content is unchanged are not rewritten (builds stay quiet).
+// `remove`: files under `dir` to delete in the same commit (stale shards),
+// restored with the others on failure; missing ones are skipped.
 // Returns the paths that were written. Throws IoError naming the path.
-// `faults`: none but in tests.
+// `faults`: none but in tests (a removal counts as a rename).
 std::vector<std::string> write_files(const std::string& dir, const std::map<std::string, std::string>& files,
-                                     const WriteFaults& faults = {});
+                                     const WriteFaults& faults = {}, const std::vector<std::string>& remove = {});
+
+// The shards of <stem> in `dir` that `files` does not have (an earlier run
+// made more), by name: is_shard_file_name (emit.h).
+std::vector<std::string> stale_shards(const std::string& dir, const std::string& stem,
+                                      const std::map<std::string, std::string>& files);
 
 // Reads a whole regular file; throws IoError naming the path (also for a
 // directory).
