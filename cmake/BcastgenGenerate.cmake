@@ -18,7 +18,7 @@
 #               a parallel or distributed build (distcc, icecream) compiles
 #               them side by side. `auto` (the default when bcastgen is a
 #               package) asks the installed generator at configure time
-#               (`generate --list-outputs`: one shard per ~256 KiB of kernel
+#               (`generate --list-outputs`: one shard per ~512 KiB of kernel
 #               code) and reconfigures when the spec changes. In a source
 #               tree (add_subdirectory) the generator is not built yet when
 #               CMake configures, so the default there is one file: give

@@ -119,7 +119,7 @@ step "SHARDS auto: the installed generator's shard count, learned at configure t
 mkdir "$tmp/sharded"
 {
   printf 'namespace: big\nisa: [avx2, scalar]\nkernels:\n'
-  for i in $(seq 1 48); do
+  for i in $(seq 1 64); do
     echo "  - {name: k$i, op: add, dtype: f32, rule: numpy, a: [$i, 7, 33], b: [$i, 1, 33]}"
   done
 } >"$tmp/sharded/big.yaml"
@@ -133,8 +133,8 @@ cat >"$tmp/sharded/main.cpp" <<'EOF'
 // a C entry's error through the one last error.
 int main() {
   const bcastgen::KernelTable t = big::big_kernels();
-  if (t.size != 48 || std::strcmp(t.entries[0].name, "k1") != 0 || std::strcmp(t.entries[47].name, "k48") != 0) return 1;
-  for (int k : {1, 17, 48}) {
+  if (t.size != 64 || std::strcmp(t.entries[0].name, "k1") != 0 || std::strcmp(t.entries[63].name, "k64") != 0) return 1;
+  for (int k : {1, 17, 64}) {
     std::vector<float> a(k * 7 * 33), b(k * 33), out(a.size()), ref(a.size());
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = 0.5f * static_cast<float>(i % 97);
     for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 13) - 6.0f;
@@ -145,11 +145,11 @@ int main() {
         for (int l = 0; l < 33; ++l) ref[(i * 7 + j) * 33 + l] = a[(i * 7 + j) * 33 + l] + b[i * 33 + l];
     if (out != ref) return 2;
   }
-  std::vector<float> a(48 * 7 * 33);
-  const int64_t dims[] = {48, 7, 33};
-  if (big_k48_checked(a.data(), dims, 3, a.data(), dims, 3, a.data(), dims, 3) == BCASTGEN_OK) return 3;
-  if (std::strstr(big_last_error(), "k48") == nullptr) return 4;
-  std::puts("48 kernels from their shards match");
+  std::vector<float> a(64 * 7 * 33);
+  const int64_t dims[] = {64, 7, 33};
+  if (big_k64_checked(a.data(), dims, 3, a.data(), dims, 3, a.data(), dims, 3) == BCASTGEN_OK) return 3;
+  if (std::strstr(big_last_error(), "k64") == nullptr) return 4;
+  std::puts("64 kernels from their shards match");
   return 0;
 }
 EOF

@@ -70,36 +70,42 @@ configure() {  # <build dir> [cmake args...]
 }
 seconds() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}'; }
 
-configure "$work/local"
+# Both builds in one build directory, as a user's would be: the objects name
+# their sources by path, so two directories would differ anyway.
+configure "$work/b"
 t=$(date +%s.%N)
-cmake --build "$work/local" -j2 > "$work/local.log" 2>&1 || { tail -50 "$work/local.log"; exit 1; }
+cmake --build "$work/b" -j2 > "$work/local.log" 2>&1 || { tail -50 "$work/local.log"; exit 1; }
 step "local build, -j2: $(seconds "$t") s"
+mkdir "$work/local-objects"
+(cd "$work/b" && find . -name '*.o' -exec cp --parents {} "$work/local-objects/" \;)
 
-configure "$work/dist" -DCMAKE_CXX_COMPILER_LAUNCHER=distcc
+configure "$work/b" -DCMAKE_CXX_COMPILER_LAUNCHER=distcc
+cmake --build "$work/b" --target clean > /dev/null
 t=$(date +%s.%N)
 DISTCC_HOSTS="${addresses[*]}" DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 DISTCC_LOG="$work/logs/client.log" \
-  cmake --build "$work/dist" -j"$servers" > "$work/dist.log" 2>&1 || { tail -50 "$work/dist.log"; exit 1; }
+  cmake --build "$work/b" -j"$servers" > "$work/dist.log" 2>&1 || { tail -50 "$work/dist.log"; exit 1; }
 step "distcc build, -j$servers on $servers servers: $(seconds "$t") s"
 
 # Every translation unit of the generated output, and where it compiled.
-gen_dir=$work/dist/bcastgen/kernels
+gen_dir=$work/b/bcastgen/kernels
 units=$(cd "$gen_dir" && ls ./*.cpp | sed 's|^\./||')
 total=0 remote=0
 for u in $units; do
   total=$((total + 1))
-  where=$(grep -l "COMPILE_OK .* $u\$" "$work"/logs/distccd-*.log 2> /dev/null | sed 's|.*/distccd-||; s|\.log$||' | tr '\n' ' ')
+  # distccd's summary line ends with the compiler and the source as the client named it.
+  where=$(grep -l -E "COMPILE_OK .*[ /]$u\$" "$work"/logs/distccd-*.log || true)
   if [ -n "$where" ]; then remote=$((remote + 1)); else echo "  $u: no COMPILE_OK in any server's log" >&2; fi
 done
 for a in "${addresses[@]}"; do
   a=${a%/1}
-  echo "  $a: $(grep -c "COMPILE_OK" "$work/logs/distccd-$a.log") compiles, e.g. $(grep -m1 "COMPILE_OK" "$work/logs/distccd-$a.log" | sed 's/.*COMPILE_OK/COMPILE_OK/')"
+  echo "  $a: $(grep -c "COMPILE_OK" "$work/logs/distccd-$a.log" || true) compiles, e.g. $(grep -m1 "COMPILE_OK" "$work/logs/distccd-$a.log" | sed 's/.*COMPILE_OK/COMPILE_OK/' || true)"
 done
 step "$remote of $total translation units compiled on a server (their logs)"
 
 identical=0 objects=0
 while read -r o; do
   objects=$((objects + 1))
-  if cmp -s "$work/local/$o" "$work/dist/$o"; then identical=$((identical + 1)); else echo "  differs: $o" >&2; fi
-done < <(cd "$work/local" && find . -name '*.o' | sort)
+  if cmp -s "$work/local-objects/$o" "$work/b/$o"; then identical=$((identical + 1)); else echo "  differs: $o" >&2; fi
+done < <(cd "$work/local-objects" && find . -name '*.o' | sort)
 step "$identical of $objects objects byte-identical to the local build's"
 [ "$remote" = "$total" ] && [ "$identical" = "$objects" ] && [ "$objects" -gt 0 ]

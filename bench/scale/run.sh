@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # The scale of bcastgen's output (issue 77), a script, not a CI stage:
 #   bash bench/scale/run.sh [BUILD_DIR] [--sizes "10 100 1000"] [--compile "10 100"] [--single "100"]
-#                           [--resnet-only]
+#                           [--resnet-only] [--no-resnet] [--shards N]
 # For each size, a fixed random spec (make_spec.py), and the ResNet-50-like one:
 #   generation: wall time and peak memory of `bcastgen generate` (/usr/bin/time -v),
-#     with its default shards (--shards auto);
+#     with its default shards (--shards auto), or --shards N;
 #   source bytes of all .cpp files, and the number of shards;
 #   for the sizes in --compile (and always the ResNet-like spec):
-#     - each translation unit (the shards and <stem>.cpp) alone with g++ -O2 -c: its wall time and
-#       peak memory (the largest is "max TU MiB");
-#     - the whole output with -j2 (two compilers at a time, longest first), its wall time;
+#     - the whole output with g++ -O2 -c, -j2 (two compilers at a time, largest sources first): its
+#       wall time, the sum of the units' times ("TUs s") and the largest unit's peak memory;
 #     - code bytes (`size`: .text) per kernel and per distinct kernel (kernels that share code
 #       count once);
 #     - the critical path of a build on 4, 16 and 64 hosts, modeled from the measured times:
@@ -18,14 +17,15 @@
 #       first (no network time: the bound a distributed build approaches);
 #   for the sizes in --single: g++ -O2 -c of the same spec as one file (--shards 1), the
 #     single-TU time the model is compared with.
-# A 1,000-kernel spec compiles in about five minutes here (each shard alone, then -j2), and
-# its single file in about four more.
+# A 1,000-kernel spec compiles in about two minutes here with -j2, and its single file
+# (--single) in about three more.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=$root/build
 sizes="10 100 1000"
 compile="10 100"
 single=""
+shards=auto
 resnet=1
 randoms=1
 while [ $# -gt 0 ]; do
@@ -35,6 +35,7 @@ while [ $# -gt 0 ]; do
     --single) single=$2; shift 2 ;;
     --resnet-only) randoms=0; shift ;;
     --no-resnet) resnet=0; shift ;;
+    --shards) shards=$2; shift 2 ;;
     *) build=$1; shift ;;
   esac
 done
@@ -55,33 +56,31 @@ printf "%-11s %7s %8s %6s %7s %10s %6s %8s %7s %8s %8s %8s %7s %7s %7s %9s\n" sp
   "cpp bytes" shards "TUs s" "-j2 s" "maxTU MiB" "text/k" "text/dk" "cp 4" "cp 16" "cp 64" "1 TU s"
 run_spec() {
   local name=$1 spec=$2 compile_it=$3 single_it=$4
-  local n distinct dir gen_s gen_kb cpp shards
+  local n distinct dir gen_s gen_kb cpp units
   local serial="-" j2="-" maxmem="-" per="-" perd="-" cp4="-" cp16="-" cp64="-" one="-"
   n=$(grep -c '^  - ' "$spec")
   dir=$work/$name
-  read -r gen_s gen_kb < <(measure "$bcastgen" generate "$spec" -o "$dir" --emit-runtime)
+  read -r gen_s gen_kb < <(measure "$bcastgen" generate "$spec" -o "$dir" --emit-runtime --shards "$shards")
   cpp=$(cat "$dir"/*.cpp | wc -c)
-  shards=$(find "$dir" -maxdepth 1 -name '*_shard*.cpp' | wc -l)
+  units=$(find "$dir" -maxdepth 1 -name '*_shard*.cpp' | wc -l)
   distinct=$(/usr/bin/python3 -c 'import json, sys; print(sum(1 for k in json.load(open(sys.argv[1]))["kernels"] if "shares_code_with" not in k))' "$dir"/*.manifest.json)
   if [ "$compile_it" = 1 ]; then
+    # -j2: the largest sources first, two compilers at a time, each timed
+    # (wall and peak memory) by /usr/bin/time into <source>.time.
+    local start f
+    start=$(date +%s.%N)
+    ls -S "$dir"/*.cpp | xargs -P2 -I{} sh -c 'f={}; exec /usr/bin/time -f "%e %M" -o "$f.time" "$@" -c "$f" -o "${f%.cpp}.o"' \
+      _ "${cxx[@]}" -I"$dir"
+    j2=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
+    # Each unit's compile time, and its preprocessing alone (g++ -E, the part distcc and icecc do here).
     : > "$work/$name.times"
-    local maxkb=0 f s kb
-    local pre
     for f in "$dir"/*.cpp; do
       read -r pre _ < <(measure "${cxx[@]}" -I"$dir" -E "$f" -o "${f%.cpp}.ii")
-      read -r s kb < <(measure "${cxx[@]}" -I"$dir" -c "$f" -o "${f%.cpp}.o")
-      echo "$s $pre" >> "$work/$name.times"
-      [ "$kb" -gt "$maxkb" ] && maxkb=$kb
+      echo "$(cut -d' ' -f1 "$f.time") $pre" >> "$work/$name.times"
     done
     rm -f "$dir"/*.ii
-    maxmem=$((maxkb / 1024))
     serial=$(awk '{s += $1} END {printf "%.1f", s}' "$work/$name.times")
-    rm -f "$dir"/*.o
-    # -j2: the largest sources first, two compilers at a time.
-    local start=$SECONDS
-    start=$(date +%s.%N)
-    ls -S "$dir"/*.cpp | xargs -P2 -I{} sh -c 'f={}; exec "$@" -c "$f" -o "${f%.cpp}.o"' _ "${cxx[@]}" -I"$dir"
-    j2=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
+    maxmem=$(cat "$dir"/*.cpp.time | awk '{if ($2 > m) m = $2} END {printf "%d", m / 1024}')
     read -r per perd < <(size -A "$dir"/*.o | awk -v n="$n" -v d="$distinct" '$1 ~ /^\.text/ {t += $2}
       END {printf "%.0f %.0f\n", t / n, t / d}')
     read -r cp4 cp16 cp64 < <(/usr/bin/python3 - "$work/$name.times" "$gen_s" <<'EOF'
@@ -113,7 +112,7 @@ EOF
     read -r one _ < <(measure "${cxx[@]}" -I"$dir.one" -c "$dir.one/$(basename "${spec%.yaml}").cpp" -o "$dir.one/one.o")
   fi
   printf "%-11s %7d %8d %6s %7d %10d %6d %8s %7s %8s %8s %8s %7s %7s %7s %9s\n" "$name" "$n" "$distinct" "$gen_s" \
-    $((gen_kb / 1024)) "$cpp" "$shards" "$serial" "$j2" "$maxmem" "$per" "$perd" "$cp4" "$cp16" "$cp64" "$one"
+    $((gen_kb / 1024)) "$cpp" "$units" "$serial" "$j2" "$maxmem" "$per" "$perd" "$cp4" "$cp16" "$cp64" "$one"
   rm -rf "$dir" "$dir.one"
 }
 listed() {  # <word> <list>

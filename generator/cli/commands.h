@@ -70,7 +70,7 @@ inline std::size_t parse_shards_option(const std::string& text) {
   return n;
 }
 inline constexpr const char* kShardsOptionHelp =
-    "translation units of kernels: auto (one per ~256 KiB of kernel code; one file below that) or N, "
+    "translation units of kernels: auto (one per ~512 KiB of kernel code; one file below that) or N, "
     "<stem>_shard0.cpp .. <stem>_shard<N-1>.cpp beside <stem>.cpp, which keeps the kernel table";
 
 // Runs `body`, turning bcastgen's exceptions into a message on stderr and

@@ -23,10 +23,13 @@ std::string shard_file_name(const std::string& stem, std::size_t shard);
 // Whether `file` is one of <stem>'s shards, for any count (stale ones are removed).
 bool is_shard_file_name(const std::string& stem, const std::string& file);
 // GenerateOptions::shards = kAutoShards: as many shards as keep each at about
-// kShardSourceBytes of kernel code (one file below that). 256 KiB compiles in
-// about 3 s with g++ -O2 in under 300 MB (bench/scale, docs/guide/cmake.md).
+// kShardSourceBytes of kernel code (one file below that). Each translation
+// unit pays about 2 s of headers (immintrin.h and the runtime's) before its
+// kernels; a 512 KiB shard compiles in about 6 s with g++ -O2 in under
+// 400 MB. Half that size made the -j2 build of 1,000 kernels 1.5x slower for
+// a 64-host critical path only 12% shorter (bench/scale, docs/benchmarks.md).
 inline constexpr std::size_t kAutoShards = 0;
-inline constexpr std::size_t kShardSourceBytes = 256 * 1024;
+inline constexpr std::size_t kShardSourceBytes = 512 * 1024;
 inline constexpr std::size_t kMaxShards = 4096;
 
 struct GenerateOptions {
