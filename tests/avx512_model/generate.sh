@@ -2,9 +2,10 @@
 # bcastgen generate for tests/avx512_model: BCASTGEN_EXE's arguments, the
 # scalar and avx512 variants only, the avx512 ones retargeted to AVX2 (the
 # instructions of SIMDe's model), so that none reaches the CPU as an AVX-512
-# instruction, and the check of the CPU before a run made the model's
-# (avx512_model.h), which takes avx512 as runnable. The first argument is
-# the host's bcastgen.
+# instruction, and the entries' check of a chosen ISA (bcastgen::check_isa)
+# made the model's (avx512_model.h), which takes avx512 as runnable. The
+# kernels are in <stem>.cpp or, sharded, in its shards: all are rewritten.
+# The first argument is the host's bcastgen.
 set -euo pipefail
 bcastgen=$1
 shift
@@ -22,5 +23,5 @@ for f in "$dir/${stem}"_shard*.cpp; do [ -f "$f" ] && out+=("$f"); done
 avx512=$(sed -n 's/.*BCASTGEN_TARGET_AVX512 "\(.*\)"$/\1/p' "$(dirname "$0")/../../runtime/include/bcastgen/cpu.h")
 avx2=$(sed -n 's/.*BCASTGEN_TARGET_AVX2 "\(.*\)"$/\1/p' "$(dirname "$0")/../../runtime/include/bcastgen/cpu.h")
 grep -q "target(\"$avx512\")" "${out[@]}" || { echo "$0: no avx512 target in ${out[*]}" >&2; exit 1; }
-grep -q 'bcastgen::cpu_supports(isa)' "${out[@]}" || { echo "$0: no check of the CPU in ${out[*]}" >&2; exit 1; }
-sed -i -e "s/target(\"$avx512\")/target(\"$avx2\")/g" -e 's/bcastgen::cpu_supports(isa)/avx512_model::cpu_supports(isa)/g' "${out[@]}"
+grep -q 'bcastgen::check_isa(' "${out[@]}" || { echo "$0: no check of the CPU in ${out[*]}" >&2; exit 1; }
+sed -i -e "s/target(\"$avx512\")/target(\"$avx2\")/g" -e 's/bcastgen::check_isa(/avx512_model::check_isa(/g' "${out[@]}"

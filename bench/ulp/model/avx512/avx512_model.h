@@ -11,11 +11,19 @@
 #undef BCASTGEN_TARGET_AVX512
 #define BCASTGEN_TARGET_AVX512 BCASTGEN_TARGET_AVX2
 
+#include "bcastgen/registry.h"
+
 namespace avx512_model {
 
 // The check of the CPU in tests/avx512_model's build, the generated
 // kernels' (its generate.sh calls this one) and the test drivers': the
 // model runs avx512's variants here.
 inline bool cpu_supports(bcastgen::Isa isa) { return isa == bcastgen::Isa::Avx512 || bcastgen::cpu_supports(isa); }
+
+// The generated entries' check of a chosen ISA (bcastgen::check_isa, which
+// asks the CPU), with the model's answer: generate.sh calls this one.
+inline void check_isa(const char* kernel, bcastgen::Isa isa) {
+  if (!avx512_model::cpu_supports(isa)) bcastgen::detail::throw_unsupported_isa(kernel, isa);
+}
 
 }  // namespace avx512_model
