@@ -125,6 +125,10 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
     owners.push_back(out.shares_code_with[i].empty() ? spec.kernels[i].name : out.shares_code_with[i]);
   }
   out.shard_of = assign_shards(owners, out.shards);
+  std::vector<std::string> shard_files;  // their names (none for one file)
+  for (std::size_t shard = 0; sharded && shard < out.shards; ++shard) {
+    shard_files.push_back(shard_file_name(options.stem, shard));
+  }
   std::vector<std::vector<std::size_t>> members(out.shards);  // the kernels of each shard, in spec order
   for (std::size_t i = 0; i < spec.kernels.size(); ++i) members[out.shard_of[i]].push_back(i);
 
@@ -170,7 +174,7 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
     sv.declare("condition").declare("headers").declare("simd_header");
     sv.list("kernels", std::move(definitions)).declare("code").declare("entry").declare("c_entry");
     sv.flag("row_kernels", std::any_of(plans.begin(), plans.end(), [](const KernelPlan* p) { return p->rows.has_value(); }));
-    out.files[sharded ? shard_file_name(options.stem, shard) : source] = render("source.cpp.mustache", sv);
+    out.files[sharded ? shard_files[shard] : source] = render("source.cpp.mustache", sv);
   }
   if (sharded) {
     std::vector<Values> rows;
@@ -182,10 +186,10 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
                          .set("inputs", ks.inputs)
                          .set("nodes", ks.nodes)
                          .set("entry", codes[i].table_row)
-                         .set("shard_file", shard_file_name(options.stem, out.shard_of[i])));
+                         .set("shard_file", shard_files[out.shard_of[i]]));
     }
     Values iv = file;
-    iv.set("first_shard", shard_file_name(options.stem, 0)).set("last_shard", shard_file_name(options.stem, out.shards - 1));
+    iv.set("first_shard", shard_files.front()).set("last_shard", shard_files.back());
     out.files[source] = render("index.cpp.mustache", iv.list("kernels", std::move(rows)));
   }
 
@@ -197,13 +201,8 @@ GeneratedFiles generate(const CheckedSpec& checked, const GenerateOptions& optio
   cv.set("guard", guard).list("kernels", std::move(declarations));
   out.files[c_header] = render("c_header.h.mustache", cv);
 
-  ManifestNames mnames{options.source_name, spec.ns, header, source, c_header, names.c_prefix, {}, {}};
-  for (std::size_t shard = 0; sharded && shard < out.shards; ++shard) {
-    mnames.shard_files.push_back(shard_file_name(options.stem, shard));
-  }
-  for (std::size_t i = 0; sharded && i < out.shard_of.size(); ++i) {
-    mnames.kernel_sources.push_back(mnames.shard_files[out.shard_of[i]]);
-  }
+  ManifestNames mnames{options.source_name, spec.ns, header, source, c_header, names.c_prefix, shard_files, {}};
+  for (std::size_t i = 0; sharded && i < out.shard_of.size(); ++i) mnames.kernel_sources.push_back(shard_files[out.shard_of[i]]);
   out.files[options.stem + ".manifest.json"] = manifest_text(out.plans, mnames, out.shares_code_with);
   if (options.emit_runtime) {
     const std::string prefix = "runtime/include/";
