@@ -30,6 +30,8 @@ ASAN_BUILD_DIR=${ASAN_BUILD_DIR:-build-asan}
 bash scripts/install-deps.sh
 
 timings=()
+# Each stage's time, at the end of the run or where a stage failed.
+trap 'echo "=== test.sh: stage times: ${timings[*]:-none finished}"' EXIT
 stage() {
   local name=$1 start=$SECONDS
   shift
@@ -71,4 +73,4 @@ if [ "${BCASTGEN_SKIP_AVX512_MODEL:-0}" != 1 ]; then
 fi
 export FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 [ "${BCASTGEN_SKIP_FUZZ:-0}" = 1 ] || stage fuzz bash scripts/fuzz.sh
-echo "=== test.sh: all stages passed: ${timings[*]}"
+echo "=== test.sh: all stages passed"

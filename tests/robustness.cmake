@@ -55,16 +55,8 @@ bcastgen_diff_specs(diff_specs PYTHON ${BCASTGEN_PYTHON3} DIR ${diff_dir} SEED $
 message(STATUS "bcastgen differential test: seed ${bcastgen_diff_seed}, ${bcastgen_diff_count} + ${bcastgen_diff_expr_count} kernels")
 bcastgen_kernel_tables(bcastgen_diff_kernels GENERATOR bcastgen DIR ${diff_dir} SPECS ${diff_specs})
 target_link_libraries(bcastgen_diff_kernels PUBLIC bcastgen_runtime)
-target_compile_options(bcastgen_diff_kernels PRIVATE ${BCASTGEN_WARNINGS} -Werror -O1)
+target_compile_options(bcastgen_diff_kernels PRIVATE ${BCASTGEN_WARNINGS} -Werror ${BCASTGEN_DIFF_KERNEL_OPT})
 bcastgen_add_test(differential_test $<TARGET_OBJECTS:kernel_matrix_driver>)
 target_link_libraries(differential_test PRIVATE bcastgen_diff_kernels)
 bcastgen_add_test(differential_guard_pages_test $<TARGET_OBJECTS:guard_pages_driver>)
 target_link_libraries(differential_guard_pages_test PRIVATE bcastgen_diff_kernels)
-
-# Under the sanitizers the generated kernels are compiled at -O0: ASan and
-# UBSan check every access and operation the same way, and the nine big
-# translation units compile in half the time (the plain build tests -O1).
-if(BCASTGEN_SANITIZE)
-  target_compile_options(bcastgen_test_kernels PRIVATE -O0)
-  target_compile_options(bcastgen_diff_kernels PRIVATE -O0)
-endif()

@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bcastgen/rules.h"
@@ -267,7 +268,10 @@ TEST(RulesProperties, NumpyMatchesBruteForceSymmetricAndBidirectionalAgrees) {
   ShapeGen gen(kSeed);
   int tested = 0, compatible = 0, high_rank = 0, scalar = 0, failures = 0;
   while (tested < kPairs) {
-    auto [a, b] = gen.pair();
+    // Named, not structured bindings: C++17 lambdas cannot capture those (clang refuses).
+    const std::pair<Shape, Shape> shapes = gen.pair();
+    const Shape& a = shapes.first;
+    const Shape& b = shapes.second;
     if (!small_enough(a, b)) continue;
     ++tested;
     if (a.size() >= 16 || b.size() >= 16) ++high_rank;
@@ -380,7 +384,9 @@ TEST(RulesProperties, BroadcastToNumpyIsUnidirectional) {
   ShapeGen gen(kSeed + 7);
   int tested = 0, accepted = 0;
   while (tested < kPairs / 4) {
-    auto [input, target] = gen.pair();
+    const std::pair<Shape, Shape> shapes = gen.pair();
+    const Shape& input = shapes.first;
+    const Shape& target = shapes.second;
     if (!small_enough(input, target)) continue;
     ++tested;
     const std::string what = describe(input, target);

@@ -458,9 +458,19 @@ inline void evaluate_with_reductions(const ExprDag& dag, const std::vector<ExprO
 
 namespace reference {
 
-// out = op(a, b) broadcast under `rule` (`axis` is pdpd's start axis).
-inline void binary(Op op, DType dtype, Rule rule, std::int64_t axis, const void* a, const Shape& a_shape,
-                   const void* b, const Shape& b_shape, void* out) {
+// The bodies of binary and evaluate (below): each instantiates every op for
+// every dtype (a 0.9 MB object and 20 s of g++ -O3 in every translation unit
+// that calls evaluate). They are templates of a dummy parameter so that a
+// program can compile them once: where BCASTGEN_REFERENCE_EXTERN is defined,
+// the end of this header declares their instantiations extern, and one unit
+// of the program defines them (BCASTGEN_REFERENCE_INSTANTIATE; bcastgen_core
+// does, and defines BCASTGEN_REFERENCE_EXTERN for whatever links it).
+// Without the macros each unit instantiates them, as it would inline functions.
+namespace bodies {
+
+template <int kOnce = 0>
+void binary(Op op, DType dtype, Rule rule, std::int64_t axis, const void* a, const Shape& a_shape, const void* b,
+            const Shape& b_shape, void* out) {
   detail::check_binary_op("reference::binary", op, dtype);
   const BroadcastResult r = broadcast_shapes(rule, a_shape, b_shape, axis);
   const std::int64_t numel = checked_numel(r.out);
@@ -487,6 +497,18 @@ inline void binary(Op op, DType dtype, Rule rule, std::int64_t axis, const void*
       }
     }
   });
+}
+
+template <int kOnce = 0>
+void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs, Rule rule, std::int64_t axis, void* out,
+              const std::vector<std::string>& names);
+
+}  // namespace bodies
+
+// out = op(a, b) broadcast under `rule` (`axis` is pdpd's start axis).
+inline void binary(Op op, DType dtype, Rule rule, std::int64_t axis, const void* a, const Shape& a_shape,
+                   const void* b, const Shape& b_shape, void* out) {
+  bodies::binary(op, dtype, rule, axis, a, a_shape, b, b_shape, out);
 }
 
 // The Broadcast op: out (of shape broadcast_to(...).out, i.e. `target`) is
@@ -535,6 +557,14 @@ inline Shape expr_output_shape(const std::vector<ExprOperand>& inputs, Rule rule
 // broadcast_inputs throws.
 inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs, Rule rule, std::int64_t axis,
                      void* out, const std::vector<std::string>& names = {}) {
+  bodies::evaluate(dag, inputs, rule, axis, out, names);
+}
+
+namespace bodies {
+
+template <int kOnce>
+void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs, Rule rule, std::int64_t axis, void* out,
+              const std::vector<std::string>& names) {
   std::vector<DType> dtypes;
   std::vector<Shape> shapes;
   for (const ExprOperand& in : inputs) {
@@ -594,6 +624,8 @@ inline void evaluate(const ExprDag& dag, const std::vector<ExprOperand>& inputs,
     }
   }
 }
+
+}  // namespace bodies
 
 // How far a row kernel's output (reductions: its sums run in f32 in a
 // fixed order, the reference's in long double) may be from the reference's
@@ -765,6 +797,21 @@ inline void broadcast_to(DType dtype, BroadcastMode mode, const void* input, con
 }
 
 }  // namespace fallback
+
+// The bodies compiled once per program (above).
+#if defined(BCASTGEN_REFERENCE_EXTERN) || defined(BCASTGEN_REFERENCE_INSTANTIATE)
+#if defined(BCASTGEN_REFERENCE_INSTANTIATE)
+#define BCASTGEN_REFERENCE_INSTANCE template
+#else
+#define BCASTGEN_REFERENCE_INSTANCE extern template
+#endif
+BCASTGEN_REFERENCE_INSTANCE void reference::bodies::binary<0>(Op, DType, Rule, std::int64_t, const void*,
+                                                              const Shape&, const void*, const Shape&, void*);
+BCASTGEN_REFERENCE_INSTANCE void reference::bodies::evaluate<0>(const ExprDag&, const std::vector<ExprOperand>&, Rule,
+                                                                std::int64_t, void*, const std::vector<std::string>&);
+#undef BCASTGEN_REFERENCE_INSTANCE
+#endif
+
 }  // namespace bcastgen
 
 BCASTGEN_NO_CONTRACT_END
