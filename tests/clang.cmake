@@ -5,6 +5,7 @@
 # The checks on code strings, in-process.
 bcastgen_add_test(inspect_test inspect_test.cpp)
 target_link_libraries(inspect_test PRIVATE bcastgen_clang)
+target_include_directories(inspect_test PRIVATE ${PROJECT_SOURCE_DIR}/generator/clang/src)  # intrinsic_families.h
 
 # The checks on the generated test kernels (their sources are generated for
 # bcastgen_test_kernels) and on examples/demo.yaml.

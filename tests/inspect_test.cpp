@@ -6,10 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bcastgen/clang/format.h"
 #include "bcastgen/clang/inspect.h"
+#include "bcastgen/cpu.h"
+#include "intrinsic_families.h"  // generator/clang/src
 
 namespace {
 
@@ -444,6 +449,42 @@ TEST(Format, StyleIsCloseToTheEmittedLayoutAndIdempotent) {
             "    out[i] = a[i];\n  }\n}\n}\n");
   EXPECT_EQ(bcastgen::clangtool::format_source(once, "k.cpp"), once);
   EXPECT_TRUE(contains(bcastgen::clangtool::format_style_yaml(), "ColumnLimit: 120"));
+}
+
+// The linter's family table (generator/clang/src/intrinsic_families.h) and
+// the ISA table's `families` column name the same families.
+TEST(IntrinsicFamilies, EveryFamilyAnIsaNamesHasARowAndEveryRowAnIsa) {
+  std::set<std::string> rows, named;
+  for (const bcastgen::clangtool::IntrinsicFamily& f : bcastgen::clangtool::kIntrinsicFamilies) rows.insert(f.name);
+  for (const bcastgen::IsaInfo& r : bcastgen::kIsaInfo) {
+    for (const std::string& family : bcastgen::isa_families(r.isa)) {
+      EXPECT_TRUE(rows.count(family)) << r.name << " names family " << family << ", which has no row";
+      named.insert(family);
+    }
+  }
+  EXPECT_EQ(named, rows);
+}
+
+// Names as the intrinsics headers spell them (immintrin.h, arm_neon.h).
+TEST(IntrinsicFamilies, NamesFallInTheirFamilies) {
+  using bcastgen::clangtool::intrinsic_family;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"_mm512_add_ps", "avx512"},      {"_mm256_mask_add_ps", "avx512"}, {"_mm_maskz_loadu_ps", "avx512"},
+      {"_mm_cmp_ps_mask", "avx512"},    {"_mm256_cmp_epi32_mask", "avx512"}, {"_kand_mask16", "avx512"},
+      {"_cvtmask16_u32", "avx512"},     {"_cvtu32_mask16", "avx512"},     {"_load_mask16", "avx512"},
+      {"_mm256_add_ps", "avx2"},        {"_mm_fmadd_ps", "avx2"},         {"_mm_fnmadd_ps", "avx2"},
+      {"_mm_add_ps", "sse"},            {"_mm_storeu_si128", "sse"},      {"_pdep_u64", "bmi"},
+      {"_tzcnt_u32", "bmi"},            {"vaddq_f32", "neon"},            {"vld1q_u8", "neon"},
+      {"vcvtq_f32_s32", "neon"},        {"vbfdotq_f32", "neon"},          {"memcpy", ""},
+      {"vector_add", ""},               {"_mm", ""},                      {"", ""}};
+  for (const auto& [name, family] : cases) EXPECT_EQ(intrinsic_family(name), family) << name;
+  using bcastgen::clangtool::target_enables;
+  EXPECT_TRUE(target_enables("avx512f,avx512bw,avx512dq,avx512vl,f16c,bmi,bmi2", "avx512"));
+  EXPECT_FALSE(target_enables("avx2,fma,f16c,bmi,bmi2", "avx512"));
+  EXPECT_TRUE(target_enables("avx2,fma,f16c,bmi,bmi2", "avx2"));
+  EXPECT_TRUE(target_enables("fma", "avx2"));
+  EXPECT_FALSE(target_enables("", "bmi"));
+  EXPECT_TRUE(target_enables("", "sse"));
 }
 
 }  // namespace

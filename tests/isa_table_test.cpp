@@ -376,7 +376,7 @@ TEST(VocabularyCheck, RowsAreListsOfNames) {
   expect_rejected(edited("    f32: [add, subtract,", "    f32: [\"add(a, b)\", subtract,"),
                   "ops.avx512.f32: 'add(a, b)' is not a name");
   expect_rejected(edited("    f32: [add, subtract,", "    f32: [plus, subtract,"), "ops.avx512.f32: unknown op 'plus'");
-  expect_rejected(edited("    f32: [neg, abs,", "    f32: [negate, abs,"),
+  expect_rejected(edited("f32: &f32_lane_functions\n      [neg, abs,", "f32: &f32_lane_functions\n      [negate, abs,"),
                   "unary.avx512.f32: unknown unary function 'negate'");
   expect_rejected(edited("    f32: [add, subtract,", "    f32: add\n    f33: [subtract,"),
                   "ops.avx512.f32 must be a list of names");

@@ -72,7 +72,8 @@ function(bcastgen_kernel_driver target source)
   target_link_libraries(${target} PRIVATE ${ARGN})
 endfunction()
 
-# bcastgen_diff_specs(<out_var> PYTHON <python3> DIR <dir> SEED <n> COUNT <n> EXPR_COUNT <n>)
+# bcastgen_diff_specs(<out_var> PYTHON <python3> GENERATOR <exe or target> DIR <dir> SEED <n> COUNT <n>
+#                     EXPR_COUNT <n>)
 #
 # The differential test's random specs: tests/diff/make_diff_specs.py writes
 # COUNT binary/Broadcast kernels, EXPR_COUNT expression DAGs and EXPR_COUNT / 16
@@ -80,7 +81,7 @@ endfunction()
 # 4 + 4 + 1 files (diff_0..3, expr_0..3, rows_0),
 # whose paths it puts in <out_var> for bcastgen_kernel_tables.
 function(bcastgen_diff_specs out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PYTHON;DIR;SEED;COUNT;EXPR_COUNT" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PYTHON;GENERATOR;DIR;SEED;COUNT;EXPR_COUNT" "")
   set(script ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/diff/make_diff_specs.py)
   set(specs "")
   foreach(stem diff_0 diff_1 diff_2 diff_3 expr_0 expr_1 expr_2 expr_3 rows_0)
@@ -89,8 +90,8 @@ function(bcastgen_diff_specs out_var)
   add_custom_command(
     OUTPUT ${specs}
     COMMAND ${arg_PYTHON} ${script} --seed ${arg_SEED} --count ${arg_COUNT} --expr-count ${arg_EXPR_COUNT}
-            --files 4 --out ${arg_DIR}/specs
-    DEPENDS ${script}
+            --files 4 --out ${arg_DIR}/specs --bcastgen ${arg_GENERATOR}
+    DEPENDS ${script} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/bcastgen_tables.py ${arg_GENERATOR}
     COMMENT "Random differential specs (seed ${arg_SEED})")
   set(${out_var} ${specs} PARENT_SCOPE)
 endfunction()

@@ -50,7 +50,7 @@ if(BCASTGEN_TEST_SAMPLE)  # the sanitizer stage: a sample (tests/CMakeLists.txt)
   set(bcastgen_diff_expr_count 64)
 endif()
 set(diff_dir ${CMAKE_CURRENT_BINARY_DIR}/diff)
-bcastgen_diff_specs(diff_specs PYTHON ${BCASTGEN_PYTHON3} DIR ${diff_dir} SEED ${bcastgen_diff_seed}
+bcastgen_diff_specs(diff_specs PYTHON ${BCASTGEN_PYTHON3} GENERATOR $<TARGET_FILE:bcastgen> DIR ${diff_dir} SEED ${bcastgen_diff_seed}
                     COUNT ${bcastgen_diff_count} EXPR_COUNT ${bcastgen_diff_expr_count})
 message(STATUS "bcastgen differential test: seed ${bcastgen_diff_seed}, ${bcastgen_diff_count} + ${bcastgen_diff_expr_count} kernels")
 bcastgen_kernel_tables(bcastgen_diff_kernels GENERATOR bcastgen DIR ${diff_dir} SPECS ${diff_specs})

@@ -8,21 +8,28 @@ none/numpy/pdpd/paddle, the Broadcast op in its four modes, and expression DAGs
 over 1-5 inputs of every dtype; dims around the vector widths (tails), size-1 and
 size-0 axes, scalars and repeats. The same seed always gives the same files.
 Spec 0 of each kind uses a small stream threshold, so that streaming stores are
-exercised too."""
+exercised too. The dtypes and binary ops, and which dtypes each op takes, are
+the generator's (--bcastgen EXE: `bcastgen list --json`)."""
 import argparse
 import os
 import random
+import sys
 
-DTYPES = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool", "f16", "bf16"]
-INTS = ["i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"]
-ARITH = ["add", "subtract", "multiply", "divide", "floor_divide", "maximum", "minimum", "power",
-         "squared_difference", "mod", "floor_mod"]
-FLOAT_ONLY = ["copysign", "nextafter", "atan2", "hypot", "logaddexp"]
-SHIFTS = ["bitwise_left_shift", "bitwise_right_shift"]
-COMPARE = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
-LOGICAL = ["logical_and", "logical_or", "logical_xor"]
-BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor"]
-OPS = ARITH + FLOAT_ONLY + COMPARE + LOGICAL + BITWISE + SHIFTS
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bcastgen_tables import Tables  # noqa: E402 (tests/bcastgen_tables.py)
+
+# From the generator's tables, in their order (use_tables, called by main).
+TABLES = None
+DTYPES, INTS, FLOATS, UNSIGNED, OPS, FLOAT_ONLY = [], [], [], [], [], []
+
+
+def use_tables(tables):
+    global TABLES, DTYPES, INTS, FLOATS, UNSIGNED, OPS, FLOAT_ONLY
+    TABLES = tables
+    DTYPES, INTS, FLOATS, UNSIGNED = tables.dtypes, tables.ints, tables.floats, tables.unsigned
+    OPS, FLOAT_ONLY = tables.ops, tables.float_only_ops()
+
+
 # Dims near the vector widths x unroll of every element size, and small ones.
 DIMS = [1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 47, 63, 64, 65, 127, 128, 129, 255, 256,
         257, 512, 513, 1024, 1031]
@@ -30,17 +37,7 @@ MAX_ELEMENTS = 40000
 
 
 def supports(op, dt):
-    if op in ARITH:
-        return dt != "bool"
-    if op in FLOAT_ONLY:
-        return dt in ("f32", "f64", "f16", "bf16")
-    if op in SHIFTS:
-        return dt in INTS
-    if op in LOGICAL:
-        return dt == "bool"
-    if op in BITWISE:
-        return dt == "bool" or dt in INTS
-    return True
+    return TABLES.supports(op, dt)
 
 
 def numel(shape):
@@ -157,8 +154,6 @@ def broadcast_kernel(rng, name):
 # read (an unused input is an error), shared subexpressions are written twice
 # (the parser makes them one node), and every grammar form appears: infix and
 # call forms of the binary ops, unary functions, clamp, where, cast, literals.
-FLOATS = ["f32", "f64", "f16", "bf16"]
-UNSIGNED = ["u8", "u16", "u32", "u64"]
 
 
 def literal(rng, dt):
@@ -382,7 +377,9 @@ def main():
     ap.add_argument("--expr-count", type=int, default=512)
     ap.add_argument("--files", type=int, default=4)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--bcastgen", required=True, help="the generator, whose `list --json` gives the tables")
     args = ap.parse_args()
+    use_tables(Tables.load(args.bcastgen))
     os.makedirs(args.out, exist_ok=True)
     rows = max(8, args.expr_count // 16)
     for kind, count, make, files in (("diff", args.count, None, args.files),

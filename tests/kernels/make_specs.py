@@ -1,39 +1,28 @@
 #!/usr/bin/env python3
 """Writes the test specs in this folder (checked in; rerun after editing):
-    /usr/bin/python3 tests/kernels/make_specs.py [--full]
+    /usr/bin/python3 tests/kernels/make_specs.py [--full] [--bcastgen EXE]
 Every op x dtype on a few shape patterns (all six for one op per kind, the
 three that involve the op's operand order for the others; --full: all six
 for every op, 1392 kernels instead of 789, for a local run), f32/int shape sweeps around each
 vector width x unroll, the seed documents' examples, scalars, zero-size and
-high-rank shapes, random pairs (fixed seed) and the Broadcast op's modes."""
+high-rank shapes, random pairs (fixed seed) and the Broadcast op's modes.
+The dtypes and ops, and which dtypes each op takes, are the generator's
+(`bcastgen list --json`; EXE defaults to build/generator/bcastgen)."""
+import argparse
 import os
 import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DTYPES = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool", "f16", "bf16"]
-INTS = ["i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"]
-ARITH = ["add", "subtract", "multiply", "divide", "floor_divide", "maximum", "minimum", "power",
-         "squared_difference", "mod", "floor_mod"]
-FLOAT_ONLY = ["copysign", "nextafter", "atan2", "hypot", "logaddexp"]
-COMPARE = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
-LOGICAL = ["logical_and", "logical_or", "logical_xor"]
-BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor"]
-SHIFTS = ["bitwise_left_shift", "bitwise_right_shift"]
+sys.path.insert(0, os.path.dirname(HERE))
+from bcastgen_tables import Tables  # noqa: E402 (tests/bcastgen_tables.py)
 
-
-def supports(op, dt):
-    if op in ARITH:
-        return dt != "bool"
-    if op in FLOAT_ONLY:
-        return dt in ("f32", "f64", "f16", "bf16")
-    if op in SHIFTS:
-        return dt in INTS
-    if op in LOGICAL:
-        return dt == "bool"
-    if op in BITWISE:
-        return dt == "bool" or dt in INTS
-    return True
+ap = argparse.ArgumentParser()
+ap.add_argument("--full", action="store_true", help="all six patterns for every op")
+ap.add_argument("--bcastgen", default=os.path.join(HERE, "..", "..", "build", "generator", "bcastgen"))
+ARGS = ap.parse_args()
+TABLES = Tables.load(ARGS.bcastgen)
+DTYPES = TABLES.dtypes
 
 
 def shape(s):
@@ -86,14 +75,14 @@ PATTERNS = [
 # one op per kind and dtype class runs them all. Every op runs the patterns
 # where its own code differs: its vector form with a tail (its scalar form
 # there on AVX2), and a broadcast scalar on either side (operand order).
-FULL = "--full" in sys.argv[1:]
+FULL = ARGS.full
 EVERY_PATTERN = {"add", "less", "logical_and", "bitwise_and"}
 OPERAND_ORDER = PATTERNS[:3]
-for kind, ops in [("arith", ARITH + FLOAT_ONLY), ("compare", COMPARE), ("logic", LOGICAL + BITWISE + SHIFTS)]:
+for kind, ops in [("arith", TABLES.arithmetic_ops()), ("compare", TABLES.comparisons), ("logic", TABLES.logic_ops())]:
     spec = Spec("ops_" + kind)
     for op in ops:
         for dt in DTYPES:
-            if supports(op, dt):
+            if TABLES.supports(op, dt):
                 for rule, a, b, axis, note in PATTERNS if FULL or op in EVERY_PATTERN else OPERAND_ORDER:
                     spec.binary(op, dt, rule, a, b, axis, note)
     spec.write()

@@ -8,6 +8,7 @@
 
 #include "ast_util.h"
 #include "bcastgen/cpu.h"
+#include "intrinsic_families.h"
 #include "symbols.h"
 
 namespace bcastgen::clangtool {
@@ -38,15 +39,6 @@ const std::set<std::string>* allowed_families(const std::string& variant) {
   }();
   Isa isa;
   return parse_isa(gen::variant_isa_name(variant), &isa) ? &by_isa.at(isa) : nullptr;
-}
-
-// Whether a function's target attribute enables a family.
-bool target_enables(const std::string& target, const std::string& family) {
-  auto has = [&](const char* f) { return target.find(f) != std::string::npos; };
-  if (family == "avx512") return has("avx512");
-  if (family == "avx2") return has("avx") || has("fma");
-  if (family == "bmi") return has("bmi");
-  return true;
 }
 
 // One variant, walked through the functions it calls.

@@ -192,30 +192,4 @@ std::string written_callee(const clang::ASTContext& context, const clang::CallEx
   return "";
 }
 
-std::string intrinsic_family(const std::string& name) {
-  auto starts = [&](const char* prefix) { return name.rfind(prefix, 0) == 0; };
-  auto ends = [&](const std::string& suffix) {
-    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  if (starts("_mm512_")) return "avx512";
-  // 128/256-bit forms with lane masks are AVX-512 (VL, BW): _mm_mask_*, _mm256_maskz_*, *_mask
-  if ((starts("_mm_") || starts("_mm256_")) && (name.find("_mask_") != std::string::npos ||
-                                                name.find("_maskz_") != std::string::npos || ends("_mask"))) {
-    return "avx512";
-  }
-  if ((starts("_k") && name.find("_mask") != std::string::npos) || starts("_cvtmask") || starts("_cvtu32_mask") ||
-      starts("_cvtu64_mask") || starts("_load_mask") || starts("_store_mask")) {
-    return "avx512";
-  }
-  if (starts("_mm256_")) return "avx2";
-  if (starts("_mm_fmadd") || starts("_mm_fmsub") || starts("_mm_fnm")) return "avx2";
-  if (starts("_mm_")) return "sse";
-  if (name.empty()) return "";
-  static const std::regex bmi("^_(pdep|pext|bzhi|bextr|blsi|blsr|blsmsk|tzcnt|lzcnt|andn|mulx)_u(32|64)$");
-  if (name[0] == '_' && std::regex_match(name, bmi)) return "bmi";
-  static const std::regex neon("^v[a-z0-9]+(_[a-z0-9]+)*_(f|s|u|p|bf)(8|16|32|64)$");
-  if (name[0] == 'v' && std::regex_match(name, neon)) return "neon";
-  return "";
-}
-
 }  // namespace bcastgen::clangtool

@@ -55,8 +55,4 @@ std::optional<std::int64_t> masked_store_bytes(bool words, int lane_bytes, const
 // name when a macro such as _mm512_cmp_ps_mask expands to a builtin.
 std::string written_callee(const clang::ASTContext& context, const clang::CallExpr* call);
 
-// The family of an intrinsic by its name: avx512, avx2, sse, bmi, neon, or
-// "" when it is not a SIMD intrinsic.
-std::string intrinsic_family(const std::string& name);
-
 }  // namespace bcastgen::clangtool

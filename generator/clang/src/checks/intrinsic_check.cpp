@@ -1,6 +1,7 @@
 #include "intrinsic_check.h"
 
 #include "../ast_util.h"
+#include "../intrinsic_families.h"
 
 namespace bcastgen::clangtool {
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "../ast_util.h"
+#include "../intrinsic_families.h"
 
 namespace bcastgen::clangtool {
 
