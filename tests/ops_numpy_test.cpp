@@ -64,7 +64,7 @@ F = {
     'maximum': np.maximum, 'minimum': np.minimum, 'power': np.power,
     'squared_difference': sqd, 'mod': np.fmod, 'floor_mod': np.remainder, 'floor_divide': floordiv,
     'copysign': np.copysign, 'nextafter': np.nextafter, 'atan2': np.arctan2, 'hypot': np.hypot,
-    'logaddexp': np.logaddexp, 'bitwise_left_shift': np.left_shift, 'bitwise_right_shift': np.right_shift,
+    'logaddexp': np.logaddexp, 'heaviside': np.heaviside, 'bitwise_left_shift': np.left_shift, 'bitwise_right_shift': np.right_shift,
     'equal': np.equal, 'not_equal': np.not_equal, 'less': np.less,
     'less_equal': np.less_equal, 'greater': np.greater, 'greater_equal': np.greater_equal,
     'logical_and': np.logical_and, 'logical_or': np.logical_or, 'logical_xor': np.logical_xor,
@@ -328,11 +328,11 @@ std::vector<Case> all_cases() {
 // One test, one python process: every op x dtype pair the spec supports.
 TEST(OpsNumpy, EveryOpAndDtypeMatchesNumpy) {
   std::vector<Case> cases = all_cases();
-  // 11 arithmetic ops x 10 numeric dtypes + 5 float-only ops x 2 + 6
+  // 11 arithmetic ops x 10 numeric dtypes + 6 float-only ops x 2 + 6
   // comparisons x 11 + 3 logical x bool + 3 bitwise x (8 integer types +
-  // bool) + 2 shifts x 8 integer types; f16: 16 arithmetic and float ops,
+  // bool) + 2 shifts x 8 integer types; f16: 17 arithmetic and float ops,
   // 6 comparisons.
-  ASSERT_EQ(cases.size(), 110u + 10u + 66u + 3u + 27u + 16u + 22u);
+  ASSERT_EQ(cases.size(), 110u + 12u + 66u + 3u + 27u + 16u + 23u);
 
   // A canary the comparison must reject: int32 1 + 2 where we claim 4.
   Rng canary_rng{1};

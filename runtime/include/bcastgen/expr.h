@@ -52,16 +52,78 @@ inline constexpr const ReduceInfo& reduce_info(ReduceOp r) {
 }
 inline constexpr const char* reduce_name(ReduceOp r) { return reduce_info(r).name; }
 
-enum class UnaryOp {
-  Neg, Abs, Sqrt, Square, Reciprocal, LogicalNot, BitwiseNot,
-  // exact: integer-valued rounding and the sign; classification (bool results)
-  Floor, Ceil, Trunc, Round, Sign, Isnan, Isinf, Isfinite, Signbit,
-  // math and activation functions (floats; math.h has their algorithms and bounds)
-  Exp, Expm1, Exp2, Log, Log1p, Log2, Log10, Tanh, Sigmoid, Erf, Gelu, GeluTanh, Silu, Softplus,
-  Hardsigmoid, Hardswish, Mish,
-  Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
-  FastSigmoid, FastSilu, FastTanh, FastGelu, FastGeluTanh, FastLog, FastLog2, FastLog10, FastExpm1, FastLog1p, FastSoftplus, FastErf,
-};
+// The unary functions, one line each:
+//   X(Enumerator, name, accepts, max_ulp, result, approximates)
+// `name` is the parser's and that of the scalar function in bcastgen::ops;
+// `accepts` an Accepts (types.h); `max_ulp` the accuracy contract
+// (UnaryInfo below: 0 for the exact ones, rounding, classification, and
+// hardsigmoid and hardswish, exact to their definitions in math.h);
+// `result` Same (the operand's dtype) or Bool; `approximates` the function
+// a fast-tier row (fast_*, what `accuracy: fast` maps the function to) is a
+// faster form of, and the row's own enumerator for every other row. The enum
+// UnaryOp, kUnaryInfo, visit_unary_op and ops::call_unary are made from
+// this list: a new function is a line here and its scalar function.
+#define BCASTGEN_UNARY_FUNCTIONS(X) \
+  X(Neg,          neg,            Numbers,         0, Same, Neg)          \
+  X(Abs,          abs,            Numbers,         0, Same, Abs)          \
+  X(Sqrt,         sqrt,           Floats,          0, Same, Sqrt)         \
+  X(Square,       square,         Numbers,         0, Same, Square)       \
+  X(Reciprocal,   reciprocal,     Floats,          0, Same, Reciprocal)   \
+  X(LogicalNot,   logical_not,    Bool,            0, Same, LogicalNot)   \
+  X(BitwiseNot,   bitwise_not,    IntegersAndBool, 0, Same, BitwiseNot)   \
+  X(Floor,        floor,          Numbers,         0, Same, Floor)        \
+  X(Ceil,         ceil,           Numbers,         0, Same, Ceil)         \
+  X(Trunc,        trunc,          Numbers,         0, Same, Trunc)        \
+  X(Round,        round,          Numbers,         0, Same, Round)        \
+  X(Sign,         sign,           Numbers,         0, Same, Sign)         \
+  X(Isnan,        isnan,          Floats,          0, Bool, Isnan)        \
+  X(Isinf,        isinf,          Floats,          0, Bool, Isinf)        \
+  X(Isfinite,     isfinite,       Floats,          0, Bool, Isfinite)     \
+  X(Signbit,      signbit,        Floats,          0, Bool, Signbit)      \
+  X(Exp,          exp,            Floats,          1, Same, Exp)          \
+  X(Expm1,        expm1,          Floats,          1, Same, Expm1)        \
+  X(Exp2,         exp2,           Floats,          1, Same, Exp2)         \
+  X(Log,          log,            Floats,          1, Same, Log)          \
+  X(Log1p,        log1p,          Floats,          1, Same, Log1p)        \
+  X(Log2,         log2,           Floats,          1, Same, Log2)         \
+  X(Log10,        log10,          Floats,          1, Same, Log10)        \
+  X(Tanh,         tanh,           Floats,          1, Same, Tanh)         \
+  X(Sigmoid,      sigmoid,        Floats,          1, Same, Sigmoid)      \
+  X(Erf,          erf,            Floats,          1, Same, Erf)          \
+  X(Gelu,         gelu,           Floats,          2, Same, Gelu)         \
+  X(GeluTanh,     gelu_tanh,      Floats,          2, Same, GeluTanh)     \
+  X(Silu,         silu,           Floats,          2, Same, Silu)         \
+  X(Softplus,     softplus,       Floats,          2, Same, Softplus)     \
+  X(Hardsigmoid,  hardsigmoid,    Floats,          0, Same, Hardsigmoid)  \
+  X(Hardswish,    hardswish,      Floats,          0, Same, Hardswish)    \
+  X(Mish,         mish,           Floats,          1, Same, Mish)         \
+  X(Sin,          sin,            Floats,          1, Same, Sin)          \
+  X(Cos,          cos,            Floats,          1, Same, Cos)          \
+  X(Tan,          tan,            Floats,          1, Same, Tan)          \
+  X(Asin,         asin,           Floats,          1, Same, Asin)         \
+  X(Acos,         acos,           Floats,          1, Same, Acos)         \
+  X(Atan,         atan,           Floats,          1, Same, Atan)         \
+  X(Sinh,         sinh,           Floats,          1, Same, Sinh)         \
+  X(Cosh,         cosh,           Floats,          1, Same, Cosh)         \
+  X(Asinh,        asinh,          Floats,          1, Same, Asinh)        \
+  X(Acosh,        acosh,          Floats,          1, Same, Acosh)        \
+  X(Atanh,        atanh,          Floats,          1, Same, Atanh)        \
+  X(FastSigmoid,  fast_sigmoid,   Floats,          4, Same, Sigmoid)      \
+  X(FastSilu,     fast_silu,      Floats,          4, Same, Silu)         \
+  X(FastTanh,     fast_tanh,      Floats,          4, Same, Tanh)         \
+  X(FastGelu,     fast_gelu,      Floats,          4, Same, Gelu)         \
+  X(FastGeluTanh, fast_gelu_tanh, Floats,          4, Same, GeluTanh)     \
+  X(FastLog,      fast_log,       Floats,          4, Same, Log)          \
+  X(FastLog2,     fast_log2,      Floats,          4, Same, Log2)         \
+  X(FastLog10,    fast_log10,     Floats,          4, Same, Log10)        \
+  X(FastExpm1,    fast_expm1,     Floats,          4, Same, Expm1)        \
+  X(FastLog1p,    fast_log1p,     Floats,          4, Same, Log1p)        \
+  X(FastSoftplus, fast_softplus,  Floats,          4, Same, Softplus)     \
+  X(FastErf,      fast_erf,       Floats,          4, Same, Erf)
+
+#define BCASTGEN_UNARY_ENUMERATOR_(E, name, accepts, max_ulp, result, approximates) E,
+enum class UnaryOp { BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_UNARY_ENUMERATOR_) };
+#undef BCASTGEN_UNARY_ENUMERATOR_
 
 struct UnaryInfo {
   UnaryOp op;
@@ -74,73 +136,22 @@ struct UnaryInfo {
   // (math.h).
   int max_ulp = 0;
   bool gives_bool = false;  // the result is bool (isnan, ...), not the operand's dtype
-  // The fast tier (accuracy: fast): this row is a faster form of `approximates`.
+  // The fast tier (accuracy: fast): this row is a faster form of `approximates`
+  // (the row's own op where it is not fast).
   bool fast = false;
   UnaryOp approximates = UnaryOp::Neg;
 };
 
 // One row per UnaryOp, in enum order.
-inline constexpr UnaryInfo kUnaryInfo[] = {
-    {UnaryOp::Neg, "neg", Accepts::Numbers},
-    {UnaryOp::Abs, "abs", Accepts::Numbers},
-    {UnaryOp::Sqrt, "sqrt", Accepts::Floats},
-    {UnaryOp::Square, "square", Accepts::Numbers},
-    {UnaryOp::Reciprocal, "reciprocal", Accepts::Floats},
-    {UnaryOp::LogicalNot, "logical_not", Accepts::Bool},
-    {UnaryOp::BitwiseNot, "bitwise_not", Accepts::IntegersAndBool},
-    {UnaryOp::Floor, "floor", Accepts::Numbers},
-    {UnaryOp::Ceil, "ceil", Accepts::Numbers},
-    {UnaryOp::Trunc, "trunc", Accepts::Numbers},
-    {UnaryOp::Round, "round", Accepts::Numbers},
-    {UnaryOp::Sign, "sign", Accepts::Numbers},
-    {UnaryOp::Isnan, "isnan", Accepts::Floats, 0, true},
-    {UnaryOp::Isinf, "isinf", Accepts::Floats, 0, true},
-    {UnaryOp::Isfinite, "isfinite", Accepts::Floats, 0, true},
-    {UnaryOp::Signbit, "signbit", Accepts::Floats, 0, true},
-    {UnaryOp::Exp, "exp", Accepts::Floats, 1},
-    {UnaryOp::Expm1, "expm1", Accepts::Floats, 1},
-    {UnaryOp::Exp2, "exp2", Accepts::Floats, 1},
-    {UnaryOp::Log, "log", Accepts::Floats, 1},
-    {UnaryOp::Log1p, "log1p", Accepts::Floats, 1},
-    {UnaryOp::Log2, "log2", Accepts::Floats, 1},
-    {UnaryOp::Log10, "log10", Accepts::Floats, 1},
-    {UnaryOp::Tanh, "tanh", Accepts::Floats, 1},
-    {UnaryOp::Sigmoid, "sigmoid", Accepts::Floats, 1},
-    {UnaryOp::Erf, "erf", Accepts::Floats, 1},
-    {UnaryOp::Gelu, "gelu", Accepts::Floats, 2},
-    {UnaryOp::GeluTanh, "gelu_tanh", Accepts::Floats, 2},
-    {UnaryOp::Silu, "silu", Accepts::Floats, 2},
-    {UnaryOp::Softplus, "softplus", Accepts::Floats, 2},
-    // Exact to their definitions (math.h): each operation rounded in the type.
-    {UnaryOp::Hardsigmoid, "hardsigmoid", Accepts::Floats, 0},
-    {UnaryOp::Hardswish, "hardswish", Accepts::Floats, 0},
-    {UnaryOp::Mish, "mish", Accepts::Floats, 1},
-    {UnaryOp::Sin, "sin", Accepts::Floats, 1},
-    {UnaryOp::Cos, "cos", Accepts::Floats, 1},
-    {UnaryOp::Tan, "tan", Accepts::Floats, 1},
-    {UnaryOp::Asin, "asin", Accepts::Floats, 1},
-    {UnaryOp::Acos, "acos", Accepts::Floats, 1},
-    {UnaryOp::Atan, "atan", Accepts::Floats, 1},
-    {UnaryOp::Sinh, "sinh", Accepts::Floats, 1},
-    {UnaryOp::Cosh, "cosh", Accepts::Floats, 1},
-    {UnaryOp::Asinh, "asinh", Accepts::Floats, 1},
-    {UnaryOp::Acosh, "acosh", Accepts::Floats, 1},
-    {UnaryOp::Atanh, "atanh", Accepts::Floats, 1},
-    // The fast tier (README, "Math functions"): what `accuracy: fast` maps
-    // the function in each row's last field to.
-    {UnaryOp::FastSigmoid, "fast_sigmoid", Accepts::Floats, 4, false, true, UnaryOp::Sigmoid},
-    {UnaryOp::FastSilu, "fast_silu", Accepts::Floats, 4, false, true, UnaryOp::Silu},
-    {UnaryOp::FastTanh, "fast_tanh", Accepts::Floats, 4, false, true, UnaryOp::Tanh},
-    {UnaryOp::FastGelu, "fast_gelu", Accepts::Floats, 4, false, true, UnaryOp::Gelu},
-    {UnaryOp::FastGeluTanh, "fast_gelu_tanh", Accepts::Floats, 4, false, true, UnaryOp::GeluTanh},
-    {UnaryOp::FastLog, "fast_log", Accepts::Floats, 4, false, true, UnaryOp::Log},
-    {UnaryOp::FastLog2, "fast_log2", Accepts::Floats, 4, false, true, UnaryOp::Log2},
-    {UnaryOp::FastLog10, "fast_log10", Accepts::Floats, 4, false, true, UnaryOp::Log10},
-    {UnaryOp::FastExpm1, "fast_expm1", Accepts::Floats, 4, false, true, UnaryOp::Expm1},
-    {UnaryOp::FastLog1p, "fast_log1p", Accepts::Floats, 4, false, true, UnaryOp::Log1p},
-    {UnaryOp::FastSoftplus, "fast_softplus", Accepts::Floats, 4, false, true, UnaryOp::Softplus},
-    {UnaryOp::FastErf, "fast_erf", Accepts::Floats, 4, false, true, UnaryOp::Erf},
-};
+#define BCASTGEN_UNARY_GIVES_BOOL_Same false
+#define BCASTGEN_UNARY_GIVES_BOOL_Bool true
+#define BCASTGEN_UNARY_ROW_(E, name, accepts, max_ulp, result, approximates)            \
+  {UnaryOp::E, #name, Accepts::accepts, max_ulp, BCASTGEN_UNARY_GIVES_BOOL_##result, \
+   UnaryOp::E != UnaryOp::approximates, UnaryOp::approximates},
+inline constexpr UnaryInfo kUnaryInfo[] = {BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_UNARY_ROW_)};
+#undef BCASTGEN_UNARY_ROW_
+#undef BCASTGEN_UNARY_GIVES_BOOL_Bool
+#undef BCASTGEN_UNARY_GIVES_BOOL_Same
 
 namespace detail {
 inline constexpr bool unary_rows_in_enum_order() {

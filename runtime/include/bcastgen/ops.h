@@ -30,10 +30,12 @@
 //         minimum(a, b) = (a < b || isnan(a)) ? a : b
 //       (SIMD: blend(max_ps(a, b), a, isnan(a)).)
 //   power
-//       floats: std::pow. Integers with exponent >= 0: repeated squaring with
-//       wrap-around (0^0 == 1). Negative exponent (signed types; NumPy raises
-//       here, so this is our documented choice): the result is the real value
-//       a^b truncated toward zero, i.e. 1 for a == 1, -1 or 1 for a == -1
+//       floats: std::pow, and 1 for a zero exponent whatever the base (a
+//       signaling NaN too, as C99 Annex F and NumPy say). Integers with
+//       exponent >= 0: repeated squaring with wrap-around (0^0 == 1).
+//       Negative exponent (signed types; NumPy raises here, so this is our
+//       documented choice): the result is the real value a^b truncated
+//       toward zero, i.e. 1 for a == 1, -1 or 1 for a == -1
 //       (-1 when b is odd), and 0 for every other a, including a == 0 (which
 //       does not trap).
 //   floor_divide
@@ -48,6 +50,9 @@
 //   logaddexp
 //       floats; NumPy's npy_logaddexp: x == y gives x + ln 2, else
 //       max + log1p(exp(-|x - y|)), NaN in, NaN out.
+//   heaviside
+//       floats; NumPy's: 0 for a < 0, b for a == 0 (either zero), 1 for a > 0,
+//       NaN for a NaN a.
 //   equal .. greater_equal   bool; IEEE comparisons (NaN != everything).
 //   logical_and/or/xor       bool; any nonzero operand counts as true.
 //   bitwise_and/or/xor       integers and bool.
@@ -187,39 +192,10 @@ inline decltype(auto) visit_dtype(DType t, F&& f) {
 // throws InvalidArgument for Op::Broadcast, which has no scalar function.
 template <class F>
 inline decltype(auto) visit_binary_op(Op op, F&& f) {
-#define BCASTGEN_VISIT_OP_(E) \
+#define BCASTGEN_VISIT_OP_(E, name, kind, accepts, half) \
   case Op::E: return std::forward<F>(f)(std::integral_constant<Op, Op::E>{});
   switch (op) {
-    BCASTGEN_VISIT_OP_(Add)
-    BCASTGEN_VISIT_OP_(Subtract)
-    BCASTGEN_VISIT_OP_(Multiply)
-    BCASTGEN_VISIT_OP_(Divide)
-    BCASTGEN_VISIT_OP_(FloorDivide)
-    BCASTGEN_VISIT_OP_(Maximum)
-    BCASTGEN_VISIT_OP_(Minimum)
-    BCASTGEN_VISIT_OP_(Power)
-    BCASTGEN_VISIT_OP_(SquaredDifference)
-    BCASTGEN_VISIT_OP_(Mod)
-    BCASTGEN_VISIT_OP_(FloorMod)
-    BCASTGEN_VISIT_OP_(Copysign)
-    BCASTGEN_VISIT_OP_(Nextafter)
-    BCASTGEN_VISIT_OP_(Atan2)
-    BCASTGEN_VISIT_OP_(Hypot)
-    BCASTGEN_VISIT_OP_(Logaddexp)
-    BCASTGEN_VISIT_OP_(Equal)
-    BCASTGEN_VISIT_OP_(NotEqual)
-    BCASTGEN_VISIT_OP_(Less)
-    BCASTGEN_VISIT_OP_(LessEqual)
-    BCASTGEN_VISIT_OP_(Greater)
-    BCASTGEN_VISIT_OP_(GreaterEqual)
-    BCASTGEN_VISIT_OP_(LogicalAnd)
-    BCASTGEN_VISIT_OP_(LogicalOr)
-    BCASTGEN_VISIT_OP_(LogicalXor)
-    BCASTGEN_VISIT_OP_(BitwiseAnd)
-    BCASTGEN_VISIT_OP_(BitwiseOr)
-    BCASTGEN_VISIT_OP_(BitwiseXor)
-    BCASTGEN_VISIT_OP_(BitwiseLeftShift)
-    BCASTGEN_VISIT_OP_(BitwiseRightShift)
+    BCASTGEN_BINARY_OPS(BCASTGEN_VISIT_OP_)
     case Op::Broadcast:
       throw InvalidArgument("op 'broadcast' is not a binary elementwise op");
   }
@@ -230,70 +206,10 @@ inline decltype(auto) visit_binary_op(Op op, F&& f) {
 // Calls f(std::integral_constant<UnaryOp, u>{}) for a unary op.
 template <class F>
 inline decltype(auto) visit_unary_op(UnaryOp u, F&& f) {
-#define BCASTGEN_VISIT_UNARY_(E) \
+#define BCASTGEN_VISIT_UNARY_(E, name, accepts, max_ulp, result, approximates) \
   case UnaryOp::E: return std::forward<F>(f)(std::integral_constant<UnaryOp, UnaryOp::E>{});
-  switch (u) {
-    BCASTGEN_VISIT_UNARY_(Neg)
-    BCASTGEN_VISIT_UNARY_(Abs)
-    BCASTGEN_VISIT_UNARY_(Sqrt)
-    BCASTGEN_VISIT_UNARY_(Square)
-    BCASTGEN_VISIT_UNARY_(Reciprocal)
-    BCASTGEN_VISIT_UNARY_(LogicalNot)
-    BCASTGEN_VISIT_UNARY_(BitwiseNot)
-    BCASTGEN_VISIT_UNARY_(Floor)
-    BCASTGEN_VISIT_UNARY_(Ceil)
-    BCASTGEN_VISIT_UNARY_(Trunc)
-    BCASTGEN_VISIT_UNARY_(Round)
-    BCASTGEN_VISIT_UNARY_(Sign)
-    BCASTGEN_VISIT_UNARY_(Isnan)
-    BCASTGEN_VISIT_UNARY_(Isinf)
-    BCASTGEN_VISIT_UNARY_(Isfinite)
-    BCASTGEN_VISIT_UNARY_(Signbit)
-    BCASTGEN_VISIT_UNARY_(Exp)
-    BCASTGEN_VISIT_UNARY_(Expm1)
-    BCASTGEN_VISIT_UNARY_(Exp2)
-    BCASTGEN_VISIT_UNARY_(Log)
-    BCASTGEN_VISIT_UNARY_(Log1p)
-    BCASTGEN_VISIT_UNARY_(Log2)
-    BCASTGEN_VISIT_UNARY_(Log10)
-    BCASTGEN_VISIT_UNARY_(Tanh)
-    BCASTGEN_VISIT_UNARY_(Sigmoid)
-    BCASTGEN_VISIT_UNARY_(Erf)
-    BCASTGEN_VISIT_UNARY_(Gelu)
-    BCASTGEN_VISIT_UNARY_(GeluTanh)
-    BCASTGEN_VISIT_UNARY_(Silu)
-    BCASTGEN_VISIT_UNARY_(Softplus)
-    BCASTGEN_VISIT_UNARY_(Hardsigmoid)
-    BCASTGEN_VISIT_UNARY_(Hardswish)
-    BCASTGEN_VISIT_UNARY_(Mish)
-    BCASTGEN_VISIT_UNARY_(Sin)
-    BCASTGEN_VISIT_UNARY_(Cos)
-    BCASTGEN_VISIT_UNARY_(Tan)
-    BCASTGEN_VISIT_UNARY_(Asin)
-    BCASTGEN_VISIT_UNARY_(Acos)
-    BCASTGEN_VISIT_UNARY_(Atan)
-    BCASTGEN_VISIT_UNARY_(Sinh)
-    BCASTGEN_VISIT_UNARY_(Cosh)
-    BCASTGEN_VISIT_UNARY_(Asinh)
-    BCASTGEN_VISIT_UNARY_(Acosh)
-    BCASTGEN_VISIT_UNARY_(Atanh)
-    BCASTGEN_VISIT_UNARY_(FastSigmoid)
-    BCASTGEN_VISIT_UNARY_(FastSilu)
-    BCASTGEN_VISIT_UNARY_(FastTanh)
-    BCASTGEN_VISIT_UNARY_(FastGelu)
-    BCASTGEN_VISIT_UNARY_(FastGeluTanh)
-    BCASTGEN_VISIT_UNARY_(FastLog)
-    BCASTGEN_VISIT_UNARY_(FastLog2)
-    BCASTGEN_VISIT_UNARY_(FastLog10)
-    BCASTGEN_VISIT_UNARY_(FastExpm1)
-    BCASTGEN_VISIT_UNARY_(FastLog1p)
-    BCASTGEN_VISIT_UNARY_(FastSoftplus)
-    BCASTGEN_VISIT_UNARY_(FastErf)
-  }
+  switch (u) { BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_VISIT_UNARY_) }
 #undef BCASTGEN_VISIT_UNARY_
-  // The list above has a line per row of kUnaryInfo (-Wswitch names one
-  // missing; this catches a row added past the last enumerator).
-  static_assert(std::size(kUnaryInfo) == static_cast<std::size_t>(UnaryOp::FastErf) + 1);
   throw InvalidArgument("unknown unary op " + std::to_string(static_cast<int>(u)));
 }
 
@@ -437,6 +353,10 @@ template <class T>
 inline T power(T a, T b) {
   detail::require_number<T>();
   if constexpr (std::is_floating_point_v<T>) {
+    // x^0 is 1 for every x, a signaling NaN too (C99 F.10.4.4, NumPy), where
+    // glibc's pow gives NaN: the result must not depend on whether a NaN was
+    // quieted on its way (a 16-bit lane stored to run lane by lane is).
+    if (b == T(0)) return T(1);
     return std::pow(a, b);
   } else {
     if constexpr (std::is_signed_v<T>) {
@@ -576,6 +496,15 @@ inline T logaddexp(T a, T b) {
   return d;  // NaN
 }
 
+// The step function of a, with value b at zero (numpy.heaviside).
+template <class T>
+inline T heaviside(T a, T b) {
+  detail::require_float<T>();
+  if (a < T(0)) return T(0);
+  if (a > T(0)) return T(1);
+  return a == T(0) ? b : a;  // a NaN stays
+}
+
 // --- comparison (bool result; IEEE: every comparison with NaN is false
 // except not_equal) ----------------------------------------------------------
 
@@ -642,35 +571,24 @@ inline T bitwise_right_shift(T a, T b) {
 // follow bcastgen's f32 rules (NumPy's float16 loops differ on the sign of
 // a zero from max/min). Comparisons compare the f32 values. nextafter steps
 // in the 16-bit type.
-#define BCASTGEN_HALF_BINARY_(NAME)                                                           \
+// One overload pair per op of BCASTGEN_BINARY_OPS (types.h) by its `half`
+// column: F32 computes in f32 and rounds once, CMP compares the f32 values;
+// OWN ops have overloads of their own (below), NONE ops take no floats.
+#define BCASTGEN_HALF_F32_(NAME)                                                             \
   inline f16 NAME(f16 a, f16 b) { return half_from<f16>(NAME(to_float(a), to_float(b))); }    \
   inline bf16 NAME(bf16 a, bf16 b) { return half_from<bf16>(NAME(to_float(a), to_float(b))); }
-#define BCASTGEN_HALF_COMPARISON_(NAME)                                       \
+#define BCASTGEN_HALF_CMP_(NAME)                                              \
   inline bool NAME(f16 a, f16 b) { return NAME(to_float(a), to_float(b)); } \
   inline bool NAME(bf16 a, bf16 b) { return NAME(to_float(a), to_float(b)); }
-BCASTGEN_HALF_BINARY_(add)
-BCASTGEN_HALF_BINARY_(subtract)
-BCASTGEN_HALF_BINARY_(multiply)
-BCASTGEN_HALF_BINARY_(divide)
-BCASTGEN_HALF_BINARY_(floor_divide)
-BCASTGEN_HALF_BINARY_(maximum)
-BCASTGEN_HALF_BINARY_(minimum)
-BCASTGEN_HALF_BINARY_(power)
-BCASTGEN_HALF_BINARY_(squared_difference)
-BCASTGEN_HALF_BINARY_(mod)
-BCASTGEN_HALF_BINARY_(floor_mod)
-BCASTGEN_HALF_BINARY_(copysign)
-BCASTGEN_HALF_BINARY_(atan2)
-BCASTGEN_HALF_BINARY_(hypot)
-BCASTGEN_HALF_BINARY_(logaddexp)
-BCASTGEN_HALF_COMPARISON_(equal)
-BCASTGEN_HALF_COMPARISON_(not_equal)
-BCASTGEN_HALF_COMPARISON_(less)
-BCASTGEN_HALF_COMPARISON_(less_equal)
-BCASTGEN_HALF_COMPARISON_(greater)
-BCASTGEN_HALF_COMPARISON_(greater_equal)
-#undef BCASTGEN_HALF_COMPARISON_
-#undef BCASTGEN_HALF_BINARY_
+#define BCASTGEN_HALF_OWN_(NAME)
+#define BCASTGEN_HALF_NONE_(NAME)
+#define BCASTGEN_HALF_OP_(E, name, kind, accepts, half) BCASTGEN_HALF_##half##_(name)
+BCASTGEN_BINARY_OPS(BCASTGEN_HALF_OP_)
+#undef BCASTGEN_HALF_OP_
+#undef BCASTGEN_HALF_NONE_
+#undef BCASTGEN_HALF_OWN_
+#undef BCASTGEN_HALF_CMP_
+#undef BCASTGEN_HALF_F32_
 
 namespace detail {
 // The next 16-bit value after a toward b (std::nextafter's rules): the
@@ -713,37 +631,10 @@ using result_t = std::conditional_t<op_returns_bool(kOp), bool, T>;
 template <Op kOp, class T>
 inline result_t<kOp, T> call(T a, T b) {
   static_assert(op_defined_for<T>(kOp), "bcastgen::ops::call: op not defined for this element type");
-  if constexpr (kOp == Op::Add) return add(a, b);
-  else if constexpr (kOp == Op::Subtract) return subtract(a, b);
-  else if constexpr (kOp == Op::Multiply) return multiply(a, b);
-  else if constexpr (kOp == Op::Divide) return divide(a, b);
-  else if constexpr (kOp == Op::FloorDivide) return floor_divide(a, b);
-  else if constexpr (kOp == Op::Maximum) return maximum(a, b);
-  else if constexpr (kOp == Op::Minimum) return minimum(a, b);
-  else if constexpr (kOp == Op::Power) return power(a, b);
-  else if constexpr (kOp == Op::SquaredDifference) return squared_difference(a, b);
-  else if constexpr (kOp == Op::Mod) return mod(a, b);
-  else if constexpr (kOp == Op::FloorMod) return floor_mod(a, b);
-  else if constexpr (kOp == Op::Copysign) return copysign(a, b);
-  else if constexpr (kOp == Op::Nextafter) return nextafter(a, b);
-  else if constexpr (kOp == Op::Atan2) return atan2(a, b);
-  else if constexpr (kOp == Op::Hypot) return hypot(a, b);
-  else if constexpr (kOp == Op::Logaddexp) return logaddexp(a, b);
-  else if constexpr (kOp == Op::Equal) return equal(a, b);
-  else if constexpr (kOp == Op::NotEqual) return not_equal(a, b);
-  else if constexpr (kOp == Op::Less) return less(a, b);
-  else if constexpr (kOp == Op::LessEqual) return less_equal(a, b);
-  else if constexpr (kOp == Op::Greater) return greater(a, b);
-  else if constexpr (kOp == Op::GreaterEqual) return greater_equal(a, b);
-  else if constexpr (kOp == Op::LogicalAnd) return logical_and(a, b);
-  else if constexpr (kOp == Op::LogicalOr) return logical_or(a, b);
-  else if constexpr (kOp == Op::LogicalXor) return logical_xor(a, b);
-  else if constexpr (kOp == Op::BitwiseAnd) return bitwise_and(a, b);
-  else if constexpr (kOp == Op::BitwiseOr) return bitwise_or(a, b);
-  else if constexpr (kOp == Op::BitwiseXor) return bitwise_xor(a, b);
-  else if constexpr (kOp == Op::BitwiseLeftShift) return bitwise_left_shift(a, b);
-  else if constexpr (kOp == Op::BitwiseRightShift) return bitwise_right_shift(a, b);
-  else static_assert(detail::always_false_op<kOp>, "bcastgen::ops::call: an op without a scalar function here");
+#define BCASTGEN_CALL_OP_(E, name, kind, accepts, half) if constexpr (kOp == Op::E) return name(a, b); else
+  BCASTGEN_BINARY_OPS(BCASTGEN_CALL_OP_)
+#undef BCASTGEN_CALL_OP_
+  static_assert(detail::always_false_op<kOp>, "bcastgen::ops::call: an op without a scalar function here");
 }
 
 // Run-time dispatch: computes op(a, b) and writes the result to `out`, which
@@ -903,60 +794,21 @@ inline T where(bool c, T x, T y) {
 #define BCASTGEN_HALF_PREDICATE_(NAME)                       \
   inline bool NAME(f16 x) { return NAME(to_float(x)); }    \
   inline bool NAME(bf16 x) { return NAME(to_float(x)); }
-BCASTGEN_HALF_UNARY_(neg)
-BCASTGEN_HALF_UNARY_(abs)
-BCASTGEN_HALF_UNARY_(sqrt)
-BCASTGEN_HALF_UNARY_(square)
-BCASTGEN_HALF_UNARY_(reciprocal)
-BCASTGEN_HALF_UNARY_(floor)
-BCASTGEN_HALF_UNARY_(ceil)
-BCASTGEN_HALF_UNARY_(trunc)
-BCASTGEN_HALF_UNARY_(round)
-BCASTGEN_HALF_UNARY_(sign)
-BCASTGEN_HALF_PREDICATE_(isnan)
-BCASTGEN_HALF_PREDICATE_(isinf)
-BCASTGEN_HALF_PREDICATE_(isfinite)
-BCASTGEN_HALF_PREDICATE_(signbit)
-BCASTGEN_HALF_UNARY_(exp)
-BCASTGEN_HALF_UNARY_(expm1)
-BCASTGEN_HALF_UNARY_(exp2)
-BCASTGEN_HALF_UNARY_(log)
-BCASTGEN_HALF_UNARY_(log1p)
-BCASTGEN_HALF_UNARY_(log2)
-BCASTGEN_HALF_UNARY_(log10)
-BCASTGEN_HALF_UNARY_(tanh)
-BCASTGEN_HALF_UNARY_(sigmoid)
-BCASTGEN_HALF_UNARY_(erf)
-BCASTGEN_HALF_UNARY_(gelu)
-BCASTGEN_HALF_UNARY_(gelu_tanh)
-BCASTGEN_HALF_UNARY_(silu)
-BCASTGEN_HALF_UNARY_(softplus)
-BCASTGEN_HALF_UNARY_(hardsigmoid)
-BCASTGEN_HALF_UNARY_(hardswish)
-BCASTGEN_HALF_UNARY_(mish)
-BCASTGEN_HALF_UNARY_(sin)
-BCASTGEN_HALF_UNARY_(cos)
-BCASTGEN_HALF_UNARY_(tan)
-BCASTGEN_HALF_UNARY_(asin)
-BCASTGEN_HALF_UNARY_(acos)
-BCASTGEN_HALF_UNARY_(atan)
-BCASTGEN_HALF_UNARY_(sinh)
-BCASTGEN_HALF_UNARY_(cosh)
-BCASTGEN_HALF_UNARY_(asinh)
-BCASTGEN_HALF_UNARY_(acosh)
-BCASTGEN_HALF_UNARY_(atanh)
-BCASTGEN_HALF_UNARY_(fast_sigmoid)
-BCASTGEN_HALF_UNARY_(fast_silu)
-BCASTGEN_HALF_UNARY_(fast_tanh)
-BCASTGEN_HALF_UNARY_(fast_gelu)
-BCASTGEN_HALF_UNARY_(fast_gelu_tanh)
-BCASTGEN_HALF_UNARY_(fast_log)
-BCASTGEN_HALF_UNARY_(fast_log2)
-BCASTGEN_HALF_UNARY_(fast_log10)
-BCASTGEN_HALF_UNARY_(fast_expm1)
-BCASTGEN_HALF_UNARY_(fast_log1p)
-BCASTGEN_HALF_UNARY_(fast_softplus)
-BCASTGEN_HALF_UNARY_(fast_erf)
+// One pair per row of BCASTGEN_UNARY_FUNCTIONS (expr.h) that takes floats,
+// by the dtypes it accepts and its result.
+#define BCASTGEN_HALF_OF_Numbers_Same_(NAME) BCASTGEN_HALF_UNARY_(NAME)
+#define BCASTGEN_HALF_OF_Floats_Same_(NAME) BCASTGEN_HALF_UNARY_(NAME)
+#define BCASTGEN_HALF_OF_Floats_Bool_(NAME) BCASTGEN_HALF_PREDICATE_(NAME)
+#define BCASTGEN_HALF_OF_Bool_Same_(NAME)
+#define BCASTGEN_HALF_OF_IntegersAndBool_Same_(NAME)
+#define BCASTGEN_HALF_OF_(E, name, accepts, max_ulp, result, approximates) BCASTGEN_HALF_OF_##accepts##_##result##_(name)
+BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_HALF_OF_)
+#undef BCASTGEN_HALF_OF_
+#undef BCASTGEN_HALF_OF_IntegersAndBool_Same_
+#undef BCASTGEN_HALF_OF_Bool_Same_
+#undef BCASTGEN_HALF_OF_Floats_Bool_
+#undef BCASTGEN_HALF_OF_Floats_Same_
+#undef BCASTGEN_HALF_OF_Numbers_Same_
 #undef BCASTGEN_HALF_PREDICATE_
 #undef BCASTGEN_HALF_UNARY_
 
@@ -1066,63 +918,11 @@ constexpr bool unary_defined_for(UnaryOp u) {
 template <UnaryOp kU, class T>
 inline auto call_unary(T x) {
   static_assert(unary_defined_for<T>(kU), "bcastgen::ops::call_unary: op not defined for this element type");
-  if constexpr (kU == UnaryOp::Neg) return neg(x);
-  else if constexpr (kU == UnaryOp::Abs) return abs(x);
-  else if constexpr (kU == UnaryOp::Sqrt) return sqrt(x);
-  else if constexpr (kU == UnaryOp::Square) return square(x);
-  else if constexpr (kU == UnaryOp::Reciprocal) return reciprocal(x);
-  else if constexpr (kU == UnaryOp::LogicalNot) return logical_not(x);
-  else if constexpr (kU == UnaryOp::BitwiseNot) return bitwise_not(x);
-  else if constexpr (kU == UnaryOp::Floor) return floor(x);
-  else if constexpr (kU == UnaryOp::Ceil) return ceil(x);
-  else if constexpr (kU == UnaryOp::Trunc) return trunc(x);
-  else if constexpr (kU == UnaryOp::Round) return round(x);
-  else if constexpr (kU == UnaryOp::Sign) return sign(x);
-  else if constexpr (kU == UnaryOp::Isnan) return isnan(x);
-  else if constexpr (kU == UnaryOp::Isinf) return isinf(x);
-  else if constexpr (kU == UnaryOp::Isfinite) return isfinite(x);
-  else if constexpr (kU == UnaryOp::Signbit) return signbit(x);
-  else if constexpr (kU == UnaryOp::Exp) return exp(x);
-  else if constexpr (kU == UnaryOp::Expm1) return expm1(x);
-  else if constexpr (kU == UnaryOp::Exp2) return exp2(x);
-  else if constexpr (kU == UnaryOp::Log) return log(x);
-  else if constexpr (kU == UnaryOp::Log1p) return log1p(x);
-  else if constexpr (kU == UnaryOp::Log2) return log2(x);
-  else if constexpr (kU == UnaryOp::Log10) return log10(x);
-  else if constexpr (kU == UnaryOp::Tanh) return tanh(x);
-  else if constexpr (kU == UnaryOp::Sigmoid) return sigmoid(x);
-  else if constexpr (kU == UnaryOp::Erf) return erf(x);
-  else if constexpr (kU == UnaryOp::Gelu) return gelu(x);
-  else if constexpr (kU == UnaryOp::GeluTanh) return gelu_tanh(x);
-  else if constexpr (kU == UnaryOp::Silu) return silu(x);
-  else if constexpr (kU == UnaryOp::Softplus) return softplus(x);
-  else if constexpr (kU == UnaryOp::Hardsigmoid) return hardsigmoid(x);
-  else if constexpr (kU == UnaryOp::Hardswish) return hardswish(x);
-  else if constexpr (kU == UnaryOp::Mish) return mish(x);
-  else if constexpr (kU == UnaryOp::Sin) return sin(x);
-  else if constexpr (kU == UnaryOp::Cos) return cos(x);
-  else if constexpr (kU == UnaryOp::Tan) return tan(x);
-  else if constexpr (kU == UnaryOp::Asin) return asin(x);
-  else if constexpr (kU == UnaryOp::Acos) return acos(x);
-  else if constexpr (kU == UnaryOp::Atan) return atan(x);
-  else if constexpr (kU == UnaryOp::Sinh) return sinh(x);
-  else if constexpr (kU == UnaryOp::Cosh) return cosh(x);
-  else if constexpr (kU == UnaryOp::Asinh) return asinh(x);
-  else if constexpr (kU == UnaryOp::Acosh) return acosh(x);
-  else if constexpr (kU == UnaryOp::Atanh) return atanh(x);
-  else if constexpr (kU == UnaryOp::FastSigmoid) return fast_sigmoid(x);
-  else if constexpr (kU == UnaryOp::FastSilu) return fast_silu(x);
-  else if constexpr (kU == UnaryOp::FastTanh) return fast_tanh(x);
-  else if constexpr (kU == UnaryOp::FastGelu) return fast_gelu(x);
-  else if constexpr (kU == UnaryOp::FastGeluTanh) return fast_gelu_tanh(x);
-  else if constexpr (kU == UnaryOp::FastLog) return fast_log(x);
-  else if constexpr (kU == UnaryOp::FastLog2) return fast_log2(x);
-  else if constexpr (kU == UnaryOp::FastLog10) return fast_log10(x);
-  else if constexpr (kU == UnaryOp::FastExpm1) return fast_expm1(x);
-  else if constexpr (kU == UnaryOp::FastLog1p) return fast_log1p(x);
-  else if constexpr (kU == UnaryOp::FastSoftplus) return fast_softplus(x);
-  else if constexpr (kU == UnaryOp::FastErf) return fast_erf(x);
-  else static_assert(detail::always_false_unary<kU>, "bcastgen::ops::call_unary: a function without a scalar body here");
+#define BCASTGEN_CALL_UNARY_(E, name, accepts, max_ulp, result, approximates) \
+  if constexpr (kU == UnaryOp::E) return name(x); else
+  BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_CALL_UNARY_)
+#undef BCASTGEN_CALL_UNARY_
+  static_assert(detail::always_false_unary<kU>, "bcastgen::ops::call_unary: a function without a scalar body here");
 }
 
 // Run-time dispatch: the unary function `u` on x. Throws InvalidArgument

@@ -66,19 +66,54 @@ inline bool parse_dtype(std::string_view s, DType* out) {
   return false;
 }
 
+// The binary ops, one line each: X(Enumerator, name, kind, accepts, half).
+// `name` is the spec's name and that of the op's scalar function in
+// bcastgen::ops (ops.h); `kind` an OpKind, `accepts` an Accepts (below);
+// `half` how the 16-bit floats compute it: F32 (in f32, rounded once to the
+// type), OWN (overloads of their own in ops.h), CMP (comparing the f32
+// values), NONE (not a float op). The enum Op, kOpInfo, visit_binary_op and
+// ops::call and the 16-bit overloads are made from this list: a new op is a
+// line here and its scalar function.
+#define BCASTGEN_BINARY_OPS(X) \
+  X(Add,               add,                 Arithmetic, Numbers,         F32)   \
+  X(Subtract,          subtract,            Arithmetic, Numbers,         F32)   \
+  X(Multiply,          multiply,            Arithmetic, Numbers,         F32)   \
+  X(Divide,            divide,              Arithmetic, Numbers,         F32)   \
+  X(FloorDivide,       floor_divide,        Arithmetic, Numbers,         F32)   \
+  X(Maximum,           maximum,             Arithmetic, Numbers,         F32)   \
+  X(Minimum,           minimum,             Arithmetic, Numbers,         F32)   \
+  X(Power,             power,               Arithmetic, Numbers,         F32)   \
+  X(SquaredDifference, squared_difference,  Arithmetic, Numbers,         F32)   \
+  X(Mod,               mod,                 Arithmetic, Numbers,         F32)   \
+  X(FloorMod,          floor_mod,           Arithmetic, Numbers,         F32)   \
+  X(Copysign,          copysign,            Arithmetic, Floats,          F32)   \
+  X(Nextafter,         nextafter,           Arithmetic, Floats,          OWN)   \
+  X(Atan2,             atan2,               Arithmetic, Floats,          F32)   \
+  X(Hypot,             hypot,               Arithmetic, Floats,          F32)   \
+  X(Logaddexp,         logaddexp,           Arithmetic, Floats,          F32)   \
+  X(Heaviside,         heaviside,           Arithmetic, Floats,          F32)   \
+  X(Equal,             equal,               Comparison, All,             CMP)   \
+  X(NotEqual,          not_equal,           Comparison, All,             CMP)   \
+  X(Less,              less,                Comparison, All,             CMP)   \
+  X(LessEqual,         less_equal,          Comparison, All,             CMP)   \
+  X(Greater,           greater,             Comparison, All,             CMP)   \
+  X(GreaterEqual,      greater_equal,       Comparison, All,             CMP)   \
+  X(LogicalAnd,        logical_and,         Logical,    Bool,            NONE)  \
+  X(LogicalOr,         logical_or,          Logical,    Bool,            NONE)  \
+  X(LogicalXor,        logical_xor,         Logical,    Bool,            NONE)  \
+  X(BitwiseAnd,        bitwise_and,         Bitwise,    IntegersAndBool, NONE)  \
+  X(BitwiseOr,         bitwise_or,          Bitwise,    IntegersAndBool, NONE)  \
+  X(BitwiseXor,        bitwise_xor,         Bitwise,    IntegersAndBool, NONE)  \
+  X(BitwiseLeftShift,  bitwise_left_shift,  Bitwise,    Integers,        NONE)  \
+  X(BitwiseRightShift, bitwise_right_shift, Bitwise,    Integers,        NONE)
+
+#define BCASTGEN_OP_ENUMERATOR_(E, name, kind, accepts, half) E,
 enum class Op {
-  // arithmetic
-  Add, Subtract, Multiply, Divide, FloorDivide, Maximum, Minimum, Power, SquaredDifference, Mod, FloorMod,
-  Copysign, Nextafter, Atan2, Hypot, Logaddexp,
-  // comparison (bool output)
-  Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,
-  // logical (bool)
-  LogicalAnd, LogicalOr, LogicalXor,
-  // bitwise (integers and bool) and shifts (integers)
-  BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseLeftShift, BitwiseRightShift,
+  BCASTGEN_BINARY_OPS(BCASTGEN_OP_ENUMERATOR_)
   // the Broadcast op: materializes one input at a target shape
   Broadcast,
 };
+#undef BCASTGEN_OP_ENUMERATOR_
 
 enum class OpKind { Arithmetic, Comparison, Logical, Bitwise, Broadcast };
 
@@ -93,39 +128,12 @@ struct OpInfo {
 };
 
 // One row per Op, in enum order.
+#define BCASTGEN_OP_ROW_(E, name, kind, accepts, half) {Op::E, #name, OpKind::kind, Accepts::accepts},
 inline constexpr OpInfo kOpInfo[] = {
-    {Op::Add, "add", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::Subtract, "subtract", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::Multiply, "multiply", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::Divide, "divide", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::FloorDivide, "floor_divide", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::Maximum, "maximum", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::Minimum, "minimum", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::Power, "power", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::SquaredDifference, "squared_difference", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::Mod, "mod", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::FloorMod, "floor_mod", OpKind::Arithmetic, Accepts::Numbers},
-    {Op::Copysign, "copysign", OpKind::Arithmetic, Accepts::Floats},
-    {Op::Nextafter, "nextafter", OpKind::Arithmetic, Accepts::Floats},
-    {Op::Atan2, "atan2", OpKind::Arithmetic, Accepts::Floats},
-    {Op::Hypot, "hypot", OpKind::Arithmetic, Accepts::Floats},
-    {Op::Logaddexp, "logaddexp", OpKind::Arithmetic, Accepts::Floats},
-    {Op::Equal, "equal", OpKind::Comparison, Accepts::All},
-    {Op::NotEqual, "not_equal", OpKind::Comparison, Accepts::All},
-    {Op::Less, "less", OpKind::Comparison, Accepts::All},
-    {Op::LessEqual, "less_equal", OpKind::Comparison, Accepts::All},
-    {Op::Greater, "greater", OpKind::Comparison, Accepts::All},
-    {Op::GreaterEqual, "greater_equal", OpKind::Comparison, Accepts::All},
-    {Op::LogicalAnd, "logical_and", OpKind::Logical, Accepts::Bool},
-    {Op::LogicalOr, "logical_or", OpKind::Logical, Accepts::Bool},
-    {Op::LogicalXor, "logical_xor", OpKind::Logical, Accepts::Bool},
-    {Op::BitwiseAnd, "bitwise_and", OpKind::Bitwise, Accepts::IntegersAndBool},
-    {Op::BitwiseOr, "bitwise_or", OpKind::Bitwise, Accepts::IntegersAndBool},
-    {Op::BitwiseXor, "bitwise_xor", OpKind::Bitwise, Accepts::IntegersAndBool},
-    {Op::BitwiseLeftShift, "bitwise_left_shift", OpKind::Bitwise, Accepts::Integers},
-    {Op::BitwiseRightShift, "bitwise_right_shift", OpKind::Bitwise, Accepts::Integers},
+    BCASTGEN_BINARY_OPS(BCASTGEN_OP_ROW_)
     {Op::Broadcast, "broadcast", OpKind::Broadcast, Accepts::All},
 };
+#undef BCASTGEN_OP_ROW_
 
 namespace detail {
 inline constexpr bool op_rows_in_enum_order() {
