@@ -1,10 +1,12 @@
 #include "intrinsic_families.h"
 
-#include <iterator>
+#include <algorithm>
 #include <mutex>
 #include <regex>
 #include <unordered_map>
 #include <vector>
+
+#include "bcastgen/cpu.h"  // detail::split_commas, as the ISA table's lists
 
 namespace bcastgen::clangtool {
 
@@ -34,15 +36,10 @@ std::string intrinsic_family(const std::string& name) {
 bool target_enables(const std::string& target, const std::string& family) {
   for (const IntrinsicFamily& f : kIntrinsicFamilies) {
     if (family != f.name) continue;
-    const std::string enabled_by = f.enabled_by;
-    if (enabled_by.empty()) return true;
-    std::size_t start = 0;
-    while (start <= enabled_by.size()) {
-      const std::size_t comma = std::min(enabled_by.find(',', start), enabled_by.size());
-      if (target.find(enabled_by.substr(start, comma - start)) != std::string::npos) return true;
-      start = comma + 1;
-    }
-    return false;
+    const std::vector<std::string> enablers = bcastgen::detail::split_commas(f.enabled_by);
+    return enablers.empty() || std::any_of(enablers.begin(), enablers.end(), [&](const std::string& e) {
+             return target.find(e) != std::string::npos;
+           });
   }
   return true;
 }
