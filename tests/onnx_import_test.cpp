@@ -776,6 +776,23 @@ TEST(OnnxImport, ShapesThatDependOnDataOrAreInvalidAreRefusedNamingTheTensor) {
   ImportOptions o;
   o.input_shapes["x"] = {3, 4, 6};
   EXPECT_EQ(import_error(gather.bytes(), o), "Gather 'Gather_last': index 2 is out of range for dimension 2");
+
+  // Squeeze and Unsqueeze of a computed value: a repeated axis (-1 and 2 of
+  // a rank-3 output; the fuzzer's find, which read past the shape) and a
+  // squeezed axis that is not 1.
+  const auto axes_model = [](const char* op, std::vector<std::int64_t> axes) {
+    ModelBuilder mb;
+    mb.input("x", {3, 1, 1});
+    mb.init_i64("shape", {1}, {3});
+    mb.init_i64("axes", {static_cast<std::int64_t>(axes.size())}, axes);
+    mb.node("ConstantOfShape", {"shape"}, "c");
+    mb.node(op, {"c", "axes"}, "w");
+    mb.node("Mul", {"x", "w"}, "y");
+    mb.output("y");
+    return mb.bytes();
+  };
+  EXPECT_EQ(import_error(axes_model("Unsqueeze", {-1, 2})), "Unsqueeze 'Unsqueeze_w': axis 2 is listed twice");
+  EXPECT_EQ(import_error(axes_model("Squeeze", {0})), "Squeeze 'Squeeze_w': axis 0 has extent 3, not 1");
 }
 
 // --- errors -----------------------------------------------------------------

@@ -440,6 +440,16 @@ Shape reshape_target(const Node& n, const Shape& in, const std::vector<std::int6
   return out;
 }
 
+// The axes of Squeeze or Unsqueeze, made non-negative; ONNX rejects a
+// repeated axis (-1 and 2 of a rank-3 output are the same one).
+std::set<std::int64_t> distinct_axes(const Node& n, const std::vector<std::int64_t>& axes, std::int64_t rank) {
+  std::set<std::int64_t> at;
+  for (std::int64_t a : axes) {
+    if (!at.insert(n.axis(a, rank)).second) n.fail(fmt::format("axis {} is listed twice", a));
+  }
+  return at;
+}
+
 // Unsqueeze, Squeeze, Reshape, Flatten of a known value: the same elements.
 std::optional<Values> fold_reshape(const Node& n) {
   std::optional<Values> x = n.input(0);
@@ -462,21 +472,19 @@ std::optional<Values> fold_reshape(const Node& n) {
     if (op == "Unsqueeze") {
       if (!axes) return std::nullopt;
       const auto out_rank = rank + static_cast<std::int64_t>(axes->size());
-      std::set<std::int64_t> at;
-      for (std::int64_t a : *axes) at.insert(n.axis(a, out_rank));
+      const std::set<std::int64_t> at = distinct_axes(n, *axes, out_rank);
       Shape s;
       std::size_t next = 0;
       for (std::int64_t d = 0; d < out_rank; ++d) s.push_back(at.count(d) ? 1 : x->shape[next++]);
       x->shape = s;
     } else {  // Squeeze: the listed axes, or every 1
-      std::set<std::int64_t> at;
-      if (axes) {
-        for (std::int64_t a : *axes) at.insert(n.axis(a, rank));
-      }
+      const std::set<std::int64_t> at = axes ? distinct_axes(n, *axes, rank) : std::set<std::int64_t>{};
       Shape s;
       for (std::int64_t d = 0; d < rank; ++d) {
-        const bool drop = axes ? at.count(d) != 0 : x->shape[static_cast<std::size_t>(d)] == 1;
-        if (!drop) s.push_back(x->shape[static_cast<std::size_t>(d)]);
+        const std::int64_t extent = x->shape[static_cast<std::size_t>(d)];
+        const bool drop = axes ? at.count(d) != 0 : extent == 1;
+        if (drop && extent != 1) n.fail(fmt::format("axis {} has extent {}, not 1", d, extent));
+        if (!drop) s.push_back(extent);
       }
       x->shape = s;
     }
