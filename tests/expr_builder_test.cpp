@@ -159,6 +159,12 @@ TEST(ExprBuilder, ComparisonsGiveBoolAndLiteralsKeepTheirBits) {
   ExprBuilder b(kXyz);
   const auto gt = b.binary(Op::Greater, b.input("i"), b.literal_int(-5, DType::I32));
   EXPECT_EQ(b.dtype(gt), DType::Bool);
+  // The tests among the functions give bool too (ONNX's IsNaN and IsInf were
+  // refused as "the operand is bool, expected f32" while the builder gave them x's type).
+  const auto x = b.input("x");
+  for (UnaryOp test : {UnaryOp::Isnan, UnaryOp::Isinf, UnaryOp::Signbit}) EXPECT_EQ(b.dtype(b.unary(test, x)), DType::Bool);
+  const auto zeroed = b.where(b.unary(UnaryOp::Isnan, x), b.literal(0.0, DType::F32), x);
+  expect_same_dag(b.finish(zeroed), parse_expr("where(isnan(x), 0.0, x)", kXyz), "isnan builder vs parser");
   EXPECT_NE(b.literal(0.0, DType::F32), b.literal(-0.0, DType::F32));  // -0 is not 0
   EXPECT_EQ(b.literal(0.1, DType::F32), b.literal(static_cast<double>(0.1f), DType::F32));  // rounded to f32
   ExprBuilder u({{"u", DType::U64}});

@@ -200,7 +200,11 @@ ExprBuilder::Value ExprBuilder::unary(UnaryOp op, Value x, const std::string& or
   e.kind = ExprKind::Unary;
   e.unary = op;
   e.args = {x};
-  e.dtype = node(x, origin).dtype;
+  // The runtime's typing rule (a test such as isnan gives bool); where it
+  // refuses the operand, add() says why.
+  const DType in = node(x, origin).dtype;
+  const NodeTyping t = type_node(ExprKind::Unary, Op{}, op, in, {in});
+  e.dtype = t.problem == NodeTyping::None ? t.dtype : in;
   return add(std::move(e), origin);
 }
 

@@ -11,7 +11,8 @@ from ONNX's operator definitions (float32 throughout, as ONNX computes).
 Node tests (Debian's libonnx-testdata): every test whose nodes `bcastgen
 onnx` covers (all but constants, which it folds) runs its kernels in graph
 order on the test's inputs; the graph outputs must equal the expected ones
-to ONNX's own tolerance (rtol 1e-3, atol 1e-7; exact for integers and bool).
+to ONNX's own tolerance (rtol 1e-3, atol 1e-7; exact for integers, bool and
+the exact operators, EXACT_OPS).
 A test with an uncovered node is listed as skipped with the reason.
 
 The kernels of all sources are generated into two specs (merged from each
@@ -43,6 +44,10 @@ NP_DTYPE = {'f32': np.float32, 'f64': np.float64, 'i8': np.int8, 'u8': np.uint8,
 # ml_dtypes and bcastgen round so). Those tests compare with NumPy's RNE.
 BF16_CASTS = ('test_cast_FLOAT_to_BFLOAT16', 'test_castlike_FLOAT_to_BFLOAT16',
               'test_castlike_FLOAT_to_BFLOAT16_expanded')
+# Node tests of these operators alone compare bit for bit: their results are
+# exact (the others to ONNX's tolerance, rtol 1e-3, atol 1e-7).
+EXACT_OPS = ('Abs', 'Neg', 'Ceil', 'Floor', 'Round', 'Sign', 'IsNaN', 'IsInf', 'Relu', 'Max', 'Min', 'Where', 'Not',
+             'Equal', 'Less', 'Greater', 'And', 'Or', 'Xor')
 # The reason bcastgen onnx gives for nodes it folds rather than leaves out.
 FOLDED = 'folded'
 RESHAPES = ('Unsqueeze', 'Squeeze', 'Reshape', 'Flatten', 'Identity')
@@ -601,7 +606,8 @@ def main():
                     expected = bf16_rne(tensors[feeds[0].name])
                 dtype = ONNX_DTYPE[o.type.tensor_type.elem_type]
                 if o.name in files_of:
-                    compare.append((src['tag'], files_of[o.name], expected, dtype, 'node'))
+                    exact = all(n.op_type in EXACT_OPS for n in model.graph.node)
+                    compare.append((src['tag'], files_of[o.name], expected, dtype, 'node-exact' if exact else 'node'))
                 else:  # a value bcastgen onnx folded: the map holds it
                     compare.append((src['tag'], src['folded'][o.name], expected, dtype, 'folded'))
 
@@ -628,17 +634,17 @@ def main():
             want = np.asarray(expected)
             if dtype == 'bf16':
                 want = bits_to_float(bf16_bits(want), 'bf16')
-            if dtype in ('f32', 'f64', 'f16', 'bf16'):
+            if dtype in ('f32', 'f64', 'f16', 'bf16') and kind != 'node-exact':
                 rtol, atol = (1e-5, 1e-5) if kind == 'model' else (1e-3, 1e-7)
                 ok = np.allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
             else:
-                ok = np.array_equal(got, want)
+                ok = np.array_equal(got, want, equal_nan=dtype in ('f32', 'f64', 'f16', 'bf16'))
             if not ok:
                 diff = np.argwhere(~np.isclose(got.astype(np.float64), want.astype(np.float64), equal_nan=True))
                 failures.append('%s on %s: differs at %d elements, first %s: got %s, expected %s' % (
                     label, isa, len(diff), diff[0].tolist() if len(diff) else '?',
                     got[tuple(diff[0])] if len(diff) else '?', want[tuple(diff[0])] if len(diff) else '?'))
-            elif kind == 'node':
+            elif kind in ('node', 'node-exact'):
                 passed_nodes.add(label)
     # A node test passes when every one of its outputs matched.
     passed_nodes -= {f.split(' ')[0].rstrip(':') for f in failures}
