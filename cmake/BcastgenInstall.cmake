@@ -1,6 +1,7 @@
 # Install rules and the exported CMake package (included by the top-level
 # CMakeLists.txt). `cmake --install <build> --prefix <p>` gives:
 #   <p>/bin/bcastgen
+#   <p>/lib/bcastgen/bcastgen-clang.so  inspect, --verify, --format (loaded by the tool), where built
 #   <p>/include/bcastgen/*.h, *.inl     runtime headers (bcastgen::runtime)
 #   <p>/include/bcastgen/gen/*.h        generator library headers (bcastgen::core)
 #   <p>/lib/libbcastgen_core.a
@@ -25,6 +26,11 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/bcastgen"
 install(EXPORT bcastgenTargets
   NAMESPACE bcastgen::
   DESTINATION "${BCASTGEN_INSTALL_CMAKEDIR}")
+# The Clang-based commands' module, where the tool looks for it
+# (generator/cli/clang_module.cpp: <bindir>/../<libdir>/bcastgen).
+if(TARGET bcastgen_clang_plugin)
+  install(TARGETS bcastgen_clang_plugin LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}/bcastgen")
+endif()
 
 # The generator library, for AOT compilers that emit kernels themselves. A
 # separate export set, so that the tool works without fmt/json/yaml-cpp's

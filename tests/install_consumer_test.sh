@@ -45,6 +45,14 @@ step "run resnet50_check"
 "$tmp/build/resnet50_check" >"$tmp/run.log" || { cat "$tmp/run.log"; fail "resnet50_check"; }
 tail -n 2 "$tmp/run.log"
 
+if [[ -e "$build_dir/generator/bcastgen-clang.so" ]]; then
+  step "inspect the generated source: the installed tool finds its Clang module"
+  [[ -e "$prefix/lib/bcastgen/bcastgen-clang.so" ]] || fail "the install has no lib/bcastgen/bcastgen-clang.so"
+  generated=$(grep -rl --include='*.cpp' 'bcastgen.kernel:' "$tmp/build" | head -n 1)
+  "$prefix/bin/bcastgen" inspect "$generated" >"$tmp/inspect.log" 2>&1 || { cat "$tmp/inspect.log"; fail "bcastgen inspect"; }
+  tail -n 1 "$tmp/inspect.log"
+fi
+
 if [[ $generator == Ninja ]]; then
   step "rebuild: nothing to do"
   build "$tmp/build" "$tmp/log"

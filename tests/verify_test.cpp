@@ -38,10 +38,10 @@ struct CmdResult {
   std::string out, err;
 };
 
-// Runs the bcastgen tool; stdout and stderr captured apart.
-CmdResult bcastgen(const std::string& args) {
+// Runs the bcastgen tool (`exe`: a copy of it); stdout and stderr captured apart.
+CmdResult bcastgen(const std::string& args, const std::string& exe = BCASTGEN_EXE) {
   const std::string err_file = fs::temp_directory_path() / ("verify_test_err_" + std::to_string(getpid()));
-  const std::string cmd = std::string(BCASTGEN_EXE) + " " + args + " 2>" + err_file;
+  const std::string cmd = exe + " " + args + " 2>" + err_file;
   CmdResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   char buf[4096];
@@ -178,6 +178,26 @@ TEST(InspectCli, Errors) {
   const CmdResult bad = bcastgen("inspect " + (dir / "bad.cpp"));
   EXPECT_EQ(bad.code, 4);
   EXPECT_TRUE(contains(bad.out, "does not compile")) << bad.out;
+}
+
+// The tool loads its Clang commands from bcastgen-clang.so beside it or in
+// ../lib/bcastgen; a copy of the tool without the module says where it
+// looked, exits 2 and writes nothing.
+TEST(InspectCli, WithoutItsModuleTheToolSaysWhereItLookedAndExitsTwo) {
+  TempDir bin, out;
+  const std::string exe = bin / "bcastgen";
+  fs::copy_file(BCASTGEN_EXE, exe);
+  fs::permissions(exe, fs::perms::owner_all);
+  const std::string demo = std::string(BCASTGEN_SOURCE_DIR) + "/examples/demo.yaml";
+  const CmdResult r = bcastgen("inspect " + std::string(BCASTGEN_SOURCE_DIR) + "/generated/demo.cpp", exe);
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "bcastgen: inspect is unavailable: no bcastgen-clang.so at " + (bin / "bcastgen-clang.so")))
+      << r.err;
+  const CmdResult v = bcastgen("generate " + demo + " -o " + out.path() + " --verify", exe);
+  EXPECT_EQ(v.code, 2) << v.err;
+  EXPECT_TRUE(contains(v.err, "--verify is unavailable")) << v.err;
+  EXPECT_TRUE(fs::is_empty(out.path()));
+  EXPECT_EQ(bcastgen("generate " + demo + " -o " + out.path(), exe).code, 0);  // the rest works
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `bcastgen inspect FILE.cpp [--json]`, and the Clang steps of `generate`
-// (--verify, --format). Built without Clang (BCASTGEN_WITH_CLANG=0), each
-// says so and exits 2.
+// (--verify, --format), through the module bcastgen-clang.so
+// (clang_module.h). Where it is missing (built with BCASTGEN_WITH_CLANG=OFF),
+// each says so and exits 2.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -9,21 +10,18 @@
 
 #include "bcastgen/gen/exit_codes.h"
 #include "bcastgen/gen/output.h"
+#include "clang_module.h"
 #include "commands.h"
-
-#if BCASTGEN_WITH_CLANG
-#include "bcastgen/clang/format.h"
-#include "bcastgen/clang/inspect.h"
-#include "bcastgen/clang/verify.h"
-#endif
 
 namespace bcastgen::cli {
 namespace {
 
-[[maybe_unused]] gen::ExitCode unavailable(const char* what) {
-  std::cerr << "bcastgen: " << what
-            << " is unavailable: this bcastgen was built without Clang (BCASTGEN_WITH_CLANG=OFF)\n";
-  return gen::kExitBadInput;
+// The module's functions, or nullptr after saying why `what` cannot run.
+const clangtool::ClangFunctions* clang_or_say(const char* what) {
+  std::string why;
+  const clangtool::ClangFunctions* clang = clang_functions(&why);
+  if (clang == nullptr) std::cerr << "bcastgen: " << what << " is unavailable: " << why << "\n";
+  return clang;
 }
 
 }  // namespace
@@ -45,7 +43,8 @@ Action register_inspect(CLI::App& app) {
   cmd->add_option("-I,--include", args->includes, "an extra include directory");
   cmd->add_option("--clang-arg", args->clang_args, "an extra compiler argument (-D..., -m...)");
   return [args] {
-#if BCASTGEN_WITH_CLANG
+    const clangtool::ClangFunctions* clang = clang_or_say("inspect");
+    if (clang == nullptr) return gen::kExitBadInput;
     clangtool::SourceInput input;
     input.path = args->file;
     input.code = gen::read_file(args->file);
@@ -53,11 +52,11 @@ Action register_inspect(CLI::App& app) {
     input.args.push_back("-I" + dir.string());
     for (const std::string& i : args->includes) input.args.push_back("-I" + i);
     input.args.insert(input.args.end(), args->clang_args.begin(), args->clang_args.end());
-    const clangtool::InspectReport report = clangtool::inspect(input);
+    const clangtool::InspectReport report = clang->inspect(input);
     if (args->json) {
-      std::cout << clangtool::render_json(report).dump(2) << "\n";
+      std::cout << clang->render_json(report).dump(2) << "\n";
     } else {
-      std::cout << clangtool::render_text(report);
+      std::cout << clang->render_text(report);
     }
     if (!report.parsed) {
       if (args->json) {
@@ -70,15 +69,13 @@ Action register_inspect(CLI::App& app) {
       return gen::kExitBadInput;
     }
     return report.ok() ? gen::kExitOk : gen::kExitToolFailure;
-#else
-    return unavailable("inspect");
-#endif
   };
 }
 
 gen::ExitCode verify_generated_files(const std::map<std::string, std::string>& files, const std::string& main_file) {
-#if BCASTGEN_WITH_CLANG
-  const clangtool::VerifyResult result = clangtool::verify_generated(files, main_file);
+  const clangtool::ClangFunctions* clang = clang_or_say("--verify");
+  if (clang == nullptr) return gen::kExitBadInput;
+  const clangtool::VerifyResult result = clang->verify_generated(files, main_file);
   if (result.ok) return gen::kExitOk;
   std::cerr << result.report << "bcastgen: verify failed";
   if (!result.kernels.empty()) {
@@ -87,21 +84,13 @@ gen::ExitCode verify_generated_files(const std::map<std::string, std::string>& f
   }
   std::cerr << "; nothing was written\n";
   return gen::kExitToolFailure;
-#else
-  (void)files;
-  (void)main_file;
-  return unavailable("--verify");
-#endif
 }
 
 gen::ExitCode format_generated_files(std::map<std::string, std::string>& files) {
-#if BCASTGEN_WITH_CLANG
-  clangtool::format_generated(files);
+  const clangtool::ClangFunctions* clang = clang_or_say("--format");
+  if (clang == nullptr) return gen::kExitBadInput;
+  clang->format_generated(files);
   return gen::kExitOk;
-#else
-  (void)files;
-  return unavailable("--format");
-#endif
 }
 
 }  // namespace bcastgen::cli

@@ -17,12 +17,6 @@ std::string Finding::text() const {
   return s + ": " + message + " [" + check + "]";
 }
 
-std::size_t InspectReport::finding_count() const {
-  std::size_t n = 0;
-  for (const KernelReport& k : kernels) n += k.findings.size();
-  return n;
-}
-
 InspectReport inspect(const SourceInput& input) {
   InspectReport report;
   report.file = input.path;
