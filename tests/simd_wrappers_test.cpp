@@ -21,8 +21,8 @@ using bg::gen::Vocabulary;
 
 namespace {
 
-// "v::add_f32({a}, {b})" -> "add_f32", "v::cast_f32_f64<{s}>({x})" -> "cast_f32_f64";
-// "" for no form, "{x}" for no call. Every call is qualified by the alias.
+// "v::add_f32($a$, $b$)" -> "add_f32", "v::cast_f32_f64<$s$>($x$)" -> "cast_f32_f64";
+// "" for no form, "$x$" for no call. Every call is qualified by the alias.
 void add_name(std::set<std::string>& names, const std::string& form) {
   const std::size_t end = form.find_first_of("(<");
   if (form.empty() || end == std::string::npos) return;

@@ -333,18 +333,17 @@ std::string table_entry_code(const KernelPlan& p, const Signature& sig, const Va
 }
 
 // The kernel's bcastgen::KernelEntry (registry.h), a row of the file's table.
-std::string table_row(const KernelPlan& p) {
+std::string table_row(const KernelPlan& p, const Values& common) {
   const KernelSpec& k = p.spec;
-  const KernelSymbols s = kernel_symbols(k.name);
-  const std::string sh = s.shape + "::";
-  return fmt::format(
-      "{{\"{0}\", {1}, bcastgen::DType::{2}, bcastgen::Rule::{3}, {4}, bcastgen::BroadcastMode::{5}, "
-      "{6}, {7}, {8}, {9}, {10}, {11}out, {12}, {13}, {14}, {15}, {16}, {17}}}",
-      k.name, quoted(k.expr_text), camel(dtype_name(p.out_dtype)), camel(rule_name(k.rule)),
-      k.to_target ? "true" : "false", camel(mode_name(k.mode)), k.axis,
-      k.to_target ? sh + "axes_mapping" : "bcastgen::ShapeRef{}", k.to_target ? sh + "target" : "bcastgen::ShapeRef{}",
-      s.inputs, k.inputs.size(), sh, s.nodes, k.expr.nodes.size(), k.expr.root, s.erased, p.outer_extent,
-      s.range_erased);
+  const std::string sh = kernel_symbols(k.name).shape + "::";
+  Values v = common;
+  v.set("expr", quoted(k.expr_text)).set("out_dtype", camel(dtype_name(p.out_dtype))).set("rule", camel(rule_name(k.rule)));
+  v.set("to_target", k.to_target ? "true" : "false").set("mode", camel(mode_name(k.mode))).set("axis", k.axis);
+  v.set("axes_mapping", k.to_target ? sh + "axes_mapping" : "bcastgen::ShapeRef{}");
+  v.set("target", k.to_target ? sh + "target" : "bcastgen::ShapeRef{}");
+  v.set("input_count", static_cast<std::int64_t>(k.inputs.size()));
+  v.set("node_count", static_cast<std::int64_t>(k.expr.nodes.size())).set("root", static_cast<std::int64_t>(k.expr.root));
+  return render_entity("table_row.cpp.mustache", v);
 }
 
 // The checked entry: shapes, then null pointers, then aliasing. The output
@@ -415,7 +414,7 @@ KernelCode emit_kernel(const KernelPlan& p, const VariantBodies& bodies, const K
   out.declarations = declaration_values(p, common);
   out.declaration = render_entity("declarations.h.mustache", out.declarations);
   out.code = render("kernel.cpp.mustache", v);
-  out.table_row = table_row(p);
+  out.table_row = table_row(p, common);
   out.c_entry = render_entity("c_entry.cpp.mustache", common);
   return out;
 }

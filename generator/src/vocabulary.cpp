@@ -71,12 +71,12 @@ Placeholders placeholders(std::initializer_list<const char*> names) {
 
 // A call of the wrapper `name`, qualified by the alias of its ISA's
 // namespace (kWrapperAlias), with the arguments, in order, after its
-// template arguments: "v::add_f32({a}, {b})", "v::cast_i8_f32<{s}>({x})".
+// template arguments: "v::add_f32($a$, $b$)", "v::cast_i8_f32<$s$>($x$)".
 std::string call(const std::string& name, const std::vector<const char*>& args,
                  const std::vector<const char*>& template_args = {}) {
   auto list = [](const std::vector<const char*>& names) {
     std::string s;
-    for (std::size_t i = 0; i < names.size(); ++i) s += std::string(i ? ", " : "") + "{" + names[i] + "}";
+    for (std::size_t i = 0; i < names.size(); ++i) s += std::string(i ? ", " : "") + "$" + names[i] + "$";
     return s;
   };
   return std::string(kWrapperAlias) + "::" + name + (template_args.empty() ? "" : "<" + list(template_args) + ">") +
@@ -84,7 +84,7 @@ std::string call(const std::string& name, const std::vector<const char*>& args,
 }
 
 // A form's call of its wrapper: its first template_args arguments as the
-// template's ("store_first_f32<{n}>({p}, {v})").
+// template's ("store_first_f32<$n$>($p$, $v$)").
 std::string form_call(const TypeForm& form, const std::string& wrapper) {
   const auto split = form.args.begin() + static_cast<std::ptrdiff_t>(form.template_args);
   return call(wrapper, {split, form.args.end()}, {form.args.begin(), split});
@@ -500,8 +500,8 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
   });
   // Between numbers of one width, with bool (a compare result of the
   // lanes), or between widths (a node r times wider takes r registers): a
-  // widening cast gives part {s} of its result from one register {x}, a
-  // narrowing one takes r registers, {x} being their list. To itself is no cast.
+  // widening cast gives part $s$ of its result from one register $x$, a
+  // narrowing one takes r registers, $x$ being their list. To itself is no cast.
   read_lists("casts", [&](Isa isa, DType from, const std::string& name, const std::string& where) {
     const DType to = dtype_of(name, where);
     if (!v.type(isa, to)) throw InvalidArgument("vocabulary: " + where + "." + name + ": no such entry in 'types'");
@@ -555,7 +555,7 @@ std::optional<std::string> Vocabulary::literal_op(Isa isa, DType t, Op op, Liter
 }
 
 std::optional<std::string> Vocabulary::cast(Isa isa, DType from, DType to) const {
-  if (from == to) return std::string("{x}");
+  if (from == to) return std::string("$x$");
   auto it = casts_.find({isa, from, to});
   if (it == casts_.end()) return std::nullopt;
   return it->second;
@@ -569,8 +569,8 @@ std::optional<std::string> Vocabulary::unary(Isa isa, DType t, UnaryOp u) const 
 
 namespace {
 
-// The identifiers of a piece of C++ code, but for its {placeholders},
-// keywords and qualified names' later parts ("static_cast<{mask}>(_bzhi_u64(~0ull, ...))"
+// The identifiers of a piece of C++ code, but for its $placeholders$,
+// keywords and qualified names' later parts ("static_cast<$mask$>(_bzhi_u64(~0ull, ...))"
 // -> _bzhi_u64; "0ull" is a number).
 void add_identifiers(const std::string& code, std::set<std::string>* out) {
   static const std::set<std::string> kKeywords = {"static_cast", "unsigned", "int", "long", "short", "char",
@@ -584,7 +584,7 @@ void add_identifiers(const std::string& code, std::set<std::string>* out) {
     std::size_t j = i;
     while (j < code.size() && word(code[j])) ++j;
     const std::string id = code.substr(i, j - i);
-    const bool placeholder = i > 0 && code[i - 1] == '{' && j < code.size() && code[j] == '}';
+    const bool placeholder = i > 0 && code[i - 1] == '$' && j < code.size() && code[j] == '$';
     const bool qualified = i > 0 && code[i - 1] == ':';
     if (!placeholder && !qualified && !std::isdigit(static_cast<unsigned char>(id[0])) && !kKeywords.count(id)) {
       out->insert(id);
@@ -593,7 +593,7 @@ void add_identifiers(const std::string& code, std::set<std::string>* out) {
   }
 }
 
-// "v::add_f32({a}, {b})" -> "add_f32"; "" for no form or "{x}" (no call).
+// "v::add_f32($a$, $b$)" -> "add_f32"; "" for no form or "$x$" (no call).
 void add_wrapper(const std::string& form, std::set<std::string>* out) {
   const std::string alias = std::string(kWrapperAlias) + "::";
   if (form.rfind(alias, 0) != 0) return;
@@ -631,23 +631,17 @@ std::set<std::string> Vocabulary::wrapper_names() const {
 
 std::string expand(const std::string& pattern, const std::map<std::string, std::string>& values) {
   std::string out;
-  std::set<std::string> used;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] != '{' || i + 1 >= pattern.size() || pattern[i + 1] == ' ') {
+    if (pattern[i] != '$') {
       out += pattern[i];
       continue;
     }
-    const std::size_t close = pattern.find('}', i);
-    const std::string name = pattern.substr(i + 1, close == std::string::npos ? 0 : close - i - 1);
-    const bool is_name = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos;
-    if (!is_name) {  // a brace of C++ code, e.g. "{ const ... }"
-      out += pattern[i];
-      continue;
-    }
-    auto it = values.find(name);
-    if (it == values.end()) throw InvalidArgument("unknown placeholder {" + name + "} in '" + pattern + "'");
+    const std::size_t close = pattern.find('$', i + 1);
+    if (close == std::string::npos) throw InvalidArgument("unterminated placeholder in '" + pattern + "'");
+    const std::string name = pattern.substr(i + 1, close - i - 1);
+    const auto it = values.find(name);
+    if (it == values.end()) throw InvalidArgument("unknown placeholder $" + name + "$ in '" + pattern + "'");
     out += it->second;
-    used.insert(name);
     i = close;
   }
   return out;

@@ -1,7 +1,7 @@
 // The per-ISA vector vocabulary (templates/vocabulary.yaml), loaded once:
 // which vector forms exist, each a call of a wrapper of the ISA's SIMD
-// header (runtime/include/bcastgen/simd/<isa>.h) with {placeholder}
-// arguments, "v::add_f32({a}, {b})", that the emitter fills in.
+// header (runtime/include/bcastgen/simd/<isa>.h) with $placeholder$
+// arguments, "v::add_f32($a$, $b$)", that the emitter fills in.
 #pragma once
 
 #include <map>
@@ -27,7 +27,7 @@ namespace bcastgen::gen {
 // `using namespace`. A block-scope alias is itself hidden by nothing.
 inline constexpr const char* kWrapperAlias = "v";
 
-// "v::exp_f32({x})" -> "v::x4::exp_f32({x})": a wrapper call of the math
+// "v::exp_f32($x$)" -> "v::x4::exp_f32($x$)": a wrapper call of the math
 // functions over `width` vectors at once (simd/math_pack.inl's namespaces
 // x2 and x4, inside the ISA's).
 std::string packed_call(const std::string& call, int width);
@@ -39,9 +39,9 @@ std::string pack_namespace(int width);
 struct IsaVocabulary {
   // For gathered blocks (plan.h, Access::Gather); empty when the ISA has none.
   std::string index;        // register type of a permute's index vector
-  std::string index_const;  // an index vector from {words}: 32-bit lane numbers
-  std::string mask_const;   // a lane mask from {words} (-1/0 per 32-bit word) or {bits} (one bit per lane)
-  // The tail mask (of type {mask}) of the first {n} lanes, n known only at
+  std::string index_const;  // an index vector from $words$: 32-bit lane numbers
+  std::string mask_const;   // a lane mask from $words$ (-1/0 per 32-bit word) or $bits$ (one bit per lane)
+  // The tail mask (of type $mask$) of the first $n$ lanes, n known only at
   // run time: the masked head of a peeled row (plan.h, IsaPlan::peel).
   // Empty where the ISA has none: its rows are not peeled.
   std::string mask_first;
@@ -79,15 +79,15 @@ struct TypeVocabulary {
   // says otherwise (native f16 forms are _ph, beside the base's _f16).
   std::string suffix;
   std::string load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
-  std::string permute;  // {v} rearranged by the index vector {i} (32-bit lane numbers)
-  // The lanes at {p}, {p} + {s}, {p} + 2 {s}, ... ({s} a constant element
-  // stride, lanes x {s} within int32), and the same of the lanes of tail
-  // mask {t}: an input read through a transpose or a stepped slice.
+  std::string permute;  // $v$ rearranged by the index vector $i$ (32-bit lane numbers)
+  // The lanes at $p$, $p$ + $s$, $p$ + 2 $s$, ... ($s$ a constant element
+  // stride, lanes x $s$ within int32), and the same of the lanes of tail
+  // mask $t$: an input read through a transpose or a stepped slice.
   std::string load_strided, load_strided_tail;
-  // A tile of an input read through a transpose: the lines at {p}, {p} +
-  // {s}, ..., one cache line of elements each and as many lines, written
-  // transposed to buffer {b} (row r: {p}[r], {p}[r + {s}], ...), with the
-  // lines at {a}, {a} + {s}, ... prefetched for a later tile (IsaPlan::tiles).
+  // A tile of an input read through a transpose: the lines at $p$, $p$ +
+  // $s$, ..., one cache line of elements each and as many lines, written
+  // transposed to buffer $b$ (row r: $p$[r], $p$[r + $s$], ...), with the
+  // lines at $a$, $a$ + $s$, ... prefetched for a later tile (IsaPlan::tiles).
   std::string transpose_tile;
   // store and stream of lanes whose NaNs are already NaNs of the type
   // (KernelPlan::root_nans_exact): the rounding skips its NaN fixup.
@@ -95,31 +95,31 @@ struct TypeVocabulary {
   // store and stream of lanes that hold values of the type
   // (KernelPlan::root_in_type): no rounding at all.
   std::string store_exact, stream_exact;
-  // store and stream of two adjacent vectors, {a} at {p} and {b} right
+  // store and stream of two adjacent vectors, $a$ at $p$ and $b$ right
   // after it, as one wider write (a pair rounds with one instruction where
   // the ISA has it: vcvtne2ps2bf16). Optional; they round as store does.
   std::string store_pair, stream_pair;
-  // store_tail of a partial vector whose length {n} (lanes, 0 < n < the
-  // vector's) is a constant of the plan: plain stores of the first {n}
-  // lanes of {v} at {p}, where the ISA's masked store is slow (AVX2's
+  // store_tail of a partial vector whose length $n$ (lanes, 0 < n < the
+  // vector's) is a constant of the plan: plain stores of the first $n$
+  // lanes of $v$ at $p$, where the ISA's masked store is slow (AVX2's
   // vmaskmov on AMD). Optional; the emitter takes it over store_tail.
   std::string store_first;
-  // store_bool of four adjacent compare results, {a} at {p}, then {b}, {c}
-  // and {d}, as one write where narrowing them together is cheaper than
+  // store_bool of four adjacent compare results, $a$ at $p$, then $b$, $c$
+  // and $d$, as one write where narrowing them together is cheaper than
   // four stores of a few bytes (AVX2's 32-bit lanes: two vpackssdw, a
   // vpacksswb and one 32-byte store). Optional.
   std::string store_bool4;
-  // Expressions: where's select ({c} a cmp, {x} where set, {y} where not),
-  // and a bool input read as a cmp of this type's lanes (load_cmp from {p},
-  // load_cmp_tail under mask {t}, splat_cmp from a bool scalar {x}).
+  // Expressions: where's select ($c$ a cmp, $x$ where set, $y$ where not),
+  // and a bool input read as a cmp of this type's lanes (load_cmp from $p$,
+  // load_cmp_tail under mask $t$, splat_cmp from a bool scalar $x$).
   std::string select, load_cmp, load_cmp_tail, splat_cmp;
-  // The lanes of {x} under tail mask {t}, those of {y} elsewhere: the
+  // The lanes of $x$ under tail mask $t$, those of $y$ elsewhere: the
   // partial vector of a row kernel's reduction (rows.cpp) updates only the
   // partials of the row's elements.
   std::string blend_tail;
   // The tree of a row kernel's partials inside one register: lane i of
-  // lanes_down is lane i + {h} of {x} (for i < {h}; the others do not
-  // matter), and first_lane is lane 0 of {x} as a scalar. Optional: without
+  // lanes_down is lane i + $h$ of $x$ (for i < $h$; the others do not
+  // matter), and first_lane is lane 0 of $x$ as a scalar. Optional: without
   // them the lanes are stored and combined by bcastgen::row_tree.
   std::string lanes_down, first_lane;
 };
@@ -140,7 +140,7 @@ struct TypeForm {
 const std::vector<TypeForm>& type_forms();
 
 // The two forms of max/min with a literal operand (literal_ops): Number,
-// the op of ({n}, {x}) for n never NaN; Zero, the op of ({x}, +0.0).
+// the op of ($n$, $x$) for n never NaN; Zero, the op of ($x$, +0.0).
 enum class LiteralForm { Number, Zero };
 
 class Vocabulary {
@@ -164,19 +164,19 @@ class Vocabulary {
   // Whether those forms are only stores (a `partial` row, which may list
   // nothing else): they matter only to a kernel whose result is of dtype t.
   bool overrides_only_stores(Isa isa, DType t) const;
-  // The vector form of an op ({a}, {b}), if this ISA has one for the dtype.
+  // The vector form of an op ($a$, $b$), if this ISA has one for the dtype.
   std::optional<std::string> op(Isa isa, DType t, Op op) const;
   // The form of maximum or minimum with a literal operand, if the ISA has
   // one for the dtype (LiteralForm).
   std::optional<std::string> literal_op(Isa isa, DType t, Op op, LiteralForm form) const;
-  // The vector form of a unary function ({x}), if there is one.
+  // The vector form of a unary function ($x$), if there is one.
   std::optional<std::string> unary(Isa isa, DType t, UnaryOp u) const;
   // The vector form of cast(x, to) for x of dtype `from`, if there is one
-  // ("{x}" for from == to). Bool is a compare result of the lanes. Between
+  // ("$x$" for from == to). Bool is a compare result of the lanes. Between
   // widths, where a node of a type r times wider than the lanes' takes r
-  // registers: a widening cast makes part {s} of its result from one
-  // register {x} ("cast_i8_f32<{s}>({x})"), a narrowing one joins the r
-  // registers listed in {x} ("cast_f64_f32({x})" with {x} = "a, b").
+  // registers: a widening cast makes part $s$ of its result from one
+  // register $x$ ("cast_i8_f32<$s$>($x$)"), a narrowing one joins the r
+  // registers listed in $x$ ("cast_f64_f32($x$)" with $x$ = "a, b").
   std::optional<std::string> cast(Isa isa, DType from, DType to) const;
   // The names of the ISA headers (immintrin.h, arm_neon.h) that generated
   // code spells unqualified, from the global namespace: every register type
@@ -201,8 +201,10 @@ class Vocabulary {
   std::set<std::pair<Isa, DType>> partial_types_;  // ... of those, the `partial: true` rows
 };
 
-// Substitutes {name} placeholders (lower-case names); a placeholder that is
-// not in `values` is a hard error (InvalidArgument naming the pattern).
+// Substitutes the $name$ placeholders, as protoc's Printer its variables:
+// `$` is no C++ character, so every one is a placeholder's delimiter and no
+// brace of C++ code in a pattern needs telling apart. A placeholder that
+// is not in `values`, or a lone `$`, is an error (InvalidArgument naming the pattern).
 std::string expand(const std::string& pattern, const std::map<std::string, std::string>& values);
 
 }  // namespace bcastgen::gen
