@@ -5,7 +5,7 @@
 # in the output directory on a full disk, a read-only directory, a failed
 # rename or a crash.
 bcastgen_add_test(spec_limits_test spec_limits_test.cpp)
-bcastgen_add_test(output_faults_test output_faults_test.cpp)
+bcastgen_add_test(output_faults_test COST 5 output_faults_test.cpp)
 
 # Every test-spec kernel, on every ISA the CPU runs, with its operands
 # against PROT_NONE guard pages at both ends.
