@@ -10,6 +10,7 @@ rounded to float (round to nearest even) by struct. A hi/lo pair is a value
 split into the nearest float and the float nearest the remainder, so that
 hi + lo carries about 48 bits.
 """
+import math
 import struct
 from decimal import Decimal, getcontext
 
@@ -59,6 +60,35 @@ def log_table():
     return off, inv, rmax
 
 
+def cbrt_polynomial(degree=5):
+    """cbrt: the polynomial through cbrt(1 + t) at the Chebyshev nodes of t in
+    [0, 1] (near minimax: within 1.3e-5 relatively), highest degree first,
+    as math_f32.inl's horner takes it. One Newton step follows it."""
+    n = degree + 1
+    # The nodes need not be exact: any n distinct points define the polynomial.
+    ts = [(1 + Decimal(math.cos((2 * k + 1) * math.pi / (2 * n)))) / 2 for k in range(n)]
+    ys = [(1 + t) ** (Decimal(1) / 3) for t in ts]
+    # Newton's divided differences, then the monomial form in t.
+    dd = list(ys)
+    for j in range(1, n):
+        for i in range(n - 1, j - 1, -1):
+            dd[i] = (dd[i] - dd[i - 1]) / (ts[i] - ts[i - j])
+    coeffs = [Decimal(0)] * n  # lowest degree first
+    for i in range(n - 1, -1, -1):  # p = dd[i] + (t - ts[i]) p
+        shifted = [Decimal(0)] + coeffs[:-1]
+        coeffs = [s - ts[i] * c for s, c in zip(shifted, coeffs)]
+        coeffs[0] += dd[i]
+    rounded = [to_f32(c) for c in coeffs][::-1]
+
+    def relative_error(t):
+        p = Decimal(0)
+        for c in rounded:
+            p = p * t + Decimal(c)
+        return abs(p / (1 + t) ** (Decimal(1) / 3) - 1)
+
+    return rounded, max(relative_error(Decimal(i) / 4096) for i in range(4097))
+
+
 def main():
     print("// exp: n = round(x * 8 / ln 2), x = n * ln2 / 8 + r, e^x = 2^(n >> 3) * 2^((n & 7) / 8) * e^r")
     print(f"kExpInvLn2x8 = {spell(to_f32(8 / LN2))}")
@@ -103,6 +133,12 @@ def main():
     print("// kLn2Hi + kLn2Lo; e^r = 1 + r P(r), erf's P (scripts/derive-math-polynomials.sollya): no table")
     print("kFastExpShifter = %s" % spell(to_f32(Decimal(3) * 2**22 + 191)))
     print("// (t >= -120: n >= %d, so n + 191 >= 18)" % int((Decimal(-120) / LN2).to_integral_value()))
+
+    coeffs, worst = cbrt_polynomial()
+    print("// cbrt: cbrt(1 + t), t in [0, 1), by a polynomial through the Chebyshev nodes (relative")
+    print("// error %.2g with its coefficients rounded); 2^(r / 3), r = 0, 1, 2" % worst)
+    print("kCbrtPolynomial = {" + ", ".join(spell(c) for c in coeffs) + "}")
+    print("kCbrtOfTwoToR = {" + ", ".join(spell(to_f32(Decimal(2) ** (Decimal(r) / 3))) for r in range(3)) + "}")
 
     inv, logs = fast_log_table(off)
     print("// fast_log: per interval, the float 1/c near log's (|z / c - 1| <= 0.0567 kept) whose")

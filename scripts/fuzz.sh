@@ -21,7 +21,22 @@ CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYP
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-gline-tables-only -DNDEBUG" \
   -DBCASTGEN_FUZZ=ON -DBCASTGEN_BUILD_TESTS=OFF -DBCASTGEN_INSTALL=OFF -DBCASTGEN_WITH_CLANG=OFF \
   -DBCASTGEN_BUILD_BENCH=OFF >/dev/null
-cmake --build "$BUILD_DIR" -j2 --target "${targets[@]/%/_fuzzer}"
+# The expression dictionary takes the tables' names from the tool (the
+# main build's, else one built here): fuzz/expr.dict has the grammar's.
+BCASTGEN=${BCASTGEN:-build/generator/bcastgen}
+tool=()
+[ -x "$BCASTGEN" ] || { tool=(bcastgen); BCASTGEN=$BUILD_DIR/generator/bcastgen; }
+cmake --build "$BUILD_DIR" -j2 --target "${targets[@]/%/_fuzzer}" "${tool[@]}"
+{
+  cat fuzz/expr.dict
+  "$BCASTGEN" list --json | /usr/bin/python3 -c '
+import json, sys
+t = json.load(sys.stdin)
+for row in t["ops"] + t["functions"]:
+    print(json.dumps(row["name"] + "("))
+for row in t["dtypes"]:
+    print(json.dumps(row["name"]))'
+} >"$BUILD_DIR/expr.dict"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -30,7 +45,8 @@ pids=()
 for t in "${targets[@]}"; do
   mkdir -p "$BUILD_DIR/corpus/$t"
   extra=()
-  [ -f "fuzz/$t.dict" ] && extra+=("-dict=fuzz/$t.dict")
+  if [ -f "$BUILD_DIR/$t.dict" ]; then extra+=("-dict=$BUILD_DIR/$t.dict")
+  elif [ -f "fuzz/$t.dict" ]; then extra+=("-dict=fuzz/$t.dict"); fi
   "$BUILD_DIR/fuzz/${t}_fuzzer" "$BUILD_DIR/corpus/$t" "fuzz/corpus/$t" \
     -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
     -artifact_prefix="$BUILD_DIR/artifacts/$t-" "${extra[@]}" >"$BUILD_DIR/$t.log" 2>&1 &

@@ -247,6 +247,17 @@ TEST(MathSpecialValues, AsDocumented) {
   EXPECT_TRUE(std::signbit(ops::hardswish(-0.0f)));
   EXPECT_TRUE(std::signbit(ops::hardswish(-double(inf))));
   EXPECT_EQ(ops::hardsigmoid(1.0), double(0x1.555556p-3f) + 0.5);  // f64: the same float alpha
+  // cbrt: odd, exact on cubes of every binade's reach (the subnormal 2^-147 too), and +-inf, +-0 kept.
+  EXPECT_EQ(ops::cbrt(-8.0f), -2.0f);
+  EXPECT_EQ(ops::cbrt(27.0f), 3.0f);
+  EXPECT_EQ(ops::cbrt(0x1p-147f), 0x1p-49f);
+  EXPECT_EQ(ops::cbrt(0x1p+126f), 0x1p+42f);
+  EXPECT_EQ(ops::cbrt(0x1.8p-126f * 0x1.8p+0f * 0x1.8p+0f), 0x1.8p-42f);
+  EXPECT_EQ(ops::cbrt(-inf), -inf);
+  EXPECT_EQ(ops::cbrt(inf), inf);
+  EXPECT_TRUE(std::signbit(ops::cbrt(-0.0f)));
+  EXPECT_FALSE(std::signbit(ops::cbrt(0.0f)));
+  EXPECT_EQ(ops::cbrt(-1000.0), -10.0);
   // Overflow and underflow at the thresholds, subnormal results kept.
   EXPECT_EQ(ops::exp(88.72283f), 0x1.ffff08p+127f);  // finite, correctly rounded
   EXPECT_EQ(ops::exp(88.7228394f), inf);

@@ -96,6 +96,7 @@ inline void exact(bcastgen::UnaryOp u, mpfr_t y, const mpfr_t x) {
       mpfr_tanh(t.v, t.v, MPFR_RNDN);
       mpfr_mul(y, t.v, x, MPFR_RNDN);
       return;
+    case bcastgen::UnaryOp::Cbrt: mpfr_cbrt(y, x, MPFR_RNDN); return;
     case bcastgen::UnaryOp::Sin: mpfr_sin(y, x, MPFR_RNDN); return;
     case bcastgen::UnaryOp::Cos: mpfr_cos(y, x, MPFR_RNDN); return;
     case bcastgen::UnaryOp::Tan: mpfr_tan(y, x, MPFR_RNDN); return;

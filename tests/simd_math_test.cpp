@@ -23,6 +23,7 @@
 
 #include "bcastgen/cpu.h"
 #include "bcastgen/simd/scalar.h"
+#include "bcastgen/unary_functions.h"
 #if defined(__x86_64__)
 #include "bcastgen/simd/avx2.h"
 #include "bcastgen/simd/avx512.h"
@@ -54,12 +55,15 @@ struct VectorFunction {
   float (*scalar)(float);
 };
 
-// The functions with a vector form (simd/math_f32.inl), one X(name) each.
-#define BCASTGEN_VECTOR_MATH_(X)                                                                  \
-  X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(erf) X(gelu) X(sigmoid) X(silu) X(tanh) \
-  X(softplus) X(gelu_tanh) X(hardsigmoid) X(hardswish) X(mish) X(fast_sigmoid) X(fast_silu) X(fast_tanh) \
-  X(fast_gelu) X(fast_gelu_tanh) X(fast_log) X(fast_log2) X(fast_log10) X(fast_expm1) X(fast_log1p) \
-  X(fast_softplus) X(fast_erf)
+// The functions with a vector form (simd/math_f32.inl): the Vector rows of
+// the table (unary_functions.h). BCASTGEN_VECTOR_MATH_ calls
+// BCASTGEN_EACH_(name) for each, which every use below defines.
+#define BCASTGEN_IF_VECTOR_Own(F, name)
+#define BCASTGEN_IF_VECTOR_Libm(F, name)
+#define BCASTGEN_IF_VECTOR_Vector(F, name) F(name)
+#define BCASTGEN_VECTOR_ROW_(E, name, accepts, max_ulp, result, approximates, form, wide) \
+  BCASTGEN_IF_VECTOR_##form(BCASTGEN_EACH_, name)
+#define BCASTGEN_VECTOR_MATH_ BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_VECTOR_ROW_)
 
 #if defined(__x86_64__)
 
@@ -70,7 +74,9 @@ struct VectorFunction {
 #define BCASTGEN_BATCHES_(NAME)                                                                     \
   BCASTGEN_BATCH_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, NAME##_f32)     \
   BCASTGEN_BATCH_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, NAME##_f32)
-BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_)
+#define BCASTGEN_EACH_ BCASTGEN_BATCHES_
+BCASTGEN_VECTOR_MATH_
+#undef BCASTGEN_EACH_
 #undef BCASTGEN_BATCHES_
 #undef BCASTGEN_BATCH_
 
@@ -91,7 +97,9 @@ BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_)
   BCASTGEN_BATCH_PACK_(avx2, BCASTGEN_TARGET_AVX2, 8, _mm256_loadu_ps, _mm256_storeu_ps, NAME, 4)        \
   BCASTGEN_BATCH_PACK_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, NAME, 2)   \
   BCASTGEN_BATCH_PACK_(avx512, BCASTGEN_TARGET_AVX512, 16, _mm512_loadu_ps, _mm512_storeu_ps, NAME, 4)
-BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_PACK_)
+#define BCASTGEN_EACH_ BCASTGEN_BATCHES_PACK_
+BCASTGEN_VECTOR_MATH_
+#undef BCASTGEN_EACH_
 #undef BCASTGEN_BATCHES_PACK_
 #undef BCASTGEN_BATCH_PACK_
 
@@ -102,22 +110,36 @@ BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCHES_PACK_)
       {#NAME, bg::Isa::Avx512, NAME##_f32_avx512, bg::simd::scalar::NAME##_f32},          \
       {#NAME "_x2", bg::Isa::Avx512, NAME##_f32_avx512_x2, bg::simd::scalar::NAME##_f32}, \
       {#NAME "_x4", bg::Isa::Avx512, NAME##_f32_avx512_x4, bg::simd::scalar::NAME##_f32},
-const std::vector<VectorFunction> kFunctions = {BCASTGEN_VECTOR_MATH_(BCASTGEN_ENTRIES_)};
+const std::vector<VectorFunction> kFunctions = {
+#define BCASTGEN_EACH_ BCASTGEN_ENTRIES_
+    BCASTGEN_VECTOR_MATH_
+#undef BCASTGEN_EACH_
+};
 #undef BCASTGEN_ENTRIES_
 #elif defined(__aarch64__)
 #define BCASTGEN_BATCH_(NAME)                                                                           \
   void NAME##_f32_neon(const float* in, float* out, std::size_t n) {                                    \
     for (std::size_t i = 0; i < n; i += 4) vst1q_f32(out + i, bg::simd::neon::NAME##_f32(vld1q_f32(in + i))); \
   }
-BCASTGEN_VECTOR_MATH_(BCASTGEN_BATCH_)
+#define BCASTGEN_EACH_ BCASTGEN_BATCH_
+BCASTGEN_VECTOR_MATH_
+#undef BCASTGEN_EACH_
 #undef BCASTGEN_BATCH_
 #define BCASTGEN_ENTRIES_(NAME) {#NAME, bg::Isa::Neon, NAME##_f32_neon, bg::simd::scalar::NAME##_f32},
-const std::vector<VectorFunction> kFunctions = {BCASTGEN_VECTOR_MATH_(BCASTGEN_ENTRIES_)};
+const std::vector<VectorFunction> kFunctions = {
+#define BCASTGEN_EACH_ BCASTGEN_ENTRIES_
+    BCASTGEN_VECTOR_MATH_
+#undef BCASTGEN_EACH_
+};
 #undef BCASTGEN_ENTRIES_
 #else
 const std::vector<VectorFunction> kFunctions;
 #endif
 #undef BCASTGEN_VECTOR_MATH_
+#undef BCASTGEN_VECTOR_ROW_
+#undef BCASTGEN_IF_VECTOR_Vector
+#undef BCASTGEN_IF_VECTOR_Libm
+#undef BCASTGEN_IF_VECTOR_Own
 
 std::uint32_t bits(float x) {
   std::uint32_t b;

@@ -70,14 +70,36 @@ std::set<std::string> header_names(const bg::IsaInfo& row) {
       EXPECT_TRUE(names.insert((*it)[2]).second) << row.name << ": " << (*it)[2] << " is defined twice";
     }
   };
+  // The wrappers `text` makes from the table of unary functions: each
+  // BCASTGEN_UNARY_FUNCTIONS(ROW) passes a row's name (and, as ROW's last
+  // argument, a dtype suffix) to a macro by the row's form, whose Vector case
+  // defines <name>_<suffix> (the suffix that argument or spelled there).
+  auto add_table_expansions = [&](const std::string& text) {
+    const std::regex expansion("\\nBCASTGEN_UNARY_FUNCTIONS\\((\\w+)\\)");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), expansion); it != std::sregex_iterator(); ++it) {
+      std::smatch row, vector_case;
+      const std::regex row_def("#define " + (*it)[1].str() + "\\([^)]*\\) *\\\\\n *(\\w+)_##form\\(name(, (\\w+))?\\)");
+      ASSERT_TRUE(std::regex_search(text, row, row_def)) << row.str() << ": no definition of " << (*it)[1];
+      const std::regex vector_def("#define " + row[1].str() + "_Vector\\([^)]*\\)[ \\\\]*\\n[^\\n]* name##_(##\\w+|\\w+)\\(");
+      ASSERT_TRUE(std::regex_search(text, vector_case, vector_def)) << "no Vector case of " << row[1];
+      const std::string suffix = row[3].matched ? row[3].str() : vector_case[1].str();
+      for (const bg::UnaryInfo& u : bg::kUnaryInfo) {
+        if (u.form != bg::UnaryForm::Vector) continue;
+        EXPECT_TRUE(names.insert(std::string(u.name) + "_" + suffix).second) << u.name << "_" << suffix << " twice";
+      }
+    }
+  };
   const std::string text = without_detail(row.header);
   std::string upper = row.name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   add_definitions(text, "BCASTGEN_SIMD_" + upper);
+  add_table_expansions(text);
   // The shared math algorithms and 16-bit float forms, included into the ISA's namespace.
-  for (const std::string shared : {"bcastgen/simd/math_f32.inl", "bcastgen/simd/half_f32.inl"}) {
+  for (const std::string shared :
+       {"bcastgen/simd/math_f32.inl", "bcastgen/simd/half_f32.inl", "bcastgen/simd/half_native_math.inl"}) {
     if (text.find("#include \"" + shared + "\"") != std::string::npos) {
       add_definitions(without_detail(shared), "BCASTGEN_SIMD_FN");
+      add_table_expansions(without_detail(shared));
     }
   }
   return names;

@@ -28,9 +28,10 @@ DRAM = ("bias_gelu_8x128x3072_4sets", "`gelu(x + b)`, 4 sets of x and y in turn 
 
 
 def bounds():
-    """Each function's ulp bound, from its row of kUnaryInfo (the one table)."""
-    text = open(os.path.join(ROOT, "runtime", "include", "bcastgen", "expr.h")).read()
-    return {m[1]: int(m[2]) for m in re.finditer(r'\{UnaryOp::\w+, "(\w+)", Accepts::Floats, (\d)\}', text)}
+    """Each function's ulp bound, from its row of the one table (X(Enumerator,
+    name, accepts, max_ulp, ...) in unary_functions.h)."""
+    text = open(os.path.join(ROOT, "runtime", "include", "bcastgen", "unary_functions.h")).read()
+    return {m[1]: int(m[2]) for m in re.finditer(r'X\(\w+,\s*(\w+),\s*Floats,\s*(\d),', text)}
 
 
 def unit(value, suffix):

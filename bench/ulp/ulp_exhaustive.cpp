@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -52,6 +53,15 @@ struct Function {
   void (*kernel)(bg::Isa, const float*, float*);
   long double (*reference)(long double);
 };
+
+// The table's row of a function run.sh names.
+bg::UnaryOp unary_named(const char* name) {
+  for (const bg::UnaryInfo& u : bg::kUnaryInfo) {
+    if (std::strcmp(u.name, name) == 0) return u.op;
+  }
+  std::fprintf(stderr, "ulp_exhaustive: no function '%s' in the table\n", name);
+  std::exit(2);
+}
 
 #include "ulp_table.inc"  // kFunctions: {name, op, kernel, &bg::ops::<name><long double>}
 

@@ -45,6 +45,7 @@ json tables_json() {
     json row = {{"name", u.name},
                 {"max_ulp", u.max_ulp},
                 {"gives_bool", u.gives_bool},
+                {"form", unary_form_name(u.form)},
                 {"dtypes", dtypes_where([&](DType t) { return unary_supports(u.op, t); })}};
     if (u.fast) row["approximates"] = unary_name(u.approximates);
     functions.push_back(row);

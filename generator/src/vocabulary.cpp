@@ -128,6 +128,10 @@ std::vector<std::string> names_of(const YAML::Node& n, const std::string& where)
   return names;
 }
 
+// In a unary list, every function whose form is Vector (the shared
+// algorithms of simd/math_f32.inl, unary_functions.h).
+constexpr const char* kSimdMath = "simd_math";
+
 // The unary function a vocabulary list names: its row of kUnaryInfo.
 UnaryOp unary_named(const std::string& name, const std::string& where) {
   for (const UnaryInfo& u : kUnaryInfo) {
@@ -496,7 +500,13 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     v.literal_ops_[{isa, t, op, form}] = form == LiteralForm::Number ? call(wrapper, {"n", "x"}) : call(wrapper, {"x"});
   });
   read_lists("unary", [&](Isa isa, DType t, const std::string& name, const std::string& where) {
-    v.unary_[{isa, t, unary_named(name, where)}] = call(name + "_" + v.type(isa, t)->suffix, {"x"});
+    auto add = [&](UnaryOp op) {
+      v.unary_[{isa, t, op}] = call(std::string(unary_name(op)) + "_" + v.type(isa, t)->suffix, {"x"});
+    };
+    if (name != kSimdMath) return add(unary_named(name, where));
+    for (const UnaryInfo& u : kUnaryInfo) {
+      if (u.form == UnaryForm::Vector) add(u.op);
+    }
   });
   // Between numbers of one width, with bool (a compare result of the
   // lanes), or between widths (a node r times wider takes r registers): a

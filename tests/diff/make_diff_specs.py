@@ -219,14 +219,9 @@ def unary(rng, dt, x):
     forms = [f"neg({x})", f"-({x})", f"abs({x})", f"square({x})"]
     if dt in FLOATS:
         forms += [f"sqrt({x})", f"reciprocal({x})"]
-        # exact, then math (the fast tier's forms among them)
+        # exact, then math (every math function of the table, the fast tier's among them)
         forms += [rng.choice([f"floor({x})", f"round({x})", f"sign({x})", f"trunc({x})"]),
-                  rng.choice([f"exp({x})", f"tanh({x})", f"sigmoid({x})", f"gelu({x})", f"log1p({x})",
-                              f"silu({x})", f"erf({x})", f"softplus({x})", f"sin({x})", f"fast_sigmoid({x})",
-                              f"fast_silu({x})", f"fast_tanh({x})", f"fast_gelu({x})",
-                              f"fast_gelu_tanh({x})", f"fast_log1p({x})", f"fast_softplus({x})",
-                              f"fast_expm1({x})", f"fast_log({x})", f"fast_erf({x})", f"hardsigmoid({x})",
-                              f"hardswish({x})", f"mish({x})"])]
+                  f"{rng.choice(TABLES.math_functions)}({x})"]
     if dt in INTS:
         forms += [f"~({x})", f"bitwise_not({x})"]
     return rng.choice(forms)

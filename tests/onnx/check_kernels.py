@@ -27,6 +27,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import reduce
 
@@ -513,7 +514,16 @@ def main():
             if name.startswith(LAYOUT_TESTS):
                 model = wrap_layout_test(model, args.work, ident(name))
             sources.append({'tag': ident(name), 'model': model, 'kind': 'node', 'test': d})
+    phases, started = [], time.monotonic()  # (phase, seconds), printed at the end
+
+    def phase_done(name):
+        nonlocal started
+        now = time.monotonic()
+        phases.append((name, now - started))
+        started = now
+
     import_all(args.exe, args.work, sources)
+    phase_done('import')
 
     failures, skipped, checks, blocks = [], [], [], []
     for src in sources:
@@ -548,7 +558,9 @@ def main():
         part = blocks[i::2]
         specs['onnx_check_%d' % i] = 'namespace: onnx_check_%d\nkernels:\n' % i + ''.join(
             b if b.endswith('\n') else b + '\n' for b in part)
+    phase_done('map')
     driver = build_driver(args.exe, args.work, args.include, specs)
+    phase_done('generate and compile')
 
     data = os.path.join(args.work, 'data')
     os.makedirs(data, exist_ok=True)
@@ -613,7 +625,9 @@ def main():
 
     with open(os.path.join(args.work, 'jobs.txt'), 'w') as f:
         f.write('\n'.join(jobs) + '\n')
+    phase_done('inputs and expected outputs')
     p = run([driver, os.path.join(args.work, 'jobs.txt')])
+    phase_done('run')
     if p.returncode:
         raise RuntimeError('driver failed: ' + p.stderr)
 
@@ -649,9 +663,11 @@ def main():
     # A node test passes when every one of its outputs matched.
     passed_nodes -= {f.split(' ')[0].rstrip(':') for f in failures}
 
+    phase_done('compare')
     n_models = sum(1 for c in compare if c[4] == 'model')
     print('check_kernels: %d model kernels checked, %d node tests passed, %d skipped, %d jobs' % (
         n_models, len(passed_nodes), len(skipped), len(jobs)))
+    print('  time: ' + ', '.join('%s %.1f s' % p for p in phases))
     unmapped = [tag for tag, why in skipped if why.endswith('not an elementwise operator bcastgen maps')]
     print('  skipped: %d tests of operators bcastgen does not map' % len(unmapped))
     for tag, why in skipped:

@@ -20,6 +20,7 @@
 #include "bcastgen/rules.h"
 #include "bcastgen/shape.h"
 #include "bcastgen/types.h"
+#include "bcastgen/unary_functions.h"
 
 namespace bcastgen {
 
@@ -52,78 +53,19 @@ inline constexpr const ReduceInfo& reduce_info(ReduceOp r) {
 }
 inline constexpr const char* reduce_name(ReduceOp r) { return reduce_info(r).name; }
 
-// The unary functions, one line each:
-//   X(Enumerator, name, accepts, max_ulp, result, approximates)
-// `name` is the parser's and that of the scalar function in bcastgen::ops;
-// `accepts` an Accepts (types.h); `max_ulp` the accuracy contract
-// (UnaryInfo below: 0 for the exact ones, rounding, classification, and
-// hardsigmoid and hardswish, exact to their definitions in math.h);
-// `result` Same (the operand's dtype) or Bool; `approximates` the function
-// a fast-tier row (fast_*, what `accuracy: fast` maps the function to) is a
-// faster form of, and the row's own enumerator for every other row. The enum
-// UnaryOp, kUnaryInfo, visit_unary_op and ops::call_unary are made from
-// this list: a new function is a line here and its scalar function.
-#define BCASTGEN_UNARY_FUNCTIONS(X) \
-  X(Neg,          neg,            Numbers,         0, Same, Neg)          \
-  X(Abs,          abs,            Numbers,         0, Same, Abs)          \
-  X(Sqrt,         sqrt,           Floats,          0, Same, Sqrt)         \
-  X(Square,       square,         Numbers,         0, Same, Square)       \
-  X(Reciprocal,   reciprocal,     Floats,          0, Same, Reciprocal)   \
-  X(LogicalNot,   logical_not,    Bool,            0, Same, LogicalNot)   \
-  X(BitwiseNot,   bitwise_not,    IntegersAndBool, 0, Same, BitwiseNot)   \
-  X(Floor,        floor,          Numbers,         0, Same, Floor)        \
-  X(Ceil,         ceil,           Numbers,         0, Same, Ceil)         \
-  X(Trunc,        trunc,          Numbers,         0, Same, Trunc)        \
-  X(Round,        round,          Numbers,         0, Same, Round)        \
-  X(Sign,         sign,           Numbers,         0, Same, Sign)         \
-  X(Isnan,        isnan,          Floats,          0, Bool, Isnan)        \
-  X(Isinf,        isinf,          Floats,          0, Bool, Isinf)        \
-  X(Isfinite,     isfinite,       Floats,          0, Bool, Isfinite)     \
-  X(Signbit,      signbit,        Floats,          0, Bool, Signbit)      \
-  X(Exp,          exp,            Floats,          1, Same, Exp)          \
-  X(Expm1,        expm1,          Floats,          1, Same, Expm1)        \
-  X(Exp2,         exp2,           Floats,          1, Same, Exp2)         \
-  X(Log,          log,            Floats,          1, Same, Log)          \
-  X(Log1p,        log1p,          Floats,          1, Same, Log1p)        \
-  X(Log2,         log2,           Floats,          1, Same, Log2)         \
-  X(Log10,        log10,          Floats,          1, Same, Log10)        \
-  X(Tanh,         tanh,           Floats,          1, Same, Tanh)         \
-  X(Sigmoid,      sigmoid,        Floats,          1, Same, Sigmoid)      \
-  X(Erf,          erf,            Floats,          1, Same, Erf)          \
-  X(Gelu,         gelu,           Floats,          2, Same, Gelu)         \
-  X(GeluTanh,     gelu_tanh,      Floats,          2, Same, GeluTanh)     \
-  X(Silu,         silu,           Floats,          2, Same, Silu)         \
-  X(Softplus,     softplus,       Floats,          2, Same, Softplus)     \
-  X(Hardsigmoid,  hardsigmoid,    Floats,          0, Same, Hardsigmoid)  \
-  X(Hardswish,    hardswish,      Floats,          0, Same, Hardswish)    \
-  X(Mish,         mish,           Floats,          1, Same, Mish)         \
-  X(Sin,          sin,            Floats,          1, Same, Sin)          \
-  X(Cos,          cos,            Floats,          1, Same, Cos)          \
-  X(Tan,          tan,            Floats,          1, Same, Tan)          \
-  X(Asin,         asin,           Floats,          1, Same, Asin)         \
-  X(Acos,         acos,           Floats,          1, Same, Acos)         \
-  X(Atan,         atan,           Floats,          1, Same, Atan)         \
-  X(Sinh,         sinh,           Floats,          1, Same, Sinh)         \
-  X(Cosh,         cosh,           Floats,          1, Same, Cosh)         \
-  X(Asinh,        asinh,          Floats,          1, Same, Asinh)        \
-  X(Acosh,        acosh,          Floats,          1, Same, Acosh)        \
-  X(Atanh,        atanh,          Floats,          1, Same, Atanh)        \
-  X(FastSigmoid,  fast_sigmoid,   Floats,          4, Same, Sigmoid)      \
-  X(FastSilu,     fast_silu,      Floats,          4, Same, Silu)         \
-  X(FastTanh,     fast_tanh,      Floats,          4, Same, Tanh)         \
-  X(FastGelu,     fast_gelu,      Floats,          4, Same, Gelu)         \
-  X(FastGeluTanh, fast_gelu_tanh, Floats,          4, Same, GeluTanh)     \
-  X(FastLog,      fast_log,       Floats,          4, Same, Log)          \
-  X(FastLog2,     fast_log2,      Floats,          4, Same, Log2)         \
-  X(FastLog10,    fast_log10,     Floats,          4, Same, Log10)        \
-  X(FastExpm1,    fast_expm1,     Floats,          4, Same, Expm1)        \
-  X(FastLog1p,    fast_log1p,     Floats,          4, Same, Log1p)        \
-  X(FastSoftplus, fast_softplus,  Floats,          4, Same, Softplus)     \
-  X(FastErf,      fast_erf,       Floats,          4, Same, Erf)
-
-#define BCASTGEN_UNARY_ENUMERATOR_(E, name, accepts, max_ulp, result, approximates) E,
+// The unary functions: their table is BCASTGEN_UNARY_FUNCTIONS
+// (unary_functions.h), made into the enum and rows here.
+#define BCASTGEN_UNARY_ENUMERATOR_(E, name, accepts, max_ulp, result, approximates, form, wide) E,
 enum class UnaryOp { BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_UNARY_ENUMERATOR_) };
 #undef BCASTGEN_UNARY_ENUMERATOR_
+
+// Where a function is computed (unary_functions.h): written out per ISA,
+// one shared f32 algorithm (simd/math_f32.inl), or the C library's wider
+// function lane by lane.
+enum class UnaryForm { Own, Vector, Libm };
+inline constexpr const char* unary_form_name(UnaryForm f) {
+  return f == UnaryForm::Own ? "own" : f == UnaryForm::Vector ? "vector" : "libm";
+}
 
 struct UnaryInfo {
   UnaryOp op;
@@ -140,14 +82,15 @@ struct UnaryInfo {
   // (the row's own op where it is not fast).
   bool fast = false;
   UnaryOp approximates = UnaryOp::Neg;
+  UnaryForm form = UnaryForm::Own;
 };
 
 // One row per UnaryOp, in enum order.
 #define BCASTGEN_UNARY_GIVES_BOOL_Same false
 #define BCASTGEN_UNARY_GIVES_BOOL_Bool true
-#define BCASTGEN_UNARY_ROW_(E, name, accepts, max_ulp, result, approximates)            \
-  {UnaryOp::E, #name, Accepts::accepts, max_ulp, BCASTGEN_UNARY_GIVES_BOOL_##result, \
-   UnaryOp::E != UnaryOp::approximates, UnaryOp::approximates},
+#define BCASTGEN_UNARY_ROW_(E, name, accepts, max_ulp, result, approximates, form, wide) \
+  {UnaryOp::E, #name, Accepts::accepts, max_ulp, BCASTGEN_UNARY_GIVES_BOOL_##result,  \
+   UnaryOp::E != UnaryOp::approximates, UnaryOp::approximates, UnaryForm::form},
 inline constexpr UnaryInfo kUnaryInfo[] = {BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_UNARY_ROW_)};
 #undef BCASTGEN_UNARY_ROW_
 #undef BCASTGEN_UNARY_GIVES_BOOL_Bool

@@ -4,22 +4,20 @@
 // scalar tails and the lane-by-lane nodes of vector variants), so a kernel
 // gives the same bits on every element and every ISA.
 //
-// How each is computed, and the bound it is held to (README, "Math
-// functions"; bench/ulp/ measures it over all 2^32 f32 inputs):
-// - f32 with a vector form (exp exp2 expm1 log log2 log10 log1p erf gelu
-//   sigmoid silu tanh softplus gelu_tanh mish): the scalar instantiation of
-//   its one algorithm (bcastgen/simd/math_f32.inl).
+// How each is computed, and the bound it is held to (the `form` and
+// `wide` columns of the table, unary_functions.h; docs/design/accuracy.md;
+// bench/ulp/ measures it over all 2^32 f32 inputs):
+// - f32 of a Vector function: the scalar instantiation of its one algorithm
+//   (bcastgen/simd/math_f32.inl).
 // - hardsigmoid(x) = max(0, min(1, x alpha + 1/2)), alpha = 1/6 rounded to
 //   float, and hardswish(x) = x hardsigmoid(x): exact to that definition,
 //   each operation rounded once in the type (x alpha, then + 1/2, never
 //   fused; hardswish's product), in f32 by the vector form's scalar
 //   instantiation, in f64 with the same float alpha (ONNX's attribute).
-// - the fast tier (fast_sigmoid fast_silu fast_tanh fast_gelu
-//   fast_gelu_tanh fast_log fast_log2 fast_log10 fast_expm1 fast_log1p
-//   fast_softplus fast_erf): f32 as above, within 4 ulp; f64 is the exact
+// - the fast tier (fast_*): f32 as above, within 4 ulp; f64 is the exact
 //   function's.
-// - f32 without one (sin cos tan asin acos atan sinh cosh asinh acosh
-//   atanh): the double function of the C library, rounded once to float.
+// - f32 of a Libm function (the trigonometric and hyperbolic ones): the
+//   double function of the C library, rounded once to float.
 //   glibc's double functions are within a few double ulps, 2^-50 of an f32
 //   ulp, so the result is within 0.5 ulp + 2^-28: <= 1 ulp, and correctly
 //   rounded but for inputs whose exact value lies that close to a midpoint
@@ -27,9 +25,9 @@
 // - f64: the C library's long double function (x87 extended on x86-64,
 //   64-bit significand), rounded once to double: <= 1 ulp wherever the long
 //   double library is within 2^10 of its own ulps (glibc: a few). The
-//   composites (sigmoid, silu, softplus, gelu, gelu_tanh, mish) are evaluated in a
-//   form that does not cancel. These long double forms are also the oracle
-//   of bench/ulp/ for f32.
+//   composites (detail::*_in below) are evaluated in a form that does not
+//   cancel. These long double forms are also the oracle of bench/ulp/ for
+//   f32.
 //
 // Special values follow C99 Annex F and the Array API: NaN in gives NaN;
 // exp(-inf) = +0, log(+-0) = -inf, log(x < 0) = NaN, expm1(-0) = -0,
@@ -44,6 +42,7 @@
 
 #include "bcastgen/no_contract.h"
 #include "bcastgen/simd/scalar.h"
+#include "bcastgen/unary_functions.h"
 
 BCASTGEN_NO_CONTRACT_BEGIN  // bcastgen/no_contract.h: each operation rounded on its own
 
@@ -132,30 +131,18 @@ using wider_t = std::conditional_t<std::is_same_v<T, float>, double, long double
 
 }  // namespace detail
 
-// One function per line: its name (kUnaryInfo, expr.h) over f32 and f64.
-#define BCASTGEN_MATH_FUNCTION_(NAME, BODY)                                                   \
+// One function per row of the table (unary_functions.h) that is not Own,
+// over f32 and f64, by its form: a Libm function computes `wide` in the
+// wider type and rounds once; a Vector function's f32 is the scalar
+// instantiation of its algorithm (simd/math_f32.inl) and its f64 `wide`.
+#define BCASTGEN_MATH_FORM_Libm(NAME, BODY)                                                   \
   template <class T>                                                                          \
   inline std::enable_if_t<std::is_floating_point_v<T>, T> NAME(T x) {                         \
     using R = detail::wider_t<T>;                                                             \
     const R w = static_cast<R>(x);                                                            \
     return static_cast<T>(BODY);                                                              \
   }
-
-BCASTGEN_MATH_FUNCTION_(sin, std::sin(w))
-BCASTGEN_MATH_FUNCTION_(cos, std::cos(w))
-BCASTGEN_MATH_FUNCTION_(tan, std::tan(w))
-BCASTGEN_MATH_FUNCTION_(asin, std::asin(w))
-BCASTGEN_MATH_FUNCTION_(acos, std::acos(w))
-BCASTGEN_MATH_FUNCTION_(atan, std::atan(w))
-BCASTGEN_MATH_FUNCTION_(sinh, std::sinh(w))
-BCASTGEN_MATH_FUNCTION_(cosh, std::cosh(w))
-BCASTGEN_MATH_FUNCTION_(asinh, std::asinh(w))
-BCASTGEN_MATH_FUNCTION_(acosh, std::acosh(w))
-BCASTGEN_MATH_FUNCTION_(atanh, std::atanh(w))
-
-// The functions with a vector form: f32 is the scalar instantiation of their
-// one algorithm (simd/math_f32.inl), f64 (and long double) as above.
-#define BCASTGEN_MATH_VECTOR_FUNCTION_(NAME, BODY)                                            \
+#define BCASTGEN_MATH_FORM_Vector(NAME, BODY)                                                 \
   template <class T>                                                                          \
   inline std::enable_if_t<std::is_floating_point_v<T>, T> NAME(T x) {                         \
     if constexpr (std::is_same_v<T, float>) {                                                 \
@@ -166,41 +153,14 @@ BCASTGEN_MATH_FUNCTION_(atanh, std::atanh(w))
       return static_cast<T>(BODY);                                                            \
     }                                                                                         \
   }
-
-BCASTGEN_MATH_VECTOR_FUNCTION_(exp, std::exp(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(exp2, std::exp2(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(expm1, std::expm1(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(log, std::log(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(log2, std::log2(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(log10, std::log10(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(log1p, std::log1p(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(erf, std::erf(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(gelu, detail::gelu_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(sigmoid, detail::sigmoid_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(silu, detail::silu_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(tanh, std::tanh(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(softplus, detail::softplus_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(gelu_tanh, detail::gelu_tanh_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(mish, detail::mish_in(w))
-// Exact to their definitions: f64 computes them in f64 itself (w is x).
-BCASTGEN_MATH_VECTOR_FUNCTION_(hardsigmoid, detail::hardsigmoid_in(static_cast<T>(w)))
-BCASTGEN_MATH_VECTOR_FUNCTION_(hardswish, detail::hardswish_in(static_cast<T>(w)))
-// The fast tier (README, "Math functions"): f32 within 4 ulp in fewer
-// operations; f64 is the function above (its bound is within the tier's).
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_sigmoid, detail::sigmoid_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_silu, detail::silu_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_tanh, std::tanh(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_gelu, detail::gelu_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_gelu_tanh, detail::gelu_tanh_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log, std::log(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log2, std::log2(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log10, std::log10(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_expm1, std::expm1(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_log1p, std::log1p(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_softplus, detail::softplus_in(w))
-BCASTGEN_MATH_VECTOR_FUNCTION_(fast_erf, std::erf(w))
-#undef BCASTGEN_MATH_VECTOR_FUNCTION_
+#define BCASTGEN_MATH_FORM_Own(NAME, BODY)  // ops.h
+#define BCASTGEN_MATH_FUNCTION_(E, name, accepts, max_ulp, result, approximates, form, wide) \
+  BCASTGEN_MATH_FORM_##form(name, wide)
+BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_MATH_FUNCTION_)
 #undef BCASTGEN_MATH_FUNCTION_
+#undef BCASTGEN_MATH_FORM_Own
+#undef BCASTGEN_MATH_FORM_Vector
+#undef BCASTGEN_MATH_FORM_Libm
 
 }  // namespace bcastgen::ops
 

@@ -79,10 +79,10 @@
 //   sign
 //       floats: 1 for x > 0, -1 for x < 0, +0 for either zero, x for NaN
 //       (NumPy). Integers: -1, 0 or 1.
-//   exp .. softplus, hardsigmoid, hardswish, mish, sin .. atanh
-//       floats: the math and activation functions of math.h, with their
-//       algorithms (hardsigmoid's and hardswish's definitions), bounds and
-//       special values.
+//   the math and activation functions (the Vector and Libm rows of
+//   unary_functions.h)
+//       floats: math.h, with their algorithms (hardsigmoid's and
+//       hardswish's definitions), bounds and special values.
 //   isnan, isinf, isfinite, signbit
 //       floats, bool results: std::isnan, ... (signbit reads the sign bit,
 //       of -0 and of a NaN too, as NumPy).
@@ -206,7 +206,7 @@ inline decltype(auto) visit_binary_op(Op op, F&& f) {
 // Calls f(std::integral_constant<UnaryOp, u>{}) for a unary op.
 template <class F>
 inline decltype(auto) visit_unary_op(UnaryOp u, F&& f) {
-#define BCASTGEN_VISIT_UNARY_(E, name, accepts, max_ulp, result, approximates) \
+#define BCASTGEN_VISIT_UNARY_(E, name, accepts, max_ulp, result, approximates, form, wide) \
   case UnaryOp::E: return std::forward<F>(f)(std::integral_constant<UnaryOp, UnaryOp::E>{});
   switch (u) { BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_VISIT_UNARY_) }
 #undef BCASTGEN_VISIT_UNARY_
@@ -801,7 +801,8 @@ inline T where(bool c, T x, T y) {
 #define BCASTGEN_HALF_OF_Floats_Bool_(NAME) BCASTGEN_HALF_PREDICATE_(NAME)
 #define BCASTGEN_HALF_OF_Bool_Same_(NAME)
 #define BCASTGEN_HALF_OF_IntegersAndBool_Same_(NAME)
-#define BCASTGEN_HALF_OF_(E, name, accepts, max_ulp, result, approximates) BCASTGEN_HALF_OF_##accepts##_##result##_(name)
+#define BCASTGEN_HALF_OF_(E, name, accepts, max_ulp, result, approximates, form, wide) \
+  BCASTGEN_HALF_OF_##accepts##_##result##_(name)
 BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_HALF_OF_)
 #undef BCASTGEN_HALF_OF_
 #undef BCASTGEN_HALF_OF_IntegersAndBool_Same_
@@ -918,7 +919,7 @@ constexpr bool unary_defined_for(UnaryOp u) {
 template <UnaryOp kU, class T>
 inline auto call_unary(T x) {
   static_assert(unary_defined_for<T>(kU), "bcastgen::ops::call_unary: op not defined for this element type");
-#define BCASTGEN_CALL_UNARY_(E, name, accepts, max_ulp, result, approximates) \
+#define BCASTGEN_CALL_UNARY_(E, name, accepts, max_ulp, result, approximates, form, wide) \
   if constexpr (kU == UnaryOp::E) return name(x); else
   BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_CALL_UNARY_)
 #undef BCASTGEN_CALL_UNARY_

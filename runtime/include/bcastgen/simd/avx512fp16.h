@@ -163,93 +163,11 @@ BCASTGEN_SIMD_AVX512FP16 __m512h sign_ph(__m512h x) {
   return _mm512_mask_blend_ph(isnan_ph(x), r, x);
 }
 // The math functions: f32 forms (math_f32.inl) on each half, rounded once.
-BCASTGEN_SIMD_AVX512FP16 __m512h exp_ph(__m512h x) {
-  return detail::rounded(exp_f32(detail::low_f32(x)), exp_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h exp2_ph(__m512h x) {
-  return detail::rounded(exp2_f32(detail::low_f32(x)), exp2_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h expm1_ph(__m512h x) {
-  return detail::rounded(expm1_f32(detail::low_f32(x)), expm1_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h log_ph(__m512h x) {
-  return detail::rounded(log_f32(detail::low_f32(x)), log_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h log2_ph(__m512h x) {
-  return detail::rounded(log2_f32(detail::low_f32(x)), log2_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h log10_ph(__m512h x) {
-  return detail::rounded(log10_f32(detail::low_f32(x)), log10_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h log1p_ph(__m512h x) {
-  return detail::rounded(log1p_f32(detail::low_f32(x)), log1p_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h erf_ph(__m512h x) {
-  return detail::rounded(erf_f32(detail::low_f32(x)), erf_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h gelu_ph(__m512h x) {
-  return detail::rounded(gelu_f32(detail::low_f32(x)), gelu_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h sigmoid_ph(__m512h x) {
-  return detail::rounded(sigmoid_f32(detail::low_f32(x)), sigmoid_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h silu_ph(__m512h x) {
-  return detail::rounded(silu_f32(detail::low_f32(x)), silu_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h tanh_ph(__m512h x) {
-  return detail::rounded(tanh_f32(detail::low_f32(x)), tanh_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h softplus_ph(__m512h x) {
-  return detail::rounded(softplus_f32(detail::low_f32(x)), softplus_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h gelu_tanh_ph(__m512h x) {
-  return detail::rounded(gelu_tanh_f32(detail::low_f32(x)), gelu_tanh_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h hardsigmoid_ph(__m512h x) {
-  return detail::rounded(hardsigmoid_f32(detail::low_f32(x)), hardsigmoid_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h hardswish_ph(__m512h x) {
-  return detail::rounded(hardswish_f32(detail::low_f32(x)), hardswish_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h mish_ph(__m512h x) {
-  return detail::rounded(mish_f32(detail::low_f32(x)), mish_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_sigmoid_ph(__m512h x) {
-  return detail::rounded(fast_sigmoid_f32(detail::low_f32(x)), fast_sigmoid_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_silu_ph(__m512h x) {
-  return detail::rounded(fast_silu_f32(detail::low_f32(x)), fast_silu_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_tanh_ph(__m512h x) {
-  return detail::rounded(fast_tanh_f32(detail::low_f32(x)), fast_tanh_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_gelu_ph(__m512h x) {
-  return detail::rounded(fast_gelu_f32(detail::low_f32(x)), fast_gelu_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_gelu_tanh_ph(__m512h x) {
-  return detail::rounded(fast_gelu_tanh_f32(detail::low_f32(x)), fast_gelu_tanh_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_log_ph(__m512h x) {
-  return detail::rounded(fast_log_f32(detail::low_f32(x)), fast_log_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_log2_ph(__m512h x) {
-  return detail::rounded(fast_log2_f32(detail::low_f32(x)), fast_log2_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_log10_ph(__m512h x) {
-  return detail::rounded(fast_log10_f32(detail::low_f32(x)), fast_log10_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_expm1_ph(__m512h x) {
-  return detail::rounded(fast_expm1_f32(detail::low_f32(x)), fast_expm1_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_log1p_ph(__m512h x) {
-  return detail::rounded(fast_log1p_f32(detail::low_f32(x)), fast_log1p_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_softplus_ph(__m512h x) {
-  return detail::rounded(fast_softplus_f32(detail::low_f32(x)), fast_softplus_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_AVX512FP16 __m512h fast_erf_ph(__m512h x) {
-  return detail::rounded(fast_erf_f32(detail::low_f32(x)), fast_erf_f32(detail::high_f32(x)));
-}
+#define BCASTGEN_SIMD_PH_FN BCASTGEN_SIMD_AVX512FP16
+#define BCASTGEN_SIMD_PH_TYPE __m512h
+#include "bcastgen/simd/half_native_math.inl"
+#undef BCASTGEN_SIMD_PH_TYPE
+#undef BCASTGEN_SIMD_PH_FN
 
 // --- casts ---
 // f16 -> f32 widens: part S of the result from lanes 16S to 16S+15.

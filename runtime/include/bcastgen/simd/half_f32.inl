@@ -31,6 +31,19 @@
 //
 // No include guard: it is meant to be included once per namespace.
 
+#include "bcastgen/unary_functions.h"  // macros only
+
+// The shared math algorithms (the Vector rows of the table,
+// bcastgen/unary_functions.h): the f32 function, rounded once to the type.
+#define BCASTGEN_HALF_MATH_Own(name, half)
+#define BCASTGEN_HALF_MATH_Libm(name, half)
+#define BCASTGEN_HALF_MATH_Vector(name, half) \
+  BCASTGEN_SIMD_FN f32v name##_##half(f32v x) { return detail::nearest_##half(name##_f32(x)); }
+#define BCASTGEN_HALF_MATH_F16_(E, name, accepts, max_ulp, result, approximates, form, wide) \
+  BCASTGEN_HALF_MATH_##form(name, f16)
+#define BCASTGEN_HALF_MATH_BF16_(E, name, accepts, max_ulp, result, approximates, form, wide) \
+  BCASTGEN_HALF_MATH_##form(name, bf16)
+
 // --- f16 ---
 BCASTGEN_SIMD_FN f32v select_f16(cmp32v c, f32v x, f32v y) { return select_f32(c, x, y); }
 BCASTGEN_SIMD_FN cmp32v load_cmp_f16(const bool* p) { return load_cmp_f32(p); }
@@ -69,35 +82,7 @@ BCASTGEN_SIMD_FN cmp32v isnan_f16(f32v x) { return isnan_f32(x); }
 BCASTGEN_SIMD_FN cmp32v isinf_f16(f32v x) { return isinf_f32(x); }
 BCASTGEN_SIMD_FN cmp32v isfinite_f16(f32v x) { return isfinite_f32(x); }
 BCASTGEN_SIMD_FN cmp32v signbit_f16(f32v x) { return signbit_f32(x); }
-BCASTGEN_SIMD_FN f32v exp_f16(f32v x) { return detail::nearest_f16(exp_f32(x)); }
-BCASTGEN_SIMD_FN f32v exp2_f16(f32v x) { return detail::nearest_f16(exp2_f32(x)); }
-BCASTGEN_SIMD_FN f32v expm1_f16(f32v x) { return detail::nearest_f16(expm1_f32(x)); }
-BCASTGEN_SIMD_FN f32v log_f16(f32v x) { return detail::nearest_f16(log_f32(x)); }
-BCASTGEN_SIMD_FN f32v log2_f16(f32v x) { return detail::nearest_f16(log2_f32(x)); }
-BCASTGEN_SIMD_FN f32v log10_f16(f32v x) { return detail::nearest_f16(log10_f32(x)); }
-BCASTGEN_SIMD_FN f32v log1p_f16(f32v x) { return detail::nearest_f16(log1p_f32(x)); }
-BCASTGEN_SIMD_FN f32v erf_f16(f32v x) { return detail::nearest_f16(erf_f32(x)); }
-BCASTGEN_SIMD_FN f32v gelu_f16(f32v x) { return detail::nearest_f16(gelu_f32(x)); }
-BCASTGEN_SIMD_FN f32v sigmoid_f16(f32v x) { return detail::nearest_f16(sigmoid_f32(x)); }
-BCASTGEN_SIMD_FN f32v silu_f16(f32v x) { return detail::nearest_f16(silu_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_sigmoid_f16(f32v x) { return detail::nearest_f16(fast_sigmoid_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_silu_f16(f32v x) { return detail::nearest_f16(fast_silu_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_tanh_f16(f32v x) { return detail::nearest_f16(fast_tanh_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_gelu_f16(f32v x) { return detail::nearest_f16(fast_gelu_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_gelu_tanh_f16(f32v x) { return detail::nearest_f16(fast_gelu_tanh_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_log_f16(f32v x) { return detail::nearest_f16(fast_log_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_log2_f16(f32v x) { return detail::nearest_f16(fast_log2_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_log10_f16(f32v x) { return detail::nearest_f16(fast_log10_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_expm1_f16(f32v x) { return detail::nearest_f16(fast_expm1_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_log1p_f16(f32v x) { return detail::nearest_f16(fast_log1p_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_softplus_f16(f32v x) { return detail::nearest_f16(fast_softplus_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_erf_f16(f32v x) { return detail::nearest_f16(fast_erf_f32(x)); }
-BCASTGEN_SIMD_FN f32v tanh_f16(f32v x) { return detail::nearest_f16(tanh_f32(x)); }
-BCASTGEN_SIMD_FN f32v softplus_f16(f32v x) { return detail::nearest_f16(softplus_f32(x)); }
-BCASTGEN_SIMD_FN f32v gelu_tanh_f16(f32v x) { return detail::nearest_f16(gelu_tanh_f32(x)); }
-BCASTGEN_SIMD_FN f32v hardsigmoid_f16(f32v x) { return detail::nearest_f16(hardsigmoid_f32(x)); }
-BCASTGEN_SIMD_FN f32v hardswish_f16(f32v x) { return detail::nearest_f16(hardswish_f32(x)); }
-BCASTGEN_SIMD_FN f32v mish_f16(f32v x) { return detail::nearest_f16(mish_f32(x)); }
+BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_HALF_MATH_F16_)
 // Casts from f16: the f32 value's (it is exact), so the f32 rules.
 BCASTGEN_SIMD_FN f32v cast_f16_f32(f32v x) { return x; }
 template <int S>
@@ -162,35 +147,7 @@ BCASTGEN_SIMD_FN cmp32v isnan_bf16(f32v x) { return isnan_f32(x); }
 BCASTGEN_SIMD_FN cmp32v isinf_bf16(f32v x) { return isinf_f32(x); }
 BCASTGEN_SIMD_FN cmp32v isfinite_bf16(f32v x) { return isfinite_f32(x); }
 BCASTGEN_SIMD_FN cmp32v signbit_bf16(f32v x) { return signbit_f32(x); }
-BCASTGEN_SIMD_FN f32v exp_bf16(f32v x) { return detail::nearest_bf16(exp_f32(x)); }
-BCASTGEN_SIMD_FN f32v exp2_bf16(f32v x) { return detail::nearest_bf16(exp2_f32(x)); }
-BCASTGEN_SIMD_FN f32v expm1_bf16(f32v x) { return detail::nearest_bf16(expm1_f32(x)); }
-BCASTGEN_SIMD_FN f32v log_bf16(f32v x) { return detail::nearest_bf16(log_f32(x)); }
-BCASTGEN_SIMD_FN f32v log2_bf16(f32v x) { return detail::nearest_bf16(log2_f32(x)); }
-BCASTGEN_SIMD_FN f32v log10_bf16(f32v x) { return detail::nearest_bf16(log10_f32(x)); }
-BCASTGEN_SIMD_FN f32v log1p_bf16(f32v x) { return detail::nearest_bf16(log1p_f32(x)); }
-BCASTGEN_SIMD_FN f32v erf_bf16(f32v x) { return detail::nearest_bf16(erf_f32(x)); }
-BCASTGEN_SIMD_FN f32v gelu_bf16(f32v x) { return detail::nearest_bf16(gelu_f32(x)); }
-BCASTGEN_SIMD_FN f32v sigmoid_bf16(f32v x) { return detail::nearest_bf16(sigmoid_f32(x)); }
-BCASTGEN_SIMD_FN f32v silu_bf16(f32v x) { return detail::nearest_bf16(silu_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_sigmoid_bf16(f32v x) { return detail::nearest_bf16(fast_sigmoid_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_silu_bf16(f32v x) { return detail::nearest_bf16(fast_silu_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_tanh_bf16(f32v x) { return detail::nearest_bf16(fast_tanh_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_gelu_bf16(f32v x) { return detail::nearest_bf16(fast_gelu_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_gelu_tanh_bf16(f32v x) { return detail::nearest_bf16(fast_gelu_tanh_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_log_bf16(f32v x) { return detail::nearest_bf16(fast_log_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_log2_bf16(f32v x) { return detail::nearest_bf16(fast_log2_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_log10_bf16(f32v x) { return detail::nearest_bf16(fast_log10_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_expm1_bf16(f32v x) { return detail::nearest_bf16(fast_expm1_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_log1p_bf16(f32v x) { return detail::nearest_bf16(fast_log1p_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_softplus_bf16(f32v x) { return detail::nearest_bf16(fast_softplus_f32(x)); }
-BCASTGEN_SIMD_FN f32v fast_erf_bf16(f32v x) { return detail::nearest_bf16(fast_erf_f32(x)); }
-BCASTGEN_SIMD_FN f32v tanh_bf16(f32v x) { return detail::nearest_bf16(tanh_f32(x)); }
-BCASTGEN_SIMD_FN f32v softplus_bf16(f32v x) { return detail::nearest_bf16(softplus_f32(x)); }
-BCASTGEN_SIMD_FN f32v gelu_tanh_bf16(f32v x) { return detail::nearest_bf16(gelu_tanh_f32(x)); }
-BCASTGEN_SIMD_FN f32v hardsigmoid_bf16(f32v x) { return detail::nearest_bf16(hardsigmoid_f32(x)); }
-BCASTGEN_SIMD_FN f32v hardswish_bf16(f32v x) { return detail::nearest_bf16(hardswish_f32(x)); }
-BCASTGEN_SIMD_FN f32v mish_bf16(f32v x) { return detail::nearest_bf16(mish_f32(x)); }
+BCASTGEN_UNARY_FUNCTIONS(BCASTGEN_HALF_MATH_BF16_)
 // Casts from bf16: the f32 rules on its exact f32 value.
 BCASTGEN_SIMD_FN f32v cast_bf16_f32(f32v x) { return x; }
 template <int S>
@@ -216,3 +173,9 @@ template <int S>
 BCASTGEN_SIMD_FN f32v cast_i16_bf16(i16v x) { return detail::nearest_bf16(cast_i16_f32<S>(x)); }
 template <int S>
 BCASTGEN_SIMD_FN f32v cast_u16_bf16(u16v x) { return detail::nearest_bf16(cast_u16_f32<S>(x)); }
+
+#undef BCASTGEN_HALF_MATH_BF16_
+#undef BCASTGEN_HALF_MATH_F16_
+#undef BCASTGEN_HALF_MATH_Vector
+#undef BCASTGEN_HALF_MATH_Libm
+#undef BCASTGEN_HALF_MATH_Own

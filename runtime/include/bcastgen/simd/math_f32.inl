@@ -565,6 +565,45 @@ BCASTGEN_SIMD_FN f32v log1p_f32(f32v x) {
   return detail::log_specials(add_f32(splat_f32(1.0f), x), add_f32(l.hi, l.lo));
 }
 
+// The cube root, <= 1 ulp (within 0.5 ulp + 2^-14 by the argument here;
+// bench/ulp/ measures it). |x| = 2^e m, m in [1, 2), e = 3q + r with r in
+// {0, 1, 2}: cbrt |x| = 2^q cbrt a, a = m 2^r in [1, 8), |x| with its
+// exponent field set to r. y = P(m - 1) 2^(r/3) is within 2^-19 of cbrt a
+// (P through the Chebyshev nodes, and 2^(r/3) rounded:
+// scripts/derive-math-constants.py). One Newton step y + (a - y^3) / (3 y^2)
+// squares that error to 2^-38; its residual a - y^3 is small, and computed
+// so: y^2 = s + s_lo exactly (an fma), then a - s y and - s_lo y each one
+// fma, rounding only the small residual. The step's sum rounds once, and
+// the scale by 2^q (|q| <= 50) is exact. q = round((e - 1) / 3) over the
+// shifter: (e - 1) / 3 lies within 1/3 of q. Subnormals are scaled by 2^24
+// first (e counts it); odd, so zeros keep their sign; inf and NaN give x.
+BCASTGEN_SIMD_FN f32v cbrt_f32(f32v x) {
+  static constexpr float kP[6] = {0x1.4c7608p-8f,  -0x1.78122ep-6f, 0x1.bb4718p-5f,
+                                  -0x1.c09178p-4f, 0x1.55335p-2f,   0x1.00001ep+0f};
+  static constexpr float kTwoToThirds[4] = {0x1p+0f, 0x1.428a3p+0f, 0x1.965feap+0f, 0.0f};
+  const f32v ax = abs_f32(x);
+  const auto subnormal = less_f32(ax, splat_f32(0x1p-126f));
+  const i32v ix = detail::bits_f32(select_f32(subnormal, multiply_f32(ax, splat_f32(0x1p+24f)), ax));
+  const f32v e = subtract_f32(cast_i32_f32(detail::shift_right_i32<23>(ix)),
+                              select_f32(subnormal, splat_f32(127.0f + 24.0f), splat_f32(127.0f)));
+  const f32v shifter = splat_f32(detail::kShifter);
+  const f32v zq = detail::fmadd_f32(subtract_f32(e, splat_f32(1.0f)), splat_f32(1.0f / 3.0f), shifter);
+  const f32v q = subtract_f32(zq, shifter);
+  const i32v r = detail::held_integer(add_f32(detail::fmadd_f32(q, splat_f32(-3.0f), e), shifter));
+  const i32v fraction = bitwise_and_i32(ix, splat_i32(0x007fffff));
+  const f32v m = detail::from_bits_f32(bitwise_or_i32(fraction, splat_i32(127 << 23)));
+  const f32v a = detail::from_bits_f32(bitwise_or_i32(fraction, detail::shift_left_i32<23>(add_i32(r, splat_i32(127)))));
+  const f32v p = detail::horner(kP, subtract_f32(m, splat_f32(1.0f)));
+  const f32v y = multiply_f32(p, detail::lookup4_f32(kTwoToThirds, r));
+  const f32v s = multiply_f32(y, y);
+  const f32v s_lo = detail::fmadd_f32(y, y, neg_f32(s));
+  const f32v residual = detail::fmadd_f32(neg_f32(s_lo), y, detail::fmadd_f32(neg_f32(s), y, a));
+  const f32v root = add_f32(y, divide_f32(residual, multiply_f32(s, splat_f32(3.0f))));
+  const f32v signed_root = detail::times_sign_of(multiply_f32(root, detail::power_of_two(detail::held_integer(zq))), x);
+  const f32v finite = select_f32(less_f32(ax, splat_f32(0x1p-149f)), x, signed_root);  // +-0: x
+  return select_f32(less_f32(ax, splat_f32(INFINITY)), finite, x);
+}
+
 // ln(1 + e^x), <= 2 ulp, in a form that neither overflows nor cancels:
 // max(x, 0) + ln(1 + E), E = e^-|x| <= 1 carried as big_e + big_e_err
 // (small_exp) into log1p_parts, and the last sum by 2Sum. For x below

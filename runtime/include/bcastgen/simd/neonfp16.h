@@ -142,93 +142,11 @@ BCASTGEN_SIMD_NEONFP16 float16x8_t sign_ph(float16x8_t x) {
   return vbslq_f16(isnan_ph(x), x, ones);
 }
 // The math functions: f32 forms (math_f32.inl) on each half, rounded once.
-BCASTGEN_SIMD_NEONFP16 float16x8_t exp_ph(float16x8_t x) {
-  return detail::rounded(exp_f32(detail::low_f32(x)), exp_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t exp2_ph(float16x8_t x) {
-  return detail::rounded(exp2_f32(detail::low_f32(x)), exp2_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t expm1_ph(float16x8_t x) {
-  return detail::rounded(expm1_f32(detail::low_f32(x)), expm1_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t log_ph(float16x8_t x) {
-  return detail::rounded(log_f32(detail::low_f32(x)), log_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t log2_ph(float16x8_t x) {
-  return detail::rounded(log2_f32(detail::low_f32(x)), log2_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t log10_ph(float16x8_t x) {
-  return detail::rounded(log10_f32(detail::low_f32(x)), log10_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t log1p_ph(float16x8_t x) {
-  return detail::rounded(log1p_f32(detail::low_f32(x)), log1p_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t erf_ph(float16x8_t x) {
-  return detail::rounded(erf_f32(detail::low_f32(x)), erf_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t gelu_ph(float16x8_t x) {
-  return detail::rounded(gelu_f32(detail::low_f32(x)), gelu_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t sigmoid_ph(float16x8_t x) {
-  return detail::rounded(sigmoid_f32(detail::low_f32(x)), sigmoid_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t silu_ph(float16x8_t x) {
-  return detail::rounded(silu_f32(detail::low_f32(x)), silu_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t tanh_ph(float16x8_t x) {
-  return detail::rounded(tanh_f32(detail::low_f32(x)), tanh_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t softplus_ph(float16x8_t x) {
-  return detail::rounded(softplus_f32(detail::low_f32(x)), softplus_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t gelu_tanh_ph(float16x8_t x) {
-  return detail::rounded(gelu_tanh_f32(detail::low_f32(x)), gelu_tanh_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t hardsigmoid_ph(float16x8_t x) {
-  return detail::rounded(hardsigmoid_f32(detail::low_f32(x)), hardsigmoid_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t hardswish_ph(float16x8_t x) {
-  return detail::rounded(hardswish_f32(detail::low_f32(x)), hardswish_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t mish_ph(float16x8_t x) {
-  return detail::rounded(mish_f32(detail::low_f32(x)), mish_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_sigmoid_ph(float16x8_t x) {
-  return detail::rounded(fast_sigmoid_f32(detail::low_f32(x)), fast_sigmoid_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_silu_ph(float16x8_t x) {
-  return detail::rounded(fast_silu_f32(detail::low_f32(x)), fast_silu_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_tanh_ph(float16x8_t x) {
-  return detail::rounded(fast_tanh_f32(detail::low_f32(x)), fast_tanh_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_gelu_ph(float16x8_t x) {
-  return detail::rounded(fast_gelu_f32(detail::low_f32(x)), fast_gelu_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_gelu_tanh_ph(float16x8_t x) {
-  return detail::rounded(fast_gelu_tanh_f32(detail::low_f32(x)), fast_gelu_tanh_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_log_ph(float16x8_t x) {
-  return detail::rounded(fast_log_f32(detail::low_f32(x)), fast_log_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_log2_ph(float16x8_t x) {
-  return detail::rounded(fast_log2_f32(detail::low_f32(x)), fast_log2_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_log10_ph(float16x8_t x) {
-  return detail::rounded(fast_log10_f32(detail::low_f32(x)), fast_log10_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_expm1_ph(float16x8_t x) {
-  return detail::rounded(fast_expm1_f32(detail::low_f32(x)), fast_expm1_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_log1p_ph(float16x8_t x) {
-  return detail::rounded(fast_log1p_f32(detail::low_f32(x)), fast_log1p_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_softplus_ph(float16x8_t x) {
-  return detail::rounded(fast_softplus_f32(detail::low_f32(x)), fast_softplus_f32(detail::high_f32(x)));
-}
-BCASTGEN_SIMD_NEONFP16 float16x8_t fast_erf_ph(float16x8_t x) {
-  return detail::rounded(fast_erf_f32(detail::low_f32(x)), fast_erf_f32(detail::high_f32(x)));
-}
+#define BCASTGEN_SIMD_PH_FN BCASTGEN_SIMD_NEONFP16
+#define BCASTGEN_SIMD_PH_TYPE float16x8_t
+#include "bcastgen/simd/half_native_math.inl"
+#undef BCASTGEN_SIMD_PH_TYPE
+#undef BCASTGEN_SIMD_PH_FN
 
 // --- casts ---
 // f16 -> f32 widens: part S of the result from lanes 4S to 4S+3.
