@@ -580,7 +580,7 @@ BCASTGEN_SIMD_FN f32v log1p_f32(f32v x) {
 BCASTGEN_SIMD_FN f32v cbrt_f32(f32v x) {
   static constexpr float kP[6] = {0x1.4c7608p-8f,  -0x1.78122ep-6f, 0x1.bb4718p-5f,
                                   -0x1.c09178p-4f, 0x1.55335p-2f,   0x1.00001ep+0f};
-  static constexpr float kTwoToThirds[4] = {0x1p+0f, 0x1.428a3p+0f, 0x1.965feap+0f, 0.0f};
+  static constexpr float kTwoToThirds[4] = {0x1p+0f, 0x1.428a3p+0f, 0x1.965feap+0f, 0.0f};  // [3]: r < 3
   const f32v ax = abs_f32(x);
   const auto subnormal = less_f32(ax, splat_f32(0x1p-126f));
   const i32v ix = detail::bits_f32(select_f32(subnormal, multiply_f32(ax, splat_f32(0x1p+24f)), ax));
