@@ -29,13 +29,15 @@ tool=()
 cmake --build "$BUILD_DIR" -j2 --target "${targets[@]/%/_fuzzer}" "${tool[@]}"
 {
   cat fuzz/expr.dict
-  "$BCASTGEN" list --json | /usr/bin/python3 -c '
+  /usr/bin/python3 -c '
 import json, sys
-t = json.load(sys.stdin)
-for row in t["ops"] + t["functions"]:
-    print(json.dumps(row["name"] + "("))
-for row in t["dtypes"]:
-    print(json.dumps(row["name"]))'
+sys.path.insert(0, "tests")
+from bcastgen_tables import Tables
+t = Tables.load(sys.argv[1])
+for name in t.ops + t.functions:
+    print(json.dumps(name + "("))
+for name in t.dtypes:
+    print(json.dumps(name))' "$BCASTGEN"
 } >"$BUILD_DIR/expr.dict"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1}

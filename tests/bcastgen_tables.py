@@ -23,6 +23,7 @@ class Tables:
         self.ops = [o["name"] for o in data["ops"]]
         self.comparisons = [o["name"] for o in data["ops"] if o["comparison"]]
         self._op_dtypes = {o["name"]: set(o["dtypes"]) for o in data["ops"]}
+        self.functions = [f["name"] for f in data["functions"]]
         # The math functions of floats: a shared vector algorithm or the C library's (form
         # vector or libm), the fast tier among them.
         self.math_functions = [f["name"] for f in data["functions"] if f["form"] != "own"]
