@@ -15,6 +15,8 @@ set -euo pipefail
 packages=(
   # build
   cmake ninja-build g++ clang-14 pkg-config
+  # the linker of the build (CMakeLists.txt, BCASTGEN_USE_LLD): faster than ld.bfd
+  lld
   # libraries the generator links
   libcli11-dev libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libkainjow-mustache-dev
   # Clang libTooling (inspect / verify / format); libFuzzer and the sanitizer runtimes
