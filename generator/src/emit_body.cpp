@@ -476,22 +476,13 @@ class BodyEmitter {
     }
   }
 
-  // The store of the root's register `v` at `ptr`; a masked one writes the
-  // first `active` lanes, under `mask`.
+  // The store of the root's register `v` at `ptr` (the plan's
+  // IsaPlan::RootStores); a masked one writes the first `active` lanes,
+  // under `mask`.
   std::string store(const std::string& ptr, const std::string& v, bool masked, const std::string& mask,
                     std::int64_t active = 0) const {
-    std::string pattern;
-    const TypeVocabulary* t = tv(dag_.root);
-    // The full-vector forms, streaming or not; the planner's proofs about the
-    // root pick the cheapest the vocabulary has.
-    const std::string& exact = streaming_ ? t->stream_exact : t->store_exact;
-    const std::string& nan_exact = streaming_ ? t->stream_nan_exact : t->store_nan_exact;
-    if (is_cmp(dag_.root)) pattern = masked ? t->store_bool_tail : t->store_bool;
-    else if (masked && stores_first()) pattern = active > 0 ? t->store_first : "";
-    else if (masked) pattern = t->store_tail;
-    else if (p_.root_in_type && !exact.empty()) pattern = exact;
-    else if (p_.root_nans_exact && !nan_exact.empty()) pattern = nan_exact;
-    else pattern = streaming_ ? t->stream : t->store;
+    const IsaPlan::RootStores& s = root_stores();
+    const std::string& pattern = !masked ? s.whole : s.partial_first && active == 0 ? std::string() : s.partial;
     // The planner only picks forms the vocabulary has; an empty one here is a planner bug.
     if (pattern.empty()) {
       throw Error(fmt::format("internal: no {} store form planned on {}", masked ? "masked" : "vector",
@@ -501,20 +492,10 @@ class BodyEmitter {
     return stmt.back() == '}' ? stmt : stmt + ";";
   }
 
+  const IsaPlan::RootStores& root_stores() const { return ip_.root_stores(streaming_); }
   // Whether the root's partial vectors store their first lanes by plain
   // stores (store_first), so that they need no mask.
-  bool stores_first() const { return !is_cmp(dag_.root) && !tv(dag_.root)->store_first.empty(); }
-
-  // The form that stores adjacent whole vectors of the root as one write,
-  // and how many it takes: two for a pair (pair_store_form; "" where the
-  // root takes a cheaper single store, its exact forms), four compare
-  // results for store_bool4; "" where the vocabulary has none.
-  std::pair<const std::string*, int> group_store_form() const {
-    static const std::string none;
-    if (parts(dag_.root) != 1) return {&none, 1};
-    if (is_cmp(dag_.root)) return {&tv(dag_.root)->store_bool4, 4};
-    return {&pair_store_form(p_, *tv(dag_.root), streaming_), 2};
-  }
+  bool stores_first() const { return root_stores().partial_first; }
 
   // Whether the n vectors at offs[u], ... store as one group: adjacent in
   // the row, and the group starts at a multiple of n vectors of the row (so
@@ -558,11 +539,10 @@ class BodyEmitter {
       }
     };
     // The stores of vectors first[u] .. first[u] + size[first[u]] - 1 go
-    // as one group where the vocabulary can (group_store_form), else each
-    // vector stores alone (size 1).
-    const std::pair<const std::string*, int> group_form = group_store_form();
-    const std::string& group = *group_form.first;
-    const int n = group_form.second;
+    // as one group where the plan has a group form (RootStores::group),
+    // else each vector stores alone (size 1).
+    const std::string& group = root_stores().group;
+    const int n = root_stores().group_size;
     std::vector<std::size_t> first(offs.size());
     std::vector<int> size(offs.size(), 1);
     for (std::size_t u = 0; u < offs.size();) {

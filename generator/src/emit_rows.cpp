@@ -426,24 +426,19 @@ class RowEmitter {
     }
   }
 
-  // The store of the output's vector: the root's register, or where the
-  // root rounds to f16 or bf16, its operand's through that type's store.
+  // The store of the output's vector (the plan's IsaPlan::RootStores): the
+  // root's register, or where the root rounds to f16 or bf16, its operand's.
   std::string store(const std::string& ptr, const std::string& suffix, const std::string& mask) const {
-    std::size_t v = canon(g_.root);
-    const TypeVocabulary* t = f32_;
-    if (node(v).kind == ExprKind::Cast && is_half(node(v).dtype)) {
-      t = voc_.type(ip_.isa, node(v).dtype);
-      v = canon(node(v).args[0]);
-    }
-    const std::string reg = vector_operand(v, suffix);
-    if (!mask.empty()) return expand(t->store_tail, {{"p", ptr}, {"t", mask}, {"v", reg}}) + ";";
-    return expand(streaming_ && !t->stream.empty() ? t->stream : t->store, {{"p", ptr}, {"v", reg}}) + ";";
+    const IsaPlan::RootStores& s = ip_.root_stores(streaming_);
+    const std::string reg = vector_operand(canon(output_targets().front()), suffix);
+    if (!mask.empty()) return expand(s.partial, {{"p", ptr}, {"t", mask}, {"v", reg}}) + ";";
+    return expand(s.whole, {{"p", ptr}, {"v", reg}}) + ";";
   }
 
   // The root's value nodes: those of its operand where the root is the rounding store's cast.
   std::vector<std::size_t> output_targets() const {
     const std::size_t v = canon(g_.root);
-    if (node(v).kind == ExprKind::Cast && is_half(node(v).dtype)) return {node(v).args[0]};
+    if (row_store_dtype(r_) != DType::F32) return {node(v).args[0]};
     return {v};
   }
 

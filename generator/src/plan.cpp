@@ -321,6 +321,76 @@ std::string parts_note(const KernelPlan& p, const IsaPlan& ip) {
 
 }  // namespace
 
+namespace {
+
+// The form that stores two adjacent vectors of the kernel's result as one
+// (out_type's store_pair or stream_pair), or "" where the vocabulary has
+// none or the result takes a cheaper single store (its exact forms). The
+// planner pairs patterns by it (asked before streaming is settled) and
+// plan_root_stores takes it as the root's group store.
+const std::string& pair_store_form(const KernelPlan& p, const TypeVocabulary& t, bool streaming) {
+  static const std::string none;
+  if (p.root_in_type && !(streaming ? t.stream_exact : t.store_exact).empty()) return none;
+  if (p.root_nans_exact && !(streaming ? t.stream_nan_exact : t.store_nan_exact).empty()) return none;
+  return streaming ? t.stream_pair : t.store_pair;
+}
+
+// The stores of one variant's root (IsaPlan::RootStores), plain or
+// streaming. A bool root held as a compare result stores as bools; a bf16
+// root whose lanes are bf16 values stores without rounding, one whose NaNs
+// are bf16 NaNs rounds without the NaN fixup, where the vocabulary has
+// those forms.
+IsaPlan::RootStores root_stores(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming) {
+  const ExprDag& d = p.spec.expr;
+  const ExprNode& root = d.nodes[expand_operand(d, d.root)];
+  // Under bool lanes, only a comparison's result is a compare result.
+  const bool cmp = root.dtype == DType::Bool && (ip.lane_dtype != DType::Bool ||
+                                                 (root.kind == ExprKind::Binary && op_kind(root.op) == OpKind::Comparison));
+  const DType t = d.nodes[d.root].dtype;
+  const TypeVocabulary* tv = voc.type(ip.isa, t == DType::Bool ? ip.lane_dtype : t);
+  IsaPlan::RootStores s;
+  if (tv == nullptr) return s;
+  const bool grouped = ip.parts_of(d.root) == 1;
+  if (cmp) {
+    s.whole = tv->store_bool;
+    s.partial = tv->store_bool_tail;
+    if (grouped) s.group = tv->store_bool4;
+    s.group_size = 4;
+    return s;
+  }
+  const std::string& exact = streaming ? tv->stream_exact : tv->store_exact;
+  const std::string& nan_exact = streaming ? tv->stream_nan_exact : tv->store_nan_exact;
+  s.whole = p.root_in_type && !exact.empty()          ? exact
+            : p.root_nans_exact && !nan_exact.empty() ? nan_exact
+            : streaming                                ? tv->stream
+                                                       : tv->store;
+  s.partial_first = !tv->store_first.empty();
+  s.partial = s.partial_first ? tv->store_first : tv->store_tail;
+  if (grouped) s.group = pair_store_form(p, *tv, streaming);
+  s.group_size = 2;
+  return s;
+}
+
+// A row kernel's output stores through the vocabulary of row_store_dtype:
+// f32, or the 16-bit type its store rounds to.
+IsaPlan::RootStores row_root_stores(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming) {
+  IsaPlan::RootStores s;
+  const TypeVocabulary* tv = voc.type(ip.isa, row_store_dtype(*p.rows));
+  if (tv == nullptr) return s;
+  s.whole = streaming && !tv->stream.empty() ? tv->stream : tv->store;
+  s.partial = tv->store_tail;
+  return s;
+}
+
+void plan_root_stores(const KernelPlan& p, IsaPlan& ip, const Vocabulary& voc) {
+  if (!ip.vector) return;
+  const auto stores = p.rows ? row_root_stores : root_stores;
+  ip.stores = stores(p, ip, voc, false);
+  if (ip.stream) ip.streamed_stores = stores(p, ip, voc, true);
+}
+
+}  // namespace
+
 DType form_dtype(const ExprDag& d, std::size_t i, DType t, Isa isa, const Vocabulary& voc) {
   const bool held_as_f32 = voc.lane_bytes(isa, d.nodes[i].dtype) == dtype_lane_size(DType::F32);
   return i == d.root && is_half(d.nodes[i].dtype) && is_half(t) && held_as_f32 ? DType::F32 : t;
@@ -988,12 +1058,6 @@ std::optional<std::int64_t> stream_threshold(const KernelPlan& p, const PlanOpti
   return stream_rule(p, opt).bytes;
 }
 
-const std::string& pair_store_form(const KernelPlan& p, const TypeVocabulary& t, bool streaming) {
-  static const std::string none;
-  if (p.root_in_type && !(streaming ? t.stream_exact : t.store_exact).empty()) return none;
-  if (p.root_nans_exact && !(streaming ? t.stream_nan_exact : t.store_nan_exact).empty()) return none;
-  return streaming ? t.stream_pair : t.store_pair;
-}
 
 PlanOptions plan_options(const Spec& spec) {
   PlanOptions opt;
@@ -1051,6 +1115,7 @@ static void plan_row_kernel(KernelPlan& p, const PlanOptions& opt, const Vocabul
     ip.stream = ip.vector && !r.out_per_row && out_type && !out_type->stream.empty() && stream.bytes &&
                 p.footprint_bytes >= *stream.bytes && rows_aligned;
     if (ip.stream) ip.why += fmt::format("; streaming stores from {} bytes ({})", *stream.bytes, stream.whose);
+    plan_root_stores(p, ip, voc);
     p.isas.push_back(std::move(ip));
   }
 }
@@ -1095,6 +1160,7 @@ KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOp
       p.isas.push_back(plan_isa(p, isa, opt, voc));
     }
     narrow_streaming_variants(p, opt);
+    for (IsaPlan& ip : p.isas) plan_root_stores(p, ip, voc);
     // The split loop is loops[0] if every variant kept it as its outermost
     // loop (fusing a repeating period may have absorbed it).
     p.split = p.loops.size() >= 2;

@@ -300,6 +300,11 @@ bool advances_with_rows(const RowPlan& r, std::size_t k) {
   return !r.per_row[k] && !r.outer.empty() && r.outer.back().in[k] != 0;
 }
 
+DType row_store_dtype(const RowPlan& r) {
+  const ExprNode& n = r.program.nodes[expand_operand(r.program, r.program.root)];
+  return n.kind == ExprKind::Cast && is_half(n.dtype) ? n.dtype : DType::F32;
+}
+
 IsaPlan plan_row_isa(const KernelPlan& p, Isa isa, const Vocabulary& voc) {
   const RowPlan& r = *p.rows;
   const ExprDag& g = r.program;

@@ -23,6 +23,11 @@ RowPlan plan_rows(const KernelSpec& k, const ExprDag& dag);
 // prefetches (RowPlan::prefetch_next).
 bool advances_with_rows(const RowPlan& r, std::size_t k);
 
+// The dtype whose vocabulary stores a row kernel's output: f32, or the
+// 16-bit float type the root rounds to, whose store rounds the root's f32
+// operand (the emitter stores that operand's register).
+DType row_store_dtype(const RowPlan& r);
+
 // The variant of a row kernel for one ISA: vector code where the vocabulary
 // has every form its row passes need over f32 lanes, else the scalar loop
 // under the ISA's target (the same bits: the same order, the same ops).

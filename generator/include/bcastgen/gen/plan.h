@@ -95,6 +95,23 @@ struct IsaPlan {
   int tail_vectors = 0;          // whole vectors after the main loop, unrolled
   int tail_lanes = 0;            // then a partial vector (masked, or unrolled scalars)
   bool stream = false;           // non-temporal stores (when the output is aligned)
+  // vector: the forms that write the output's registers (plan.cpp,
+  // plan_root_stores), the cheapest of the output type's that the proofs
+  // about the root allow (KernelPlan::root_in_type, root_nans_exact): for
+  // the plain variant, and for its streaming twin where it streams.
+  struct RootStores {
+    std::string whole;    // one whole vector: $v$ at $p$
+    // The partial vector: masked ($t$), or its first $n$ lanes by plain
+    // stores where the vocabulary has store_first (then no mask is made).
+    std::string partial;
+    bool partial_first = false;
+    // Adjacent whole vectors in one write ($a$, $b$, ... from $p$): a pair
+    // (store_pair) or four compare results (store_bool4); "" for none.
+    std::string group;
+    int group_size = 1;
+  };
+  RootStores stores, streamed_stores;
+  const RootStores& root_stores(bool streaming) const { return streaming ? streamed_stores : stores; }
   // The main loop lays out each vector's loads, nodes and store together
   // (the CPU kind's `interleave` fact), else the step's loads, then its
   // nodes, then its stores.
@@ -273,12 +290,6 @@ struct PlanOptions {
 // by its arithmetic: streaming its stores lost 1% to 9% on Zen 5, even at
 // 96 MiB, where a plain add gained 1.2x to 1.3x from 24 MiB.
 std::optional<std::int64_t> stream_threshold(const KernelPlan& plan, const PlanOptions& options);
-
-// The form that stores two adjacent vectors of the kernel's result as one
-// (out_type's store_pair or stream_pair), or "" where the vocabulary has
-// none or the result takes a cheaper single store (its exact forms). The
-// planner pairs patterns by it, the emitter pairs stores.
-const std::string& pair_store_form(const KernelPlan& plan, const TypeVocabulary& out_type, bool streaming);
 
 // The options a spec's kernels are planned with: its ISAs (or the
 // defaults), its streaming threshold and its CPU kind; no tuning.
