@@ -51,7 +51,7 @@ std::string slurp(const std::string& path) {
 }
 
 // Runs the bcastgen binary with `args` (each quoted for the shell).
-CliRun bcastgen(std::initializer_list<std::string> args) {
+CliRun bcastgen(const std::vector<std::string>& args) {
   const std::string out = make_temp("out"), err = make_temp("err");
   std::string cmd = quote(BCASTGEN_EXE);
   for (const auto& a : args) cmd += " " + quote(a);
@@ -65,6 +65,7 @@ CliRun bcastgen(std::initializer_list<std::string> args) {
   std::remove(err.c_str());
   return r;
 }
+CliRun bcastgen(std::initializer_list<std::string> args) { return bcastgen(std::vector<std::string>(args)); }
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> v;
@@ -446,6 +447,49 @@ TEST(CliExplain, CpuKind) {
   const CliRun u = bcastgen({"explain", "8,768", "768", "--cpu", "Zen4"});
   EXPECT_EQ(u.code, 2) << show(u);
   EXPECT_TRUE(contains(u.err, "--cpu: unknown CPU kind 'Zen4'")) << show(u);
+}
+
+// `batch`: each line's result is what the same command prints and returns
+// when run alone (the oracle: separate processes), in order, line numbers
+// counted with the skipped empty line; a malformed line and a nested batch
+// are bad input of their own line, and the batch's exit code is the first
+// that is not 0.
+TEST(CliBatch, EachLineAsIfRunAlone) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"shape", "8,1,6,1", "7,1,5"}, {"shape", "3", "4"}, {"explain", "--json", "8,768", "768"},
+      {"shape", "2,x"}, {"list", "--json"}};
+  const std::string file = make_temp("batch");
+  {
+    std::ofstream f(file);
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      f << nlohmann::json(commands[i]).dump() << "\n";
+      if (i == 1) f << "\n";
+    }
+    f << "{\"not\": \"an array\"}\n[\"batch\", \"x\"]\n";
+  }
+  const CliRun b = bcastgen({"batch", file});
+  std::remove(file.c_str());
+  EXPECT_EQ(b.code, 1) << show(b);  // the first failure: shapes 3 and 4 do not broadcast
+  EXPECT_EQ(b.err, "") << show(b);
+  const std::vector<std::string> results = lines(b.out);
+  ASSERT_EQ(results.size(), commands.size() + 2) << show(b);
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    const CliRun alone = bcastgen(commands[i]);
+    const nlohmann::json r = nlohmann::json::parse(results[i]);
+    EXPECT_EQ(r["line"], i < 2 ? i + 1 : i + 2) << results[i];
+    EXPECT_EQ(r["exit"], alone.code) << results[i] << "\nalone: " << show(alone);
+    EXPECT_EQ(r["stdout"], alone.out) << results[i] << "\nalone: " << show(alone);
+    EXPECT_EQ(r["stderr"], alone.err) << results[i] << "\nalone: " << show(alone);
+  }
+  const nlohmann::json bad = nlohmann::json::parse(results[commands.size()]);
+  EXPECT_EQ(bad["exit"], 2);
+  EXPECT_TRUE(contains(bad["stderr"].get<std::string>(), ":7: not a JSON array of the command's arguments")) << bad;
+  const nlohmann::json nested = nlohmann::json::parse(results[commands.size() + 1]);
+  EXPECT_EQ(nested["exit"], 2);
+  EXPECT_TRUE(contains(nested["stderr"].get<std::string>(), ":8: a batch cannot run a batch")) << nested;
+  const CliRun missing = bcastgen({"batch", "/nonexistent/commands.jsonl"});
+  EXPECT_EQ(missing.code, 3) << show(missing);
+  EXPECT_TRUE(contains(missing.err, "cannot read /nonexistent/commands.jsonl")) << show(missing);
 }
 
 }  // namespace

@@ -29,6 +29,10 @@ Action register_tune(CLI::App& app);   // cmd_tune.cpp
 Action register_inspect(CLI::App& app);  // cmd_inspect.cpp
 Action register_onnx(CLI::App& app);     // cmd_onnx.cpp
 Action register_list(CLI::App& app);     // cmd_list.cpp
+// Runs one bcastgen command line (the arguments after `bcastgen`) in this
+// process and returns its exit code (main.cpp): what `batch` runs per line.
+using CommandRunner = std::function<int(const std::vector<std::string>&)>;
+Action register_batch(CLI::App& app, CommandRunner run);  // cmd_batch.cpp
 
 // The Clang steps of `generate` (cmd_inspect.cpp): kExitOk, kExitToolFailure
 // when verification fails, kExitBadInput when built without Clang.

@@ -1,5 +1,6 @@
 // The bcastgen command line.
 #include <iostream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -7,7 +8,11 @@
 #include "bcastgen/gen/version.h"
 #include "commands.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+// Parses one command line (argv[0] the program's name) and runs its
+// subcommand; `batch` runs more of them through this function.
+int run_command(int argc, const char* const* argv) {
   CLI::App app{"bcastgen: generates specialized C++ loop nests for broadcasting elementwise kernels"};
   app.set_version_flag("--version", std::string("bcastgen ") + bcastgen::gen::kVersion);
   app.require_subcommand(1);
@@ -19,6 +24,12 @@ int main(int argc, char** argv) {
     auto action = reg(app);
     actions.emplace_back(app.get_subcommands({}).back(), std::move(action));
   }
+  auto batch = bcastgen::cli::register_batch(app, [](const std::vector<std::string>& args) {
+    std::vector<const char*> argv_of_line{"bcastgen"};
+    for (const std::string& a : args) argv_of_line.push_back(a.c_str());
+    return run_command(static_cast<int>(argv_of_line.size()), argv_of_line.data());
+  });
+  actions.emplace_back(app.get_subcommands({}).back(), std::move(batch));
 
   try {
     app.parse(argc, argv);
@@ -31,3 +42,7 @@ int main(int argc, char** argv) {
   }
   return bcastgen::gen::kExitBadInput;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return run_command(argc, argv); }
