@@ -2,7 +2,7 @@
 # Installs what the benchmark needs (bench/run.sh calls it): the build's
 # dependencies (scripts/install-deps.sh) plus the peers, all from Debian's
 # packages, in one `apt-get update` + `apt-get install` if anything is missing;
-# then ONNX Runtime from the npm registry into bench/math/ort/node_modules
+# then ONNX Runtime from the npm registry into bench/ort/node_modules
 # (its version pinned by ort/package-lock.json). ONNXRUNTIME_NODE_INSTALL=skip:
 # without it the package's install script fetches CUDA files from a host
 # outside the registries, which fails; the CPU library is in the package.
@@ -24,6 +24,6 @@ bash "$root/scripts/install-deps.sh" \
   python3-numpy python3-onnx python3-torch \
   distcc \
   nodejs "${npm[@]}"
-if [ ! -d "$root/bench/math/ort/node_modules/onnxruntime-node" ]; then
-  (cd "$root/bench/math/ort" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund)
+if [ ! -d "$root/bench/ort/node_modules/onnxruntime-node" ]; then
+  (cd "$root/bench/ort" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund)
 fi

@@ -3,6 +3,15 @@
 # and ends with the summary line. See README.md, "## Benchmarks".
 #
 #   bash bench/run.sh [BUILD_DIR]        (default: build-bench)
+#   bash bench/run.sh --kind KIND [BUILD_DIR [ARGS...]]
+#
+# --kind runs one kind of benchmark instead, with the same dependencies and
+# build (docs/benchmarks.md): single (the default: single ops and fused
+# expressions, then transpose and rows, as above), math (bench/math/run.sh),
+# half (bench/half/run.sh), onnx (bench/onnx/run.sh), rows
+# (bench/rows/rows_bench.py), transpose (bench/transpose/transpose_bench.py),
+# ulp (bench/ulp/run.sh: every f32 input of the math functions) or scale
+# (bench/scale/run.sh); ARGS go to that kind's command.
 #
 # Environment: BENCH_CPU (default native: the CPU kind bcastgen plans the
 # kernels for, cpu_kinds.h), BENCH_REPETITIONS (default 24), BENCH_ROUNDS (default 3),
@@ -22,7 +31,18 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bench_kind=single
+if [ "${1:-}" = --kind ]; then
+  bench_kind=${2:?--kind needs a kind}
+  shift 2
+fi
+case $bench_kind in
+  single | math | half | onnx | rows | transpose | ulp | scale) ;;
+  *) echo "bench: unknown kind '$bench_kind' (single, math, half, onnx, rows, transpose, ulp, scale)" >&2; exit 2 ;;
+esac
 build=${1:-$root/build-bench}
+[ $# -gt 0 ] && shift
+build=$(mkdir -p "$build" && cd "$build" && pwd)
 reps=${BENCH_REPETITIONS:-24}
 min_time=${BENCH_MIN_TIME:-0.03}
 results=$build/bench/results
@@ -52,6 +72,16 @@ if [ "${BENCH_TUNE:-0}" = 1 ]; then
   echo "bench: tuned in $(( $(date +%s) - start )) s (wisdom files in $wisdom_dir)"
 fi
 configure "$wisdom_dir"
+if [ "$bench_kind" != single ]; then
+  ninja -C "$build" -j2 bcastgen
+  echo "bench: built in $(( $(date +%s) - start )) s; kind $bench_kind"
+  bcastgen=$build/generator/bcastgen
+  case $bench_kind in
+    math | half | onnx | scale) exec bash "$root/bench/$bench_kind/run.sh" "$build" "$@" ;;
+    rows | transpose) exec /usr/bin/python3 "$root/bench/$bench_kind/${bench_kind}_bench.py" --bcastgen "$bcastgen" "$@" ;;
+    ulp) exec bash "$root/bench/ulp/run.sh" "$build" -- "$@" ;;
+  esac
+fi
 ninja -C "$build" -j2 bcastgen_bench
 echo "bench: built in $(( $(date +%s) - start )) s"
 

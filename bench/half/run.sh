@@ -2,7 +2,7 @@
 # The 16-bit float benchmark (issue 22): bcastgen's f16 and bf16 kernels
 # (cases.yaml) and its f32 kernels of the same shapes, against PyTorch,
 # oneDNN, Eigen and Halide (half_bench.cpp), NumPy's float16 (numpy_half.py)
-# and ONNX Runtime (ort/ort_half.js, its profiler's kernel times),
+# and ONNX Runtime (ort_half.py through bench/ort, its profiler's kernel times),
 # one thread, medians of BENCH_REPETITIONS (default 11) rounds that time every peer in turn. Prints the table
 # (report.py); the raw lines are in BUILD_DIR/bench-half/results.tsv.
 #
@@ -77,8 +77,6 @@ g++ -std=c++17 -O2 -Wall -Wextra -I"$root/runtime/include" -I"$root/bench" -I"$w
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 "$work/half_bench" >"$work/results.tsv"
 /usr/bin/python3 "$here/numpy_half.py" >>"$work/results.tsv"
-# ONNX Runtime (bench/install-deps.sh installs it for bench/math): f32 and f16.
-/usr/bin/python3 "$here/ort/make_models.py" "$work/onnx"
-NODE_PATH="$root/bench/math/ort/node_modules" node "$here/ort/ort_half.js" "$work/onnx" \
-  "${BENCH_REPETITIONS:-11}" >>"$work/results.tsv"
+# ONNX Runtime (bench/install-deps.sh installs it): f32 and f16.
+/usr/bin/python3 "$here/ort_half.py" "$work/onnx" "${BENCH_REPETITIONS:-11}" >>"$work/results.tsv"
 /usr/bin/python3 "$here/report.py" "$work/results.tsv"

@@ -9,7 +9,7 @@
 // measures every loop's max error in ulp over every 1367th f32 bit pattern
 // (3.1 million inputs) against the long double reference
 // (bcastgen::ops::<fn><long double>); `--accuracy DIR` adds ONNX Runtime's
-// and NumPy's outputs dumped there by ort/ort_bench.js and numpy_math.py.
+// and NumPy's outputs dumped there by ort_math.py and numpy_math.py.
 // With --versus A B [FILTER] it times two loops of each case (e.g.
 // BcastgenFast and Halide) in alternating rounds, as ab.sh does two builds,
 // and prints the medians and the ratio B/A: on a shared host the two sides'
@@ -168,7 +168,7 @@ struct MaxError {
 // Each large loop's max error over every 1367th bit pattern; then, for the
 // peers that run in their own process (ONNX Runtime, NumPy), each file
 // <Peer>_<function>.f32 in outputs_dir: their outputs on the first kLarge
-// patterns (ort/ort_bench.js --dump, numpy_math.py --dump).
+// patterns (ort_math.py --dump, numpy_math.py --dump).
 void accuracy(const std::vector<Loop>& loops, const char* outputs_dir) {
   for (const Loop& l : loops) {
     if (l.n != kLarge) continue;

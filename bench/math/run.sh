@@ -2,7 +2,7 @@
 # Throughput of the vectorized math functions (and of the fast tier,
 # `accuracy: fast`, where a function has one) against SLEEF u10, PyTorch,
 # oneDNN, Eigen, XNNPACK and Halide (math_bench.cpp), then ONNX Runtime
-# (ort/ort_bench.js) and NumPy (numpy_math.py): generates the kernels (y =
+# (ort_math.py) and NumPy (numpy_math.py): generates the kernels (y =
 # f(x) over [4096] and [8,128,3072], and the fused cases, also on every
 # core and over 100 MB of buffers), builds the Halide
 # pipelines and math_bench.cpp, and runs all three. Medians of
@@ -74,8 +74,7 @@ g++ -std=c++17 -O2 -I"$root/runtime/include" -I"$root/bench" -I"$work" "$root/be
   "$work/sleef_avx2.o" "$work/sleef_avx512.o" "${peers[@]}" -lsleef -ltorch -ltorch_cpu -lc10 -ldnnl -lXNNPACK \
   -lpthreadpool -lbenchmark -lpthread -ldl -o "$work/math_bench"
 export OMP_NUM_THREADS=1
-/usr/bin/python3 "$root/bench/math/ort/make_models.py" "$work/onnx"
-ort=(env NODE_PATH="$root/bench/math/ort/node_modules" node "$root/bench/math/ort/ort_bench.js" "$work/onnx")
+ort=(/usr/bin/python3 "$root/bench/math/ort_math.py" "$work/onnx")
 if [ "${2:-}" = --accuracy ]; then
   mkdir -p "$work/peer-outputs"
   "${ort[@]}" --dump "$work/peer-outputs"
@@ -88,7 +87,7 @@ fi
 "$work/math_bench" --benchmark_repetitions="${BENCH_REPETITIONS:-11}" --benchmark_report_aggregates_only=true \
   --benchmark_min_time=0.05 --benchmark_min_warmup_time=0.02 "${@:2}" 2>&1 | grep -E 'median|Run on|CPU|^threads of'
 [ "${BENCH_MATH_PEERS:-all}" = native ] && exit 0
-# ONNX Runtime (its models written by ort/make_models.py) and NumPy, each in
+# ONNX Runtime (ort_math.py, through bench/ort's driver) and NumPy, each in
 # its own process; one thread each.
 "${ort[@]}" "${BENCH_REPETITIONS:-11}"
 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$root/bench/math/numpy_math.py" "${BENCH_REPETITIONS:-11}"

@@ -72,7 +72,7 @@ echo "bench/onnx: generated code compiled in $(( $(date +%s) - compile_start )) 
 export OMP_NUM_THREADS=1
 for r in $(seq 1 "$rounds"); do
   "$work/time_kernels" 51 >"$work/bcastgen_r$r.tsv"
-  NODE_PATH="$root/bench/math/ort/node_modules" node "$root/bench/ort/ort_cases.js" "$work/groups/cases.json" 21 \
+  NODE_PATH="$root/bench/ort/node_modules" node "$root/bench/ort/ort_cases.js" "$work/groups/cases.json" 21 \
     >"$work/ort_r$r.jsonl"
   echo "bench/onnx: round $r/$rounds done at $(( $(date +%s) - start )) s"
 done

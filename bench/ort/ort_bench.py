@@ -7,27 +7,25 @@ Writes each case as a small ONNX model (opset 13; the fused cases as the
 node chain an exporter writes: F5's ReLU6 is Clip, F6 is Where), its inputs
 filled exactly as bench_main.cpp and fused_cases.cpp fill them (the fill
 functions of numpy_bench.py), and runs them all in one `node` process
-(ort_cases.js): one thread, all graph optimizations (ONNX Runtime applies its
-own fusions), the output preallocated, timed by ORT's profiler (the sum of
-the graph's kernel times per run, whole microseconds; the session's own
-overhead excluded). The output of the last run is checked against
+(ort_peer.py, ort_cases.js): one thread, all graph optimizations (ONNX
+Runtime applies its own fusions), the output preallocated, timed by ORT's
+profiler. The output of the last run is checked against
 bcastgen's checksum. OUT_JSON has numpy_bench.py's rows, peer "onnxruntime".
 """
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper, save
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from numpy_bench import DTYPES, aligned_empty, checksum, fill, fill_fused  # noqa: E402
+from numpy_bench import checksum, fill, fill_fused  # noqa: E402
+sys.path.insert(0, HERE)
+import ort_peer  # noqa: E402
 
-ONNX_TYPE = {"f32": TensorProto.FLOAT, "u8": TensorProto.UINT8, "i32": TensorProto.INT32, "bool": TensorProto.BOOL}
 BINARY = {"add": "Add", "subtract": "Sub", "multiply": "Mul", "greater": "Greater"}
 f32 = np.float32
 
@@ -44,23 +42,9 @@ FUSED = {
 }
 
 
-def save_model(path, nodes, inputs, out, out_dtype, out_shape, consts):
-    graph = helper.make_graph(
-        [helper.make_node(op, ins, [o]) for op, ins, o in nodes], "case",
-        [helper.make_tensor_value_info(n, ONNX_TYPE[d], s) for n, d, s in inputs],
-        [helper.make_tensor_value_info(out, ONNX_TYPE[out_dtype], out_shape)],
-        [numpy_helper.from_array(np.asarray(v), k) for k, v in consts.items()])
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    m.ir_version = 8
-    save(m, path)
-
-
 def write_case(work, case):
     """The case's model and input files; its entry for ort_cases.js, or None."""
     name = case["name"]
-    entry = {"case": name, "model": os.path.join(work, name + ".onnx"), "inputs": [],
-             "output": {"name": "y", "dtype": case["out_dtype"], "shape": case["out"],
-                        "file": os.path.join(work, name + ".out")}}
     if "inputs" in case:
         if name not in FUSED:
             return None
@@ -77,13 +61,10 @@ def write_case(work, case):
             arrays.append(("b", dtype, fill(case["b_aligned"], dtype, 5)))
         else:
             return None
-    for n, d, a in arrays:
-        path = os.path.join(work, "%s.%s.bin" % (name, n))
-        a.tofile(path)
-        entry["inputs"].append({"name": n, "dtype": d, "shape": list(a.shape), "file": path})
-    save_model(entry["model"], nodes, [(n, d, list(a.shape)) for n, d, a in arrays], "y", case["out_dtype"],
-               case["out"], consts)
-    return entry
+    model = os.path.join(work, name + ".onnx")
+    ort_peer.save_model(model, nodes, [(n, d, list(a.shape)) for n, d, a in arrays], ("y", case["out_dtype"], case["out"]),
+                        consts=consts)
+    return ort_peer.case_entry(work, name, model, arrays, ("y", case["out_dtype"], case["out"]))
 
 
 def main():
@@ -105,15 +86,12 @@ def main():
                                   "reason": "case not mapped in ort_bench.py"}
         else:
             entries.append(e)
-    with open(os.path.join(work, "cases.json"), "w") as f:
-        json.dump(entries, f)
-    env = dict(os.environ, NODE_PATH=os.path.join(os.path.dirname(HERE), "math", "ort", "node_modules"))
-    p = subprocess.run(["node", os.path.join(HERE, "ort_cases.js"), os.path.join(work, "cases.json"), str(args.runs)],
-                       capture_output=True, text=True, env=env)
-    if p.returncode:
-        print(p.stderr, file=sys.stderr)
+    try:
+        timed = ort_peer.run(entries, args.runs, work)
+    except ort_peer.OrtFailure as e:
+        print(e, file=sys.stderr)
         return 1
-    timed = {r["case"]: r for r in map(json.loads, p.stdout.split("\n")[:-1])}
+    entry_of = {e["case"]: e for e in entries}
     mismatches = 0
     for case in cases:
         name = case["name"]
@@ -123,8 +101,7 @@ def main():
             rows[name] = {"case": name, "peer": "onnxruntime", "status": "n/a", "reason": timed[name]["error"]}
             continue
         row = {"case": name, "peer": "onnxruntime", "note": "ONNX Runtime 1.30, " + timed[name]["graph"]}
-        out = np.fromfile(os.path.join(work, name + ".out"), DTYPES[case["out_dtype"]])
-        got = checksum(out)
+        got = checksum(ort_peer.read_output(entry_of[name]))
         if str(got) != case["checksum"]:
             mismatches += 1
             row.update(status="mismatch", reason="checksum %d != the expected %s" % (got, case["checksum"]))

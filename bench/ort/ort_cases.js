@@ -1,13 +1,15 @@
-// Runs the cases ort_bench.py wrote (CASES_JSON: model, input files, output
-// file) in ONNX Runtime: one thread, all graph optimizations, the output
-// preallocated, warm-up then RUNS profiled runs. Writes the last run's output
-// to its file and prints one JSON line per case: {case, samples_ns, graph},
-// samples being the per-run sums of the graph's kernel times (the profiler's
-// whole microseconds), graph the kernels ORT ran after its fusions and
-// kernels their count; or
-// {case, error} for a model ORT cannot load (no kernel for the type).
+// The one ONNX Runtime driver of the benchmarks (bench/ort/ort_peer.py
+// writes the cases and reads its lines). Runs each case of CASES_JSON
+// (model, input files, output) in ONNX Runtime: one thread, all graph
+// optimizations, the output preallocated, warm-up then RUNS profiled runs.
+// Writes the last run's output to its file, where the case names one, and
+// prints one JSON line per case: {case, samples_ns, graph, kernels},
+// samples being the per-run sums of the graph's kernel times (the
+// profiler's whole microseconds), graph the kernels ORT ran after its
+// fusions and kernels their count; or {case, error} for a model ORT cannot
+// load (no kernel for the type).
 //
-//   NODE_PATH=bench/math/ort/node_modules node ort_cases.js CASES_JSON [RUNS]
+//   NODE_PATH=bench/ort/node_modules node ort_cases.js CASES_JSON [RUNS]
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -17,8 +19,8 @@ const ort = require('onnxruntime-node');
 const cases = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const runs = Number(process.argv[3] || 21);
 const warmup = 3;
-const ARRAYS = { f32: ['float32', Float32Array], u8: ['uint8', Uint8Array], i32: ['int32', Int32Array],
-                 bool: ['bool', Uint8Array] };
+const ARRAYS = { f32: ['float32', Float32Array], f16: ['float16', Uint16Array], u8: ['uint8', Uint8Array],
+                 i32: ['int32', Int32Array], bool: ['bool', Uint8Array] };
 
 function tensor(dtype, shape, bytes) {
   const [type, Arr] = ARRAYS[dtype];
@@ -43,7 +45,7 @@ async function run(c) {
   const y = tensor(c.output.dtype, c.output.shape, null);
   for (let k = 0; k < warmup + runs; ++k) await session.run(feeds, { [c.output.name]: y });
   session.endProfiling();
-  fs.writeFileSync(c.output.file, Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength));
+  if (c.output.file) fs.writeFileSync(c.output.file, Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength));
   const profile = fs.readdirSync(work).find((f) => f.endsWith('.json'));
   const events = JSON.parse(fs.readFileSync(path.join(work, profile), 'utf8'));
   fs.rmSync(work, { recursive: true });

@@ -84,6 +84,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "bench", "ort"))
+import ort_peer  # noqa: E402
 SMALL_BYTES = 1 << 20  # x at most 1 MiB: in cache; the scalar loop is timed too
 
 LN = "(x - mean(x, [-1])) / sqrt(mean(square(x - mean(x, [-1])), [-1]) + 1e-5) * g + b"
@@ -346,15 +348,10 @@ def ort_run(work, case, variant, runs):
     for n in case["names"]:
         entry["inputs"].append({"name": n, "dtype": "f32", "shape": list(case["data"][n].shape),
                                 "file": os.path.join(work, n + ".bin")})
-    cases_json = os.path.join(work, "ort_cases.json")
-    with open(cases_json, "w") as fh:
-        json.dump([entry], fh)
-    env = dict(os.environ, NODE_PATH=os.path.join(ROOT, "bench", "math", "ort", "node_modules"))
-    p = subprocess.run(["node", os.path.join(ROOT, "bench", "ort", "ort_cases.js"), cases_json, str(runs)],
-                       capture_output=True, text=True, env=env)
-    if p.returncode or not p.stdout.strip():
-        raise Failure("onnxruntime-node failed (bench/install-deps.sh installs it):\n" + p.stderr.strip())
-    r = json.loads(p.stdout.splitlines()[0])
+    try:
+        r = ort_peer.run([entry], runs, work)[case["id"]]
+    except ort_peer.OrtFailure as e:
+        raise Failure(str(e))
     if "error" in r:
         raise Failure("onnxruntime refused %s: %s" % (what, r["error"]))
     out = np.fromfile(entry["output"]["file"], np.float32).reshape(shape)
@@ -759,7 +756,7 @@ def main():
 
 def ort_version():
     try:
-        with open(os.path.join(ROOT, "bench", "math", "ort", "node_modules", "onnxruntime-node", "package.json")) as f:
+        with open(os.path.join(ort_peer.NODE_MODULES, "onnxruntime-node", "package.json")) as f:
             return json.load(f)["version"]
     except (OSError, ValueError, KeyError):
         return "?"

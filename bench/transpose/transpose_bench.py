@@ -22,7 +22,6 @@ roof; bcastgen's output must equal NumPy's bit for bit, the
 peers' within an ulp (a fused multiply-add rounds once).
 """
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -34,6 +33,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "bench", "ort"))
+import ort_peer  # noqa: E402
 EXPR = "transpose(x, [0, 2, 1]) * g + b"
 B, I, J = 8, 512, 768
 
@@ -86,14 +87,10 @@ def ort_ns(work, x, g, b, runs=21):
         a.tofile(os.path.join(work, name + ".bin"))
         entry["inputs"].append({"name": name, "dtype": "f32", "shape": list(a.shape),
                                 "file": os.path.join(work, name + ".bin")})
-    with open(os.path.join(work, "ort_cases.json"), "w") as fh:
-        json.dump([entry], fh)
-    env = dict(os.environ, NODE_PATH=os.path.join(ROOT, "bench", "math", "ort", "node_modules"))
-    p = subprocess.run(["node", os.path.join(ROOT, "bench", "ort", "ort_cases.js"),
-                        os.path.join(work, "ort_cases.json"), str(runs)], capture_output=True, text=True, env=env)
-    if p.returncode:
-        sys.exit("onnxruntime-node failed (bench/install-deps.sh installs it):\n" + p.stderr)
-    r = json.loads(p.stdout.splitlines()[0])
+    try:
+        r = ort_peer.run([entry], runs, work)["transpose_bias"]
+    except ort_peer.OrtFailure as e:
+        sys.exit(str(e))
     if "error" in r:
         sys.exit("onnxruntime: " + r["error"])
     return statistics.median(r["samples_ns"]), r["graph"], np.fromfile(entry["output"]["file"], np.float32)
