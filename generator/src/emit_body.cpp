@@ -48,10 +48,12 @@ class BodyEmitter {
                                     ? fmt::format("i{} < {} ? {} : {}", chunk_depth, chunks.extent - r.ahead, r.near,
                                                   r.wrap)
                                     : std::to_string(r.wrap);
-      pr_.line(fmt::format("// {} ({}): this chunk's {} x {} tile, {} lines at stride {} read whole and transposed in "
-                           "registers into {} (L1), then read row by row; the tile {} chunks ahead prefetched",
-                           in.name, p_.spec.inputs[r.input].name, rows, row, rows, r.stride, buf, r.ahead));
-      pr_.line(fmt::format("alignas(64) {} {}[{}];", elem(r.input), buf, rows * row));
+      pr_.print("// $in$ ($name$): this chunk's $rows$ x $row$ tile, $rows$ lines at stride $stride$ read whole and "
+                "transposed in registers into $buf$ (L1), then read row by row; the tile $ahead$ chunks ahead "
+                "prefetched",
+                {{"in", in.name}, {"name", p_.spec.inputs[r.input].name}, {"rows", rows}, {"row", row},
+                 {"stride", r.stride}, {"buf", buf}, {"ahead", r.ahead}});
+      pr_.print("alignas(64) $type$ $buf$[$n$];", {{"type", elem(r.input)}, {"buf", buf}, {"n", rows * row}});
       const TypeVocabulary* t = voc_.type(ip_.isa, p_.spec.inputs[r.input].dtype);
       pr_.line(expand(t->transpose_tile, {{"p", in.ptr}, {"s", std::to_string(r.stride)}, {"a", ahead}, {"b", buf}}) +
                ";");
@@ -62,7 +64,7 @@ class BodyEmitter {
   std::string emit() {
     if (p_.empty) {
       pr_.line("(void)i0;");
-      for (const Input& in : inputs_) pr_.line(fmt::format("(void){};", in.name));
+      for (const Input& in : inputs_) pr_.print("(void)$in$;", {{"in", in.name}});
       pr_.line("(void)out;");
       pr_.line("// the output has no elements");
       return pr_.take();
@@ -72,8 +74,8 @@ class BodyEmitter {
     for (std::size_t k = 0; k < inputs_.size() && k < p_.offsets.size(); ++k) {
       if (p_.offsets[k] == 0) continue;
       inputs_[k].ptr = inputs_[k].name + "_at";
-      pr_.line(fmt::format("const {}* {} = {} + {};  // the first element its layout reads", elem(k), inputs_[k].ptr,
-                           inputs_[k].name, p_.offsets[k]));
+      pr_.print("const $type$* $ptr$ = $in$ + $offset$;  // the first element its layout reads",
+                {{"type", elem(k)}, {"ptr", inputs_[k].ptr}, {"in", inputs_[k].name}, {"offset", p_.offsets[k]}});
     }
     auto advance = [&](std::string& ptr, const std::string& name, const std::string& type, std::int64_t stride,
                        const std::string& i, std::size_t depth) { advance_pointer(pr_, ptr, name, type, stride, i, depth); };
@@ -105,7 +107,7 @@ class BodyEmitter {
     // The split loop runs outside this body: i0 arrives as a parameter.
     std::size_t first = 0;
     if (p_.split) {
-      pr_.line(fmt::format("// iteration i0 of the split loop (extent {})", ip_.outer.front().extent));
+      pr_.print("// iteration i0 of the split loop (extent $extent$)", {{"extent", ip_.outer.front().extent}});
       advance_all(ip_.outer.front(), "i0", 0);
       first = 1;
     } else {
@@ -118,14 +120,14 @@ class BodyEmitter {
     for (std::size_t d = first; d < ip_.outer.size(); ++d) {
       const std::string i = fmt::format("i{}", d);
       if (d + 1 == ip_.outer.size()) emit_tile_reads();
-      pr_.open(fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, ip_.outer[d].extent));
+      pr_.open("for (std::int64_t $i$ = 0; $i$ < $extent$; ++$i$)", {{"i", i}, {"extent", ip_.outer[d].extent}});
       advance_all(ip_.outer[d], i, d);
       setups_at(static_cast<int>(d));
     }
     if (gather) emit_gather_row(out_ptr);
     else if (ip_.vector) emit_vector_row(out_ptr);
     else emit_scalar_row(out_ptr);
-    for (std::size_t d = ip_.outer.size(); d-- > first;) pr_.close(fmt::format("for i{}", d));
+    for (std::size_t d = ip_.outer.size(); d-- > first;) pr_.close("for i" + std::to_string(d));
     return pr_.take();
   }
 
@@ -205,23 +207,25 @@ class BodyEmitter {
     const std::set<std::size_t> shared = shared_nodes();
     std::set<std::size_t> done;
     for (std::size_t i : shared) {
-      pr_.line(fmt::format("const {} s{} = {};", dtype_info(node(i).dtype).cpp_type, i, scalar_value(i, j, jv, done)));
+      pr_.print("const $type$ s$node$ = $value$;",
+                {{"type", dtype_info(node(i).dtype).cpp_type}, {"node", i}, {"value", scalar_value(i, j, jv, done)}});
       done.insert(i);
     }
-    pr_.line(fmt::format("{}[{}] = {};", out_ptr, j, scalar_value(dag_.root, j, jv, done)));
+    pr_.print("$out$[$j$] = $value$;", {{"out", out_ptr}, {"j", j}, {"value", scalar_value(dag_.root, j, jv, done)}});
   }
 
   void hoist_scalars() {
     for (const Input& in : inputs_) {
       if (in.access == Access::Splat && in.node < dag_.nodes.size()) {
-        pr_.line(fmt::format("const {} s{} = {}[0];", dtype_info(node(in.node).dtype).cpp_type, in.node, in.ptr));
+        pr_.print("const $type$ s$node$ = $ptr$[0];",
+                  {{"type", dtype_info(node(in.node).dtype).cpp_type}, {"node", in.node}, {"ptr", in.ptr}});
       }
     }
   }
 
   void emit_scalar_row(const std::string& out_ptr) {
     hoist_scalars();
-    pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; ++j)", ip_.row));
+    pr_.open("for (std::int64_t j = 0; j < $row$; ++j)", {{"row", ip_.row}});
     scalar_element(out_ptr, "j", 0);
     pr_.close();
   }
@@ -256,9 +260,10 @@ class BodyEmitter {
   void hoist_literals() {
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
       if (node(i).kind != ExprKind::Literal || !literal_in_vectors(i)) continue;
-      pr_.line(fmt::format("const {} t{} = {};  // literal {}", tv(i)->vec, i,
-                           expand(tv(i)->splat, {{"x", literal_cpp(node(i).literal, node(i).dtype)}}),
-                           node(i).literal.text));
+      pr_.print("const $vec$ t$node$ = $value$;  // literal $text$",
+                {{"vec", tv(i)->vec}, {"node", i},
+                 {"value", expand(tv(i)->splat, {{"x", literal_cpp(node(i).literal, node(i).dtype)}})},
+                 {"text", node(i).literal.text}});
     }
   }
 
@@ -391,8 +396,8 @@ class BodyEmitter {
       return;
     }
     for (int q = 0; q < parts(i); ++q) {
-      pr_.line(fmt::format("const {} {} = {};", reg_type(i), vector_name(i, suffix, off, q),
-                           vector_expr(i, suffix, off, q)));
+      pr_.print("const $vec$ $name$ = $value$;",
+                {{"vec", reg_type(i)}, {"name", vector_name(i, suffix, off, q)}, {"value", vector_expr(i, suffix, off, q)}});
     }
   }
 
@@ -424,10 +429,11 @@ class BodyEmitter {
                                                       : fmt::format("t{}_{}x{}_{}", i, tag, width, first / width);
         const std::string call = expand(packed_call(*voc_.unary(ip_.isa, DType::F32, n.unary), static_cast<int>(width)),
                                         {{"x", tuple + "{{" + args + "}}"}});
-        pr_.line(fmt::format("const {} {} = {};", tuple, pack, call));
+        pr_.print("const $tuple$ $pack$ = $call$;", {{"tuple", tuple}, {"pack", pack}, {"call", call}});
         for (std::size_t u = first; u < first + width; ++u) {
-          pr_.line(fmt::format("const {} {} = {}.v[{}];", reg_type(i),
-                               vector_name(i, fmt::format("{}{}", tag, u), offs[u]), pack, u - first));
+          pr_.print("const $vec$ $name$ = $pack$.v[$k$];", {{"vec", reg_type(i)},
+                                                              {"name", vector_name(i, fmt::format("{}{}", tag, u), offs[u])},
+                                                              {"pack", pack}, {"k", u - first}});
         }
       }
     }
@@ -458,7 +464,8 @@ class BodyEmitter {
     for (std::size_t a = 0; a < n.args.size(); ++a) {
       const std::size_t arg = n.args[a];
       const std::string buf = fmt::format("{}_arg{}", name, a);
-      pr_.line(fmt::format("alignas({}) {} {}[{}];", align, dtype_info(node(arg).dtype).cpp_type, buf, W));
+      pr_.print("alignas($align$) $type$ $buf$[$lanes$];",
+                {{"align", align}, {"type", dtype_info(node(arg).dtype).cpp_type}, {"buf", buf}, {"lanes", W}});
       for (int q = 0; q < parts(arg); ++q) {
         pr_.line(expand(tv(arg)->store, {{"p", offset_expr(buf, "", q * part_lanes(arg))},
                                          {"v", vector_name(arg, suffix, off, q)}}) + ";");
@@ -466,13 +473,18 @@ class BodyEmitter {
       lane_args.push_back(buf + "[l]");
     }
     // A partial vector zeroes the lanes it does not compute.
-    pr_.line(fmt::format("alignas({}) {} {}_lanes[{}]{};", align, dtype_info(n.dtype).cpp_type, name, W,
-                         active < W ? " = {}" : ""));
-    pr_.line(fmt::format("for (int l = 0; l < {}; ++l) {}_lanes[l] = {};  // no {} vector form", active, name,
-                         scalar_call(n, lane_args), isa_name(ip_.isa)));
+    pr_.print("alignas($align$) $type$ $name$_lanes[$lanes$]$init$;", {{"align", align},
+                                                                      {"type", dtype_info(n.dtype).cpp_type},
+                                                                      {"name", name},
+                                                                      {"lanes", W},
+                                                                      {"init", active < W ? " = {}" : ""}});
+    pr_.print("for (int l = 0; l < $active$; ++l) $name$_lanes[l] = $value$;  // no $isa$ vector form",
+              {{"active", active}, {"name", name}, {"value", scalar_call(n, lane_args)}, {"isa", isa_name(ip_.isa)}});
     for (int q = 0; q < parts(i); ++q) {
-      pr_.line(fmt::format("const {} {} = {};", tv(i)->vec, vector_name(i, suffix, off, q),
-                           expand(tv(i)->load, {{"p", offset_expr(name + "_lanes", "", q * part_lanes(i))}})));
+      pr_.print("const $vec$ $reg$ = $value$;",
+                {{"vec", tv(i)->vec},
+                 {"reg", vector_name(i, suffix, off, q)},
+                 {"value", expand(tv(i)->load, {{"p", offset_expr(name + "_lanes", "", q * part_lanes(i))}})}});
     }
   }
 
@@ -520,9 +532,11 @@ class BodyEmitter {
       for (const Input& in : inputs_) {
         if (!loaded_per_vector(in, offs[u])) continue;
         for (int q = 0; q < parts(in.node); ++q) {
-          pr_.line(fmt::format("const {} {} = {};", reg_type(in.node), vector_name(in.node, suffix, offs[u], q),
-                               load(in, input_at(in, base, offs[u] + q * part_lanes(in.node)),
-                                    masked ? tail_mask(in.node, q) : "")));
+          pr_.print("const $vec$ $reg$ = $value$;",
+                    {{"vec", reg_type(in.node)},
+                     {"reg", vector_name(in.node, suffix, offs[u], q)},
+                     {"value", load(in, input_at(in, base, offs[u] + q * part_lanes(in.node)),
+                                    masked ? tail_mask(in.node, q) : "")}});
         }
       }
     };
@@ -603,8 +617,10 @@ class BodyEmitter {
       const std::int64_t n = part_lanes(i);
       for (int q = 0; q < parts(i); ++q) {
         const std::int64_t in_part = lanes_in_part(i, q, active);
-        pr_.line(fmt::format("const {} {} = {:#x}{};", parts(i) == 1 ? tv_->mask : tv(i)->mask, tail_mask(i, q),
-                             low_lanes(in_part), n > 32 ? "ull" : ""));
+        pr_.print("const $mask$ $name$ = $bits$$suffix$;", {{"mask", parts(i) == 1 ? tv_->mask : tv(i)->mask},
+                                                                {"name", tail_mask(i, q)},
+                                                                {"bits", fmt::format("{:#x}", low_lanes(in_part))},
+                                                                {"suffix", n > 32 ? "ull" : ""}});
       }
     };
     for (const Input& in : inputs_) {
@@ -635,8 +651,8 @@ class BodyEmitter {
       // held register v.
       for (int g = 0; g < ip_.held_vectors; g += ip_.unroll) {
         const int n = std::min(ip_.unroll, ip_.held_vectors - g);
-        pr_.open_scope(fmt::format("elements {}..{} of the row ({} vector{})", g * W, (g + n) * W - 1, n,
-                                   n > 1 ? "s" : ""));
+        pr_.open_scope(fill("elements $first$..$last$ of the row ($n$ vector$s$)",
+                            {{"first", g * W}, {"last", (g + n) * W - 1}, {"n", n}, {"s", n > 1 ? "s" : ""}}));
         std::vector<std::int64_t> offs;
         for (int v = g; v < g + n; ++v) offs.push_back(static_cast<std::int64_t>(v) * W);
         emit_vectors(out_ptr, "", offs, "", false, ip_.interleave);
@@ -648,12 +664,12 @@ class BodyEmitter {
     if (ip_.tail_lanes > 0) {
       const std::int64_t start = main_end + static_cast<std::int64_t>(ip_.tail_vectors) * W;
       if (isa_info(ip_.isa).mask_tail) {
-        pr_.line(fmt::format("// tail: the last {} elements, lanes 0..{} of one masked vector", ip_.tail_lanes,
-                             ip_.tail_lanes - 1));
+        pr_.print("// tail: the last $n$ elements, lanes 0..$last$ of one masked vector",
+                  {{"n", ip_.tail_lanes}, {"last", ip_.tail_lanes - 1}});
         emit_tail_masks(ip_.tail_lanes, start);
         emit_vectors(out_ptr, "", {start}, "m", true);
       } else {
-        pr_.line(fmt::format("// tail: the last {} elements, one by one", ip_.tail_lanes));
+        pr_.print("// tail: the last $n$ elements, one by one", {{"n", ip_.tail_lanes}});
         hoist_scalars();
         const bool braces = !shared_nodes().empty();
         for (int e = 0; e < ip_.tail_lanes; ++e) {
@@ -670,10 +686,11 @@ class BodyEmitter {
   // each j.
   void emit_steps(const std::string& out_ptr, std::int64_t end) {
     const std::int64_t trips = end / ip_.step;
-    pr_.line(fmt::format("// {} iterations of {} elements ({} lanes x {})", trips, ip_.step, ip_.lanes, ip_.unroll));
+    pr_.print("// $trips$ iterations of $step$ elements ($lanes$ lanes x $unroll$)",
+              {{"trips", trips}, {"step", ip_.step}, {"lanes", ip_.lanes}, {"unroll", ip_.unroll}});
     // Unrolled as planned, not whole by the compiler (the file's head says why).
     if (trips > 1) pr_.line("#pragma GCC unroll 1");
-    pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", end, ip_.step));
+    pr_.open("for (std::int64_t j = 0; j < $end$; j += $step$)", {{"end", end}, {"step", ip_.step}});
     std::vector<std::int64_t> offs;
     for (int u = 0; u < ip_.unroll; ++u) offs.push_back(static_cast<std::int64_t>(u) * ip_.lanes);
     emit_vectors(out_ptr, "j", offs, "", false, ip_.interleave);
@@ -682,7 +699,8 @@ class BodyEmitter {
 
   // `count` whole vectors from element `from` of the row, straight-line.
   void emit_whole_vectors(const std::string& out_ptr, std::int64_t from, int count, const std::string& label) {
-    pr_.line(fmt::format("// {}{} whole vector{} at {}", label, count, count > 1 ? "s" : "", from));
+    pr_.print("// $label$$n$ whole vector$s$ at $from$",
+              {{"label", label}, {"n", count}, {"s", count > 1 ? "s" : ""}, {"from", from}});
     std::vector<std::int64_t> offs;
     for (int v = 0; v < count; ++v) offs.push_back(from + static_cast<std::int64_t>(v) * ip_.lanes);
     emit_vectors(out_ptr, "", offs, "t", false);
@@ -704,14 +722,14 @@ class BodyEmitter {
     auto masked_vector = [&](const std::string& out, std::int64_t off, const std::string& lanes,
                              const std::string& tag) {
       const std::string mask = expand(iv_->mask_first, {{"mask", tv_->mask}, {"n", lanes}});
-      pr_.line(fmt::format("const {} tail = {};", tv_->mask, mask));
+      pr_.print("const $mask$ tail = $value$;", {{"mask", tv_->mask}, {"value", mask}});
       emit_vectors(out, "", {off}, tag, true);
     };
-    pr_.line(fmt::format("// peel: the row's lanes before {}'s next {}-byte line (0 to {}), masked", out_ptr, line,
-                         W - 1));
-    pr_.line(fmt::format("const std::int64_t head = static_cast<std::int64_t>((0 - "
-                         "reinterpret_cast<std::uintptr_t>({})) % {} / {});",
-                         out_ptr, line, line / W));
+    pr_.print("// peel: the row's lanes before $out$'s next $line$-byte line (0 to $last$), masked",
+              {{"out", out_ptr}, {"line", line}, {"last", W - 1}});
+    pr_.print("const std::int64_t head = static_cast<std::int64_t>((0 - reinterpret_cast<std::uintptr_t>($out$)) % "
+              "$line$ / $lane_bytes$);",
+              {{"out", out_ptr}, {"line", line}, {"lane_bytes", line / W}});
     pr_.open("if (head != 0)");
     masked_vector(out_ptr, 0, "head", "h");
     pr_.close();
@@ -720,11 +738,11 @@ class BodyEmitter {
     for (std::size_t k = 0; k < inputs_.size(); ++k) {
       if (inputs_[k].access != Access::Stream) continue;
       const std::string shifted = inputs_[k].name + "_line";
-      pr_.line(fmt::format("const {}* {} = {} + head;", elem(k), shifted, inputs_[k].ptr));
+      pr_.print("const $type$* $ptr$ = $from$ + head;", {{"type", elem(k)}, {"ptr", shifted}, {"from", inputs_[k].ptr}});
       inputs_[k].ptr = shifted;
     }
     const std::string out = "out_line";
-    pr_.line(fmt::format("{}* {} = {} + head;", dtype_info(p_.out_dtype).cpp_type, out, out_ptr));
+    pr_.print("$type$* $ptr$ = $from$ + head;", {{"type", dtype_info(p_.out_dtype).cpp_type}, {"ptr", out}, {"from", out_ptr}});
     // What every head leaves: the steps, then whole vectors, then 0 to
     // lanes - 1 elements more than the least rest.
     const std::int64_t least = ip_.row - (W - 1);
@@ -734,8 +752,8 @@ class BodyEmitter {
     if (steps_end > 0) emit_steps(out, steps_end);
     if (start > steps_end) emit_whole_vectors(out, steps_end, static_cast<int>((start - steps_end) / W), "");
     const std::int64_t most_rest = least_rest + W - 1;
-    pr_.line(fmt::format("// the rest: {} to {} elements, masked", least_rest, most_rest));
-    pr_.line(fmt::format("const std::int64_t rest = {} - head;", ip_.row - start));
+    pr_.print("// the rest: $least$ to $most$ elements, masked", {{"least", least_rest}, {"most", most_rest}});
+    pr_.print("const std::int64_t rest = $n$ - head;", {{"n", ip_.row - start}});
     if (most_rest <= W) {
       pr_.open(least_rest == 0 ? "if (rest != 0)" : "");
       masked_vector(out, start, "rest", "m");
@@ -744,7 +762,7 @@ class BodyEmitter {
       pr_.open("");
       masked_vector(out, start, fmt::format("rest < {0} ? rest : {0}", W), "m");
       pr_.close();
-      pr_.open(fmt::format("if (rest > {})", W));
+      pr_.open("if (rest > $lanes$)", {{"lanes", W}});
       masked_vector(out, start + W, fmt::format("rest - {}", W), "n");
       pr_.close();
     }
@@ -754,8 +772,10 @@ class BodyEmitter {
   // A splat input: its one value of the row in every lane.
   void emit_splat(const Input& in) {
     const std::string x = fmt::format("{}[0]", in.ptr);
-    pr_.line(fmt::format("const {} t{} = {};", reg_type(in.node), in.node,
-                         expand(is_cmp(in.node) ? tv_->splat_cmp : tv(in.node)->splat, {{"x", x}})));
+    pr_.print("const $vec$ t$node$ = $value$;",
+              {{"vec", reg_type(in.node)},
+               {"node", in.node},
+               {"value", expand(is_cmp(in.node) ? tv_->splat_cmp : tv(in.node)->splat, {{"x", x}})}});
   }
 
   // A repeating input: lcm(period, lanes) elements built once per row,
@@ -770,14 +790,20 @@ class BodyEmitter {
       used.insert(static_cast<int>((off % n) / W));
     }
     const std::string name = p_.spec.inputs[node(in.node).input].name;
-    pr_.line(fmt::format("// {} ({}) repeats every {} elements: {} = lcm({}, {}) elements in {} registers", in.name,
-                         name, ip_.period, n, ip_.period, W, ip_.pattern_vectors));
+    pr_.print("// $in$ ($name$) repeats every $period$ elements: $n$ = lcm($period$, $lanes$) elements in $regs$ "
+              "registers",
+              {{"in", in.name}, {"name", name}, {"period", ip_.period}, {"n", n}, {"lanes", W},
+               {"regs", ip_.pattern_vectors}});
     const std::string buf = fmt::format("pattern{}", in.name.substr(2));
-    pr_.line(fmt::format("alignas(64) {} {}[{}];", dtype_info(node(in.node).dtype).cpp_type, buf, n));
-    pr_.line(fmt::format("for (int k = 0; k < {}; ++k) {}[k] = {}[k % {}];", n, buf, in.ptr, ip_.period));
+    pr_.print("alignas(64) $type$ $buf$[$n$];", {{"type", dtype_info(node(in.node).dtype).cpp_type}, {"buf", buf}, {"n", n}});
+    pr_.print("for (int k = 0; k < $n$; ++k) $buf$[k] = $ptr$[k % $period$];",
+              {{"n", n}, {"buf", buf}, {"ptr", in.ptr}, {"period", ip_.period}});
     for (int r : used) {
-      pr_.line(fmt::format("const {} t{}_p{} = {};", tv(in.node)->vec, in.node, r,
-                           expand(tv(in.node)->load, {{"p", offset_expr(buf, "", static_cast<std::int64_t>(r) * W)}})));
+      pr_.print("const $vec$ t$node$_p$r$ = $value$;",
+                {{"vec", tv(in.node)->vec},
+                 {"node", in.node},
+                 {"r", r},
+                 {"value", expand(tv(in.node)->load, {{"p", offset_expr(buf, "", static_cast<std::int64_t>(r) * W)}})}});
     }
   }
 
@@ -790,13 +816,15 @@ class BodyEmitter {
     // (The split loop's iterations are separate calls of this body.)
     const int once_per = depth < 0 && p_.split ? 0 : depth;
     const std::string where = once_per < 0 ? "once per call" : fmt::format("once per iteration of loop i{}", once_per);
-    pr_.line(fmt::format("// {} ({}) is the same for every i{}: its row's {} vector{}, held in registers, loaded {}",
-                         in.name, name, ip_.outer.size() - 1, ip_.held_vectors, ip_.held_vectors == 1 ? "" : "s",
-                         where));
+    pr_.print("// $in$ ($name$) is the same for every i$loop$: its row's $n$ vector$s$, held in registers, loaded "
+              "$where$",
+              {{"in", in.name}, {"name", name}, {"loop", ip_.outer.size() - 1}, {"n", ip_.held_vectors},
+               {"s", ip_.held_vectors == 1 ? "" : "s"}, {"where", where}});
     for (int v = 0; v < ip_.held_vectors; ++v) {
       const std::int64_t off = static_cast<std::int64_t>(v) * ip_.lanes;
-      pr_.line(fmt::format("const {} {} = {};", reg_type(in.node), vector_name(in.node, "", off),
-                           load(in, offset_expr(in.ptr, "", off), "")));
+      pr_.print("const $vec$ $reg$ = $value$;", {{"vec", reg_type(in.node)},
+                                                   {"reg", vector_name(in.node, "", off)},
+                                                   {"value", load(in, offset_expr(in.ptr, "", off), "")}});
     }
   }
 
@@ -845,20 +873,20 @@ class BodyEmitter {
     for (std::size_t k = 0; k < inputs_.size(); ++k) {
       const Input& in = inputs_[k];
       if (in.access != Access::Gather) continue;
-      pr_.line(fmt::format("// {}: output element e of the block reads {}[index(e)]; lane l of vector v is e = v*{} + l",
-                           in.name, in.name, W));
+      pr_.print("// $in$: output element e of the block reads $in$[index(e)]; lane l of vector v is e = v*$lanes$ + l",
+                {{"in", in.name}, {"lanes", W}});
       for (int v = 0; v < vectors; ++v) {
         std::vector<std::int64_t> idx;
         for (int l = 0; l < W; ++l) {
           const std::int64_t e = static_cast<std::int64_t>(v) * W + l;
           idx.push_back(e < ip_.row ? block_offset(e, k) : 0);
         }
-        pr_.line(fmt::format("const {} index_{}_{} = {};", iv_->index, in.name, v,
-                             expand(iv_->index_const, {{"words", words(idx)}})));
+        pr_.print("const $index$ index_$in$_$v$ = $value$;",
+                  {{"index", iv_->index}, {"in", in.name}, {"v", v}, {"value", expand(iv_->index_const, {{"words", words(idx)}})}});
       }
       if (ip_.span[k] < W) {
-        pr_.line(fmt::format("const {} span_mask_{} = {};  // {} elements", tv_->mask, in.name,
-                             lane_mask(static_cast<int>(ip_.span[k])), ip_.span[k]));
+        pr_.print("const $mask$ span_mask_$in$ = $value$;  // $n$ elements",
+                  {{"mask", tv_->mask}, {"in", in.name}, {"value", lane_mask(static_cast<int>(ip_.span[k]))}, {"n", ip_.span[k]}});
       }
     }
     // The partial vector's mask, for its loads and its store (none where it
@@ -866,8 +894,8 @@ class BodyEmitter {
     const bool streamed =
         std::any_of(inputs_.begin(), inputs_.end(), [](const Input& in) { return in.access == Access::Stream; });
     if (ip_.tail_lanes && (streamed || !stores_first())) {
-      pr_.line(fmt::format("const {} tail = {};  // the last {} elements of the block", tv_->mask,
-                           lane_mask(ip_.tail_lanes), ip_.tail_lanes));
+      pr_.print("const $mask$ tail = $value$;  // the last $n$ elements of the block",
+                {{"mask", tv_->mask}, {"value", lane_mask(ip_.tail_lanes)}, {"n", ip_.tail_lanes}});
     }
   }
 
@@ -883,27 +911,34 @@ class BodyEmitter {
     const std::int64_t span = ip_.span[k];
     const std::string load = span < ip_.lanes ? expand(tv_->load_tail, {{"p", in.ptr}, {"t", "span_mask_" + in.name}})
                                               : expand(tv_->load, {{"p", in.ptr}});
-    pr_.line(fmt::format("const {} span_{} = {};  // {}[0..{}]", tv_->vec, in.name, load, in.name, span - 1));
+    pr_.print("const $vec$ span_$in$ = $value$;  // $in$[0..$last$]",
+              {{"vec", tv_->vec}, {"in", in.name}, {"value", load}, {"last", span - 1}});
     for (int v = 0; v < block_vectors(); ++v) {
-      pr_.line(fmt::format("const {} t{}_g{} = {};", tv_->vec, in.node, v,
-                           expand(tv_->permute, {{"v", "span_" + in.name}, {"i", fmt::format("index_{}_{}", in.name, v)}})));
+      pr_.print("const $vec$ t$node$_g$v$ = $value$;",
+                {{"vec", tv_->vec},
+                 {"node", in.node},
+                 {"v", v},
+                 {"value", expand(tv_->permute, {{"v", "span_" + in.name}, {"i", fmt::format("index_{}_{}", in.name, v)}})}});
     }
   }
 
   // The block: whole vectors, then the partial one under the mask `tail`.
   void emit_gather_row(const std::string& out_ptr) {
     const int W = ip_.lanes;
-    pr_.line(fmt::format("// the block: {} elements = {} vector{}{}", ip_.row, ip_.tail_vectors,
-                         ip_.tail_vectors == 1 ? "" : "s",
-                         ip_.tail_lanes ? fmt::format(" + {} masked lanes", ip_.tail_lanes) : ""));
+    pr_.print("// the block: $row$ elements = $n$ vector$s$$masked$",
+              {{"row", ip_.row},
+               {"n", ip_.tail_vectors},
+               {"s", ip_.tail_vectors == 1 ? "" : "s"},
+               {"masked", ip_.tail_lanes ? fill(" + $n$ masked lanes", {{"n", ip_.tail_lanes}}) : ""}});
     for (int v = 0; v < block_vectors(); ++v) {
       const bool part = v == ip_.tail_vectors;
       const std::int64_t off = static_cast<std::int64_t>(v) * W;
       const std::string suffix = fmt::format("v{}", v);
       for (const Input& in : inputs_) {
         if (in.access != Access::Stream) continue;
-        pr_.line(fmt::format("const {} {} = {};", tv_->vec, vector_name(in.node, suffix, off),
-                             load(in, offset_expr(in.ptr, "", off), part ? "tail" : "")));
+        pr_.print("const $vec$ $reg$ = $value$;", {{"vec", tv_->vec},
+                                                     {"reg", vector_name(in.node, suffix, off)},
+                                                     {"value", load(in, offset_expr(in.ptr, "", off), part ? "tail" : "")}});
       }
       emit_nodes(suffix, off, part ? ip_.tail_lanes : W);
       pr_.line(store(offset_expr(out_ptr, "", off), vector_name(dag_.root, suffix, off), part, "tail",

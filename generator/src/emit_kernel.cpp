@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "emit_body.h"
+#include "emit_printer.h"
 #include "emit_signature.h"
 #include "symbols.h"
 
@@ -229,9 +230,10 @@ std::string dispatch_code(const KernelPlan& p, const Values& common, const std::
       has_stream = true;
       const VariantSymbols nt = variant_symbols(isa_name(ip.isa), true);
       const std::string aligned =
-          fmt::format("reinterpret_cast<std::uintptr_t>(out) % {} == 0", isa_info(ip.isa).vector_bytes);
-      select = fmt::format("return {} ? {}{} : {}{};", aligned, at, nt.function, at, plain.function);
-      select_range = fmt::format("return {} ? {}{} : {}{};", aligned, at, nt.range, at, plain.range);
+          fill("reinterpret_cast<std::uintptr_t>(out) % $bytes$ == 0", {{"bytes", isa_info(ip.isa).vector_bytes}});
+      const char* pick = "return $aligned$ ? $at$$streaming$ : $at$$plain$;";
+      select = fill(pick, {{"aligned", aligned}, {"at", at}, {"streaming", nt.function}, {"plain", plain.function}});
+      select_range = fill(pick, {{"aligned", aligned}, {"at", at}, {"streaming", nt.range}, {"plain", plain.range}});
     }
     const std::string guard = isa_guard(ip.isa);
     if (guard != group_guard) close_group();
@@ -256,11 +258,13 @@ std::string target_arrays(const KernelPlan& p, const std::string& nodes) {
   for (std::size_t i = 0; i < p.spec.expr.nodes.size(); ++i) {
     const Shape& target = p.spec.expr.nodes[i].target;
     if (!target.empty()) {
-      arrays += fmt::format("static const std::int64_t {}_target{}[] = {{{}}};\n", nodes, i, fmt::join(target, ", "));
+      arrays += fill("static const std::int64_t $nodes$_target$node$[] = {$dims$};\n",
+                     {{"nodes", nodes}, {"node", i}, {"dims", fmt::format("{}", fmt::join(target, ", "))}});
     }
     const Shape& axes = p.spec.expr.nodes[i].axes;
     if (!axes.empty()) {
-      arrays += fmt::format("static const std::int64_t {}_axes{}[] = {{{}}};\n", nodes, i, fmt::join(axes, ", "));
+      arrays += fill("static const std::int64_t $nodes$_axes$node$[] = {$axes$};\n",
+                     {{"nodes", nodes}, {"node", i}, {"axes", fmt::format("{}", fmt::join(axes, ", "))}});
     }
   }
   return arrays;
@@ -278,18 +282,32 @@ std::string node_rows(const KernelPlan& p, const std::string& nodes) {
     for (std::size_t i = 0; i < n.args.size() && i < 3; ++i) a[i] = n.args[i];
     std::string f = fmt::format("{:.17g}", n.literal.f);
     if (f.find_first_of(".en") == std::string::npos) f += ".0";
-    const std::string target = n.target.empty() ? "bcastgen::ShapeRef{}"
-                                                : fmt::format("bcastgen::ShapeRef({}_target{}, {})", nodes, k,
-                                                              n.target.size());
-    const std::string axes =
-        n.axes.empty() ? "bcastgen::ShapeRef{}" : fmt::format("bcastgen::ShapeRef({}_axes{}, {})", nodes, k, n.axes.size());
-    rows += fmt::format(
-        "    {{bcastgen::ExprKind::{}, bcastgen::Op::{}, bcastgen::UnaryOp::{}, bcastgen::DType::{}, {}, {{{}, {}, {}}}, "
-        "{}, {}, {}, {}u, {}, {}, bcastgen::ReduceOp::{}, {}}},\n",
-        camel(expr_kind_name(n.kind)), camel(op_name(n.op)), camel(unary_name(n.unary)), camel(dtype_name(n.dtype)),
-        n.args.size(), a[0], a[1], a[2], n.input, f,
-        n.literal.i == INT64_MIN ? "INT64_MIN" : std::to_string(n.literal.i), n.literal.u,
-        n.literal.b ? "true" : "false", target, camel(reduce_name(n.reduce)), axes);
+    const std::string target =
+        n.target.empty() ? "bcastgen::ShapeRef{}"
+                         : fill("bcastgen::ShapeRef($nodes$_target$node$, $rank$)",
+                                {{"nodes", nodes}, {"node", k}, {"rank", n.target.size()}});
+    const std::string axes = n.axes.empty() ? "bcastgen::ShapeRef{}"
+                                            : fill("bcastgen::ShapeRef($nodes$_axes$node$, $rank$)",
+                                                   {{"nodes", nodes}, {"node", k}, {"rank", n.axes.size()}});
+    rows += fill(
+        "    {bcastgen::ExprKind::$kind$, bcastgen::Op::$op$, bcastgen::UnaryOp::$unary$, bcastgen::DType::$dtype$, "
+        "$arity$, {$a0$, $a1$, $a2$}, $input$, $f$, $i$, $u$u, $b$, $target$, bcastgen::ReduceOp::$reduce$, $axes$},\n",
+        {{"kind", camel(expr_kind_name(n.kind))},
+         {"op", camel(op_name(n.op))},
+         {"unary", camel(unary_name(n.unary))},
+         {"dtype", camel(dtype_name(n.dtype))},
+         {"arity", n.args.size()},
+         {"a0", a[0]},
+         {"a1", a[1]},
+         {"a2", a[2]},
+         {"input", n.input},
+         {"f", f},
+         {"i", int_literal(n.literal.i)},
+         {"u", n.literal.u},
+         {"b", n.literal.b ? "true" : "false"},
+         {"target", target},
+         {"reduce", camel(reduce_name(n.reduce))},
+         {"axes", axes}});
   }
   return rows;
 }
@@ -304,28 +322,36 @@ std::string table_entry_code(const KernelPlan& p, const Signature& sig, const Va
     const InputLayout& layout = input_layout(p.spec.expr, k);
     std::string steps = "nullptr, 0";
     if (!layout.empty()) {
-      const std::string array = fmt::format("{}_layout{}", s.nodes, k);
+      const std::string array = s.nodes + "_layout" + std::to_string(k);
       std::string rows;
       for (std::size_t j = 0; j < layout.size(); ++j) {
         const LayoutStep& l = layout[j];
         std::string dims = "bcastgen::ShapeRef{}";
         if (!l.dims.empty()) {
-          layout_arrays += fmt::format("static const std::int64_t {}_dims{}[] = {{{}}};\n", array, j,
-                                       fmt::join(l.dims, ", "));
-          dims = fmt::format("bcastgen::ShapeRef({}_dims{}, {})", array, j, l.dims.size());
+          layout_arrays += fill("static const std::int64_t $array$_dims$step$[] = {$dims$};\n",
+                                {{"array", array}, {"step", j}, {"dims", fmt::format("{}", fmt::join(l.dims, ", "))}});
+          dims = fill("bcastgen::ShapeRef($array$_dims$step$, $rank$)",
+                      {{"array", array}, {"step", j}, {"rank", l.dims.size()}});
         }
-        rows += fmt::format("    {{bcastgen::LayoutKind::{}, {}, {}, {}, {}, {}}},\n", camel(layout_info(l.kind).name),
-                            dims, l.axis, int_literal(l.start), int_literal(l.stop), int_literal(l.step));
+        rows += fill("    {bcastgen::LayoutKind::$kind$, $dims$, $axis$, $start$, $stop$, $step$},\n",
+                     {{"kind", camel(layout_info(l.kind).name)},
+                      {"dims", dims},
+                      {"axis", l.axis},
+                      {"start", int_literal(l.start)},
+                      {"stop", int_literal(l.stop)},
+                      {"step", int_literal(l.step)}});
       }
-      layout_arrays += fmt::format("static const bcastgen::KernelLayoutStep {}[] = {{\n{}}};\n", array, rows);
-      steps = fmt::format("{}, {}", array, layout.size());
+      layout_arrays += fill("static const bcastgen::KernelLayoutStep $array$[] = {\n$rows$};\n",
+                            {{"array", array}, {"rows", rows}});
+      steps = fill("$array$, $n$", {{"array", array}, {"n", layout.size()}});
     }
-    input_rows += fmt::format("    {{\"{}\", bcastgen::DType::{}, {}::{}, {}}},\n", in.name, camel(dtype_name(in.dtype)),
-                              s.shape, in.name, steps);
+    input_rows += fill("    {\"$name$\", bcastgen::DType::$dtype$, $shapes$::$name$, $steps$},\n",
+                       {{"name", in.name}, {"dtype", camel(dtype_name(in.dtype))}, {"shapes", s.shape}, {"steps", steps}});
   }
   Values v = common;
-  v.set("erased_body", fmt::format("{}(isa, {});", s.isa, sig.casts));
-  v.set("erased_range_body", fmt::format("{}::select_range(isa, out)(begin, end, {});", s.impl, sig.casts));
+  v.set("erased_body", fill("$isa$(isa, $casts$);", {{"isa", s.isa}, {"casts", sig.casts}}));
+  v.set("erased_range_body",
+        fill("$impl$::select_range(isa, out)(begin, end, $casts$);", {{"impl", s.impl}, {"casts", sig.casts}}));
   v.set("input_rows", input_rows).set("node_rows", node_rows(p, s.nodes));
   v.set("target_arrays", target_arrays(p, s.nodes)).set("layout_arrays", layout_arrays);
   v.flag("external", names.sharded).set("linkage", names.sharded ? "" : "static ").set("source_file", names.source_file);
@@ -357,18 +383,24 @@ std::string checked_entry_code(const KernelPlan& p, const Values& common) {
   auto check = [&](std::string c) { checks.push_back(Values().set("check", std::move(c))); };
   const auto shapes = operand_shapes(p);
   for (const auto& [name, shape] : shapes) {
-    check(fmt::format("bcastgen::check_shape(\"{}\", \"{}\", {}{}, {}.shape);", k.name, name, ns, name, name));
+    check(fill("bcastgen::check_shape(\"$kernel$\", \"$name$\", $shapes$$name$, $name$.shape);",
+               {{"kernel", k.name}, {"name", name}, {"shapes", ns}}));
   }
   for (const auto& [name, shape] : shapes) {
-    check(fmt::format("bcastgen::check_not_null(\"{}\", \"{}\", {}.data, {});", k.name, name, name,
-                      checked_numel(*shape)));
+    check(fill("bcastgen::check_not_null(\"$kernel$\", \"$name$\", $name$.data, $numel$);",
+               {{"kernel", k.name}, {"name", name}, {"numel", checked_numel(*shape)}}));
   }
   for (std::size_t j = 0; j < k.inputs.size(); ++j) {
     const InputSpec& in = k.inputs[j];
     // (An input read through a layout is read out of order: never in place.)
     const bool same = in.shape == p.shapes.out && in.dtype == p.out_dtype && input_layout(k.expr, j).empty();
-    check(fmt::format("bcastgen::check_alias(\"{}\", \"{}\", out.data, {}, {}.data, {}, {});", k.name, in.name,
-                      p.out_bytes, in.name, checked_numel(in.shape) * dtype_size(in.dtype), same ? "true" : "false"));
+    check(fill("bcastgen::check_alias(\"$kernel$\", \"$name$\", out.data, $out_bytes$, $name$.data, $bytes$, "
+               "$in_place$);",
+               {{"kernel", k.name},
+                {"name", in.name},
+                {"out_bytes", p.out_bytes},
+                {"bytes", checked_numel(in.shape) * dtype_size(in.dtype)},
+                {"in_place", same ? "true" : "false"}}));
   }
   Values v = common;
   v.list("checks", checks);

@@ -5,19 +5,44 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <initializer_list>
+#include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "bcastgen/expr.h"
+#include "bcastgen/gen/vocabulary.h"
 #include "bcastgen/half.h"
 
 namespace bcastgen::gen {
+
+// A value of a $name$ variable of a printed line: text, or an integer
+// printed in decimal.
+struct PrintValue {
+  std::string text;
+  PrintValue(std::string s) : text(std::move(s)) {}  // NOLINT: implicit, as a map value
+  PrintValue(const char* s) : text(s) {}            // NOLINT
+  template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  PrintValue(T v) : text(std::to_string(v)) {}  // NOLINT
+};
+using PrintVars = std::initializer_list<std::pair<const char*, PrintValue>>;
+
+// A line of code with its $name$ variables filled (expand(): the
+// vocabulary's forms take the same placeholders), as protoc's Printer.
+inline std::string fill(const std::string& pattern, PrintVars vars) {
+  std::map<std::string, std::string> values;
+  for (const auto& [name, value] : vars) values.emplace(name, value.text);
+  return expand(pattern, values);
+}
 
 // Indented lines, with labelled closing braces for deep nests.
 class Printer {
  public:
   void line(const std::string& s) { out_ += std::string(2 * depth_, ' ') + s + "\n"; }
+  void print(const std::string& pattern, PrintVars vars) { line(fill(pattern, vars)); }
+  void open(const std::string& pattern, PrintVars vars) { open(fill(pattern, vars)); }
   void open(const std::string& head) {
     line(head.empty() ? "{" : head + " {");
     ++depth_;

@@ -49,7 +49,7 @@ class RowEmitter {
   }
 
   void begin() {
-    if (r_.stash) pr_.line(fmt::format("alignas(64) float {}[{}];", stash_name(), r_.row));
+    if (r_.stash) pr_.print("alignas(64) float $stash$[$row$];", {{"stash", stash_name()}, {"row", r_.row}});
     if (r_.prefetch_next && ip_.vector) declare_next_rows();
   }
 
@@ -63,7 +63,7 @@ class RowEmitter {
   void finish() {
     emit_scalars(r_.passes);
     if (r_.out_per_row) {
-      pr_.line(fmt::format("{}[0] = {};", out_, scalar_operand(g_.root)));
+      pr_.print("$out$[0] = $value$;", {{"out", out_}, {"value", scalar_operand(g_.root)}});
       return;
     }
     emit_output_pass(out_);
@@ -86,8 +86,10 @@ class RowEmitter {
     for (std::size_t k = 0; k < ptr_.size(); ++k) {
       if (!advances_with_rows(r_, k)) continue;
       next_[k] = fmt::format("next{}{}", k, rs_);
-      pr_.line(fmt::format("const {}* {} = {} + 1 < {} ? {} + {} : {};  // the next step's row, prefetched",
-                           input_type(p_, k), next_[k], i, last.extent, ptr_[k], last.in[k], ptr_[k]));
+      pr_.print("const $type$* $next$ = $i$ + 1 < $extent$ ? $ptr$ + $stride$ : $ptr$;  // the next step's row, "
+                "prefetched",
+                {{"type", input_type(p_, k)}, {"next", next_[k]}, {"i", i}, {"extent", last.extent}, {"ptr", ptr_[k]},
+                 {"stride", last.in[k]}});
     }
   }
 
@@ -98,7 +100,7 @@ class RowEmitter {
       if (next_[k].empty()) continue;
       const std::int64_t per_line = std::max<std::int64_t>(1, 64 / dtype_size(p_.spec.inputs[k].dtype));
       for (std::int64_t e = 0; e < step; e += per_line) {
-        pr_.line(fmt::format("__builtin_prefetch({});", offset_expr(next_[k], "j", e)));
+        pr_.print("__builtin_prefetch($at$);", {{"at", offset_expr(next_[k], "j", e)}});
       }
     }
   }
@@ -110,11 +112,13 @@ class RowEmitter {
       if (r_.varying[i] || known_[i] || r_.level[i] > level) continue;
       if (n.kind == ExprKind::Literal || n.kind == ExprKind::Expand || n.kind == ExprKind::Reduce) continue;
       if (n.kind == ExprKind::Input) {
-        pr_.line(fmt::format("const {} s{}{} = {}[0];  // one value per row", ctype(i), i, rs_, ptr_[n.input]));
+        pr_.print("const $type$ s$node$$row$ = $ptr$[0];  // one value per row",
+                  {{"type", ctype(i)}, {"node", i}, {"row", rs_}, {"ptr", ptr_[n.input]}});
       } else {
         std::vector<std::string> args;
         for (std::size_t a : n.args) args.push_back(scalar_operand(a));
-        pr_.line(fmt::format("const {} s{}{} = {};", ctype(i), i, rs_, scalar_call(n, args)));
+        pr_.print("const $type$ s$node$$row$ = $value$;",
+                  {{"type", ctype(i)}, {"node", i}, {"row", rs_}, {"value", scalar_call(n, args)}});
       }
       known_[i] = true;
     }
@@ -170,22 +174,26 @@ class RowEmitter {
     for (std::size_t i : nodes) {
       const ExprNode& n = node(i);
       if (output_pass && stashed(i)) {
-        pr_.line(fmt::format("const {} v{}{} = {}[{}];  // the last pass's", ctype(i), i, rs_, stash_name(), j));
+        pr_.print("const $type$ v$node$$row$ = $stash$[$j$];  // the last pass's",
+                  {{"type", ctype(i)}, {"node", i}, {"row", rs_}, {"stash", stash_name()}, {"j", j}});
         continue;
       }
       if (n.kind == ExprKind::Input) {
-        pr_.line(fmt::format("const {} v{}{} = {}[{}];", ctype(i), i, rs_, ptr_[n.input], j));
+        pr_.print("const $type$ v$node$$row$ = $ptr$[$j$];",
+                  {{"type", ctype(i)}, {"node", i}, {"row", rs_}, {"ptr", ptr_[n.input]}, {"j", j}});
         continue;
       }
       std::vector<std::string> args;
       for (std::size_t a : n.args) args.push_back(scalar_operand(a));
-      pr_.line(fmt::format("const {} v{}{} = {};", ctype(i), i, rs_, scalar_call(n, args)));
+      pr_.print("const $type$ v$node$$row$ = $value$;",
+                {{"type", ctype(i)}, {"node", i}, {"row", rs_}, {"value", scalar_call(n, args)}});
     }
   }
 
   void emit_pass(int k) {
     const std::vector<std::size_t> reds = pass_reductions(k);
-    pr_.line(fmt::format("// pass {}{}: {}", k + 1, rs_.empty() ? "" : " of row b", reduction_names(reds)));
+    pr_.print("// pass $k$$of_b$: $reductions$",
+              {{"k", k + 1}, {"of_b", rs_.empty() ? "" : " of row b"}, {"reductions", reduction_names(reds)}});
     if (ip_.vector) {
       emit_vector_pass(reds);
     } else {
@@ -199,31 +207,33 @@ class RowEmitter {
     std::vector<std::size_t> targets;
     for (std::size_t i : reds) {
       targets.push_back(node(i).args[0]);
-      pr_.line(fmt::format("{} acc{}{}[{}];", ctype(i), i, rs_, P));
-      pr_.line(fmt::format("for (int l = 0; l < {}; ++l) acc{}{}[l] = bcastgen::row_identity<{}, {}>();", P, i, rs_,
-                           reduce_enum(node(i).reduce), ctype(i)));
+      pr_.print("$type$ acc$node$$row$[$partials$];", {{"type", ctype(i)}, {"node", i}, {"row", rs_}, {"partials", P}});
+      pr_.print("for (int l = 0; l < $partials$; ++l) acc$node$$row$[l] = bcastgen::row_identity<$reduce$, $type$>();",
+                {{"partials", P}, {"node", i}, {"row", rs_}, {"reduce", reduce_enum(node(i).reduce)}, {"type", ctype(i)}});
     }
-    pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; ++j)", r_.row));
+    pr_.open("for (std::int64_t j = 0; j < $row$; ++j)", {{"row", r_.row}});
     emit_scalar_values(needed(targets), "j");
     for (std::size_t i : reds) {
-      pr_.line(fmt::format("acc{0}{4}[j % {1}] = bcastgen::row_combine<{2}>(acc{0}{4}[j % {1}], {3});", i, P,
-                           reduce_enum(node(i).reduce), scalar_operand(node(i).args[0]), rs_));
+      pr_.print("acc$node$$row$[j % $partials$] = bcastgen::row_combine<$reduce$>(acc$node$$row$[j % $partials$], $x$);",
+                {{"node", i}, {"row", rs_}, {"partials", P}, {"reduce", reduce_enum(node(i).reduce)},
+                 {"x", scalar_operand(node(i).args[0])}});
     }
     if (const std::optional<std::size_t> s = stash_in(needed(targets))) {
-      pr_.line(fmt::format("{}[j] = v{}{};  // read back by the output pass", stash_name(), *s, rs_));
+      pr_.print("$stash$[j] = v$node$$row$;  // read back by the output pass",
+                {{"stash", stash_name()}, {"node", *s}, {"row", rs_}});
     }
     pr_.close();
     for (std::size_t i : reds) {
-      pr_.line(fmt::format("const {} s{}{} = bcastgen::row_tree<{}>(acc{}{}, {});", ctype(i), i, rs_,
-                           reduce_enum(node(i).reduce), i, rs_, P));
+      pr_.print("const $type$ s$node$$row$ = bcastgen::row_tree<$reduce$>(acc$node$$row$, $partials$);",
+                {{"type", ctype(i)}, {"node", i}, {"row", rs_}, {"reduce", reduce_enum(node(i).reduce)}, {"partials", P}});
     }
   }
 
   void emit_scalar_output(const std::string& out) {
     pr_.line(rs_.empty() ? "// the output pass" : "// the output pass of row b");
-    pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; ++j)", r_.row));
+    pr_.open("for (std::int64_t j = 0; j < $row$; ++j)", {{"row", r_.row}});
     emit_scalar_values(needed({g_.root}, true), "j", true);
-    pr_.line(fmt::format("{}[j] = {};", out, scalar_operand(g_.root)));
+    pr_.print("$out$[j] = $value$;", {{"out", out}, {"value", scalar_operand(g_.root)}});
     pr_.close();
   }
 
@@ -245,7 +255,8 @@ class RowEmitter {
     auto splat = [&](std::size_t a) {
       a = canon(a);
       if (r_.varying[a] || splat_[a]) return;
-      pr_.line(fmt::format("const {} c{}{} = {};", f32_->vec, a, rs_, expand(f32_->splat, {{"x", scalar_operand(a)}})));
+      pr_.print("const $vec$ c$node$$row$ = $value$;",
+                {{"vec", f32_->vec}, {"node", a}, {"row", rs_}, {"value", expand(f32_->splat, {{"x", scalar_operand(a)}})}});
       splat_[a] = true;
     };
     for (std::size_t i : nodes) {
@@ -291,8 +302,9 @@ class RowEmitter {
         default: value = "?"; break;
       }
     }
-    pr_.line(fmt::format("const {} t{}_{}{} = {};{}", f32_->vec, i, suffix, rs_, value,
-                         output_pass && stashed(i) ? "  // the last pass's" : ""));
+    pr_.print("const $vec$ t$node$_$suffix$$row$ = $value$;$note$",
+              {{"vec", f32_->vec}, {"node", i}, {"suffix", suffix}, {"row", rs_}, {"value", value},
+               {"note", output_pass && stashed(i) ? "  // the last pass's" : ""}});
   }
 
   // `count` whole vectors from row offset `first`: registers suffixed
@@ -333,9 +345,10 @@ class RowEmitter {
         const std::string pack = fmt::format("t{}_{}x{}{}", i, suffixes[first], width, rs_);
         const std::string call = expand(packed_call(*voc_.unary(ip_.isa, DType::F32, node(i).unary), static_cast<int>(width)),
                                         {{"x", tuple + "{{" + args + "}}"}});
-        pr_.line(fmt::format("const {} {} = {};", tuple, pack, call));
+        pr_.print("const $tuple$ $pack$ = $call$;", {{"tuple", tuple}, {"pack", pack}, {"call", call}});
         for (std::size_t u = first; u < first + width; ++u) {
-          pr_.line(fmt::format("const {} t{}_{}{} = {}.v[{}];", f32_->vec, i, suffixes[u], rs_, pack, u - first));
+          pr_.print("const $vec$ t$node$_$suffix$$row$ = $pack$.v[$k$];",
+                    {{"vec", f32_->vec}, {"node", i}, {"suffix", suffixes[u]}, {"row", rs_}, {"pack", pack}, {"k", u - first}});
         }
       }
     }
@@ -357,9 +370,11 @@ class RowEmitter {
     emit_splats(nodes, targets);
     for (std::size_t i : reds) {
       for (int q = 0; q < R; ++q) {
-        pr_.line(fmt::format("{} {} = {};", f32_->vec, partial(i, q),
-                             expand(f32_->splat, {{"x", fmt::format("bcastgen::row_identity<{}, float>()",
-                                                                    reduce_enum(node(i).reduce))}})));
+        pr_.print("$vec$ $partial$ = $value$;",
+                  {{"vec", f32_->vec},
+                   {"partial", partial(i, q)},
+                   {"value", expand(f32_->splat, {{"x", fill("bcastgen::row_identity<$reduce$, float>()",
+                                                             {{"reduce", reduce_enum(node(i).reduce)}})}})}});
       }
     }
     const std::optional<std::size_t> stash = stash_in(nodes);
@@ -381,8 +396,9 @@ class RowEmitter {
     };
     const std::int64_t full = r_.row / P * P;
     if (full > 0) {
-      pr_.line(fmt::format("// {} partials in {} registers: element j goes to partial j % {}", P, R, P));
-      pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", full, P));
+      pr_.print("// $partials$ partials in $regs$ registers: element j goes to partial j % $partials$",
+                {{"partials", P}, {"regs", R}});
+      pr_.open("for (std::int64_t j = 0; j < $end$; j += $partials$)", {{"end", full}, {"partials", P}});
       const VectorGroup g = group("", R, 0);
       emit_vector_group(nodes, g.suffixes, "j", g.offs, "", false);
       for (int q = 0; q < R; ++q) accumulate(q, g.suffixes[static_cast<std::size_t>(q)], "j", q * L, "");
@@ -397,8 +413,8 @@ class RowEmitter {
     if (rest % L != 0) {
       const int q = static_cast<int>(rest / L);
       const std::string mask = fmt::format("tail{}{}", tag, rs_), suffix = fmt::format("t{}", tag);
-      pr_.line(fmt::format("const {} {} = {};  // the row's last {} elements", f32_->mask, mask, lane_mask(rest % L),
-                           rest % L));
+      pr_.print("const $mask$ $name$ = $value$;  // the row's last $n$ elements",
+                {{"mask", f32_->mask}, {"name", mask}, {"value", lane_mask(rest % L)}, {"n", rest % L}});
       emit_vector_group(nodes, {suffix}, "", {full + q * L}, mask, false);
       accumulate(q, suffix, "", full + q * L, mask);
     }
@@ -406,23 +422,27 @@ class RowEmitter {
     for (std::size_t i : reds) {
       for (int h = R / 2; h >= 1; h /= 2) {
         for (int q = 0; q < h; ++q) {
-          pr_.line(fmt::format("{} = {};", partial(i, q), vector_combine(node(i).reduce, partial(i, q), partial(i, q + h))));
+          pr_.print("$partial$ = $value$;",
+                    {{"partial", partial(i, q)}, {"value", vector_combine(node(i).reduce, partial(i, q), partial(i, q + h))}});
         }
       }
       const std::string a = partial(i, 0);
       if (!f32_->lanes_down.empty() && !f32_->first_lane.empty()) {  // the same tree, inside the register
         for (int h = L / 2; h >= 1; h /= 2) {
-          pr_.line(fmt::format("{} = {};", a,
-                               vector_combine(node(i).reduce, a,
-                                              expand(f32_->lanes_down, {{"h", std::to_string(h)}, {"x", a}}))));
+          pr_.print("$a$ = $value$;",
+                    {{"a", a},
+                     {"value", vector_combine(node(i).reduce, a,
+                                              expand(f32_->lanes_down, {{"h", std::to_string(h)}, {"x", a}}))}});
         }
-        pr_.line(fmt::format("const float s{}{} = {};", i, rs_, expand(f32_->first_lane, {{"x", a}})));
+        pr_.print("const float s$node$$row$ = $value$;",
+                  {{"node", i}, {"row", rs_}, {"value", expand(f32_->first_lane, {{"x", a}})}});
         continue;
       }
       const std::string b = fmt::format("b{}{}", i, rs_);
-      pr_.line(fmt::format("alignas({}) float {}[{}];", align, b, L));
+      pr_.print("alignas($align$) float $buf$[$lanes$];", {{"align", align}, {"buf", b}, {"lanes", L}});
       pr_.line(expand(f32_->store, {{"p", b}, {"v", a}}) + ";");
-      pr_.line(fmt::format("const float s{}{} = bcastgen::row_tree<{}>({}, {});", i, rs_, reduce_enum(node(i).reduce), b, L));
+      pr_.print("const float s$node$$row$ = bcastgen::row_tree<$reduce$>($buf$, $lanes$);",
+                {{"node", i}, {"row", rs_}, {"reduce", reduce_enum(node(i).reduce)}, {"buf", b}, {"lanes", L}});
     }
   }
 
@@ -451,11 +471,12 @@ class RowEmitter {
     const std::int64_t step = static_cast<std::int64_t>(L) * U;
     const std::vector<std::size_t> targets = output_targets();
     const std::vector<std::size_t> nodes = needed(targets, true);
-    pr_.line(fmt::format("// the output pass{}: {} vectors of {} a step", rs_.empty() ? "" : " of row b", U, L));
+    pr_.print("// the output pass$of_b$: $unroll$ vectors of $lanes$ a step",
+              {{"of_b", rs_.empty() ? "" : " of row b"}, {"unroll", U}, {"lanes", L}});
     emit_splats(nodes, targets);
     const std::int64_t main = r_.row / step * step;
     if (main > 0) {
-      pr_.open(fmt::format("for (std::int64_t j = 0; j < {}; j += {})", main, step));
+      pr_.open("for (std::int64_t j = 0; j < $end$; j += $step$)", {{"end", main}, {"step", step}});
       const VectorGroup g = group("", U, 0);
       emit_vector_group(nodes, g.suffixes, "j", g.offs, "", true);
       for (int u = 0; u < U; ++u) pr_.line(store(offset_expr(out, "j", u * L), g.suffixes[static_cast<std::size_t>(u)], ""));
@@ -469,8 +490,8 @@ class RowEmitter {
     if (rest % L != 0) {
       const std::int64_t off = main + rest / L * L;
       const std::string mask = "tail" + rs_;
-      pr_.line(fmt::format("const {} {} = {};  // the row's last {} elements", f32_->mask, mask, lane_mask(rest % L),
-                           rest % L));
+      pr_.print("const $mask$ $name$ = $value$;  // the row's last $n$ elements",
+                {{"mask", f32_->mask}, {"name", mask}, {"value", lane_mask(rest % L)}, {"n", rest % L}});
       emit_vector_group(nodes, {"t"}, "", {off}, mask, true);
       pr_.line(store(offset_expr(out, "", off), "t", mask));
     }
@@ -500,7 +521,7 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
   Printer pr;
   if (p.empty) {
     pr.line("(void)i0;");
-    for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) pr.line(fmt::format("(void)in{};", k));
+    for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) pr.print("(void)in$k$;", {{"k", k}});
     pr.line("(void)out;");
     pr.line("// the output has no elements");
     return pr.take();
@@ -509,8 +530,8 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
   for (std::size_t k = 0; k < p.spec.inputs.size(); ++k) {
     ptrs.push_back(fmt::format("in{}", k));
     if (k < p.offsets.size() && p.offsets[k] != 0) {
-      pr.line(fmt::format("const {}* in{}_at = in{} + {};  // the first element its layout reads", input_type(p, k), k, k,
-                          p.offsets[k]));
+      pr.print("const $type$* in$k$_at = in$k$ + $offset$;  // the first element its layout reads",
+               {{"type", input_type(p, k)}, {"k", k}, {"offset", p.offsets[k]}});
       ptrs.back() = fmt::format("in{}_at", k);
     }
   }
@@ -524,7 +545,7 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
   };
   std::size_t first = 0;
   if (p.split) {
-    pr.line(fmt::format("// row block i0 of the split loop (extent {})", r.outer.front().extent));
+    pr.print("// row block i0 of the split loop (extent $extent$)", {{"extent", r.outer.front().extent}});
     advance_all(r.outer.front(), "i0", 0);
     first = 1;
   } else {
@@ -532,13 +553,16 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
   }
   for (std::size_t d = first; d < r.outer.size(); ++d) {
     const std::string i = fmt::format("i{}", d);
-    pr.open(fmt::format("for (std::int64_t {0} = 0; {0} < {1}; ++{0})", i, r.outer[d].extent));
+    pr.open("for (std::int64_t $i$ = 0; $i$ < $extent$; ++$i$)", {{"i", i}, {"extent", r.outer[d].extent}});
     advance_all(r.outer[d], i, d);
   }
-  pr.line(fmt::format("// {} of {} elements: {} reduction pass{}, then {}",
-                      r.rows_per_step == 2 ? "two rows (a, then b pass by pass)" : "one row", r.row, r.passes,
-                      r.passes == 1 ? "" : "es", r.out_per_row ? "its one value" : "the output pass"));
-  if (r.stash) pr.line(fmt::format("// t{} (a math function's) is computed once, in the last pass, and read back", *r.stash));
+  pr.print("// $rows$ of $row$ elements: $passes$ reduction pass$es$, then $then$",
+           {{"rows", r.rows_per_step == 2 ? "two rows (a, then b pass by pass)" : "one row"},
+            {"row", r.row},
+            {"passes", r.passes},
+            {"es", r.passes == 1 ? "" : "es"},
+            {"then", r.out_per_row ? "its one value" : "the output pass"}});
+  if (r.stash) pr.print("// t$node$ (a math function's) is computed once, in the last pass, and read back", {{"node", *r.stash}});
   if (r.prefetch_next && ip.vector) pr.line("// the output pass prefetches the next step's rows: " + r.prefetch_why);
   std::vector<RowEmitter> rows;
   rows.emplace_back(p, ip, voc, streaming, pr, "", ptrs, out);
@@ -547,9 +571,10 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
     for (std::size_t k = 0; k < next.size(); ++k) {
       if (r.pair.in[k] == 0) continue;
       next[k] = fmt::format("in{}_b", k);
-      pr.line(fmt::format("const {}* {} = {} + {};", input_type(p, k), next[k], ptrs[k], r.pair.in[k]));
+      pr.print("const $type$* $next$ = $ptr$ + $stride$;",
+               {{"type", input_type(p, k)}, {"next", next[k]}, {"ptr", ptrs[k]}, {"stride", r.pair.in[k]}});
     }
-    pr.line(fmt::format("{}* out_b = {} + {};", out_elem, out, r.pair.out));
+    pr.print("$type$* out_b = $out$ + $stride$;", {{"type", out_elem}, {"out", out}, {"stride", r.pair.out}});
     rows.emplace_back(p, ip, voc, streaming, pr, "_b", next, "out_b");
   }
   for (RowEmitter& row : rows) row.begin();
@@ -557,7 +582,7 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
     for (RowEmitter& row : rows) row.pass(k);
   }
   for (RowEmitter& row : rows) row.finish();
-  for (std::size_t d = r.outer.size(); d-- > first;) pr.close(fmt::format("for i{}", d));
+  for (std::size_t d = r.outer.size(); d-- > first;) pr.close("for i" + std::to_string(d));
   return pr.take();
 }
 
