@@ -3,7 +3,7 @@
 # and ends with the summary line. See README.md, "## Benchmarks".
 #
 #   bash bench/run.sh [BUILD_DIR]        (default: build-bench)
-#   bash bench/run.sh --kind KIND [BUILD_DIR [ARGS...]]
+#   bash bench/run.sh --kind KIND [BUILD_DIR] [ARGS...]
 #
 # --kind runs one kind of benchmark instead, with the same dependencies and
 # build (docs/benchmarks.md): single (the default: single ops and fused
@@ -40,8 +40,12 @@ case $bench_kind in
   single | math | half | onnx | rows | transpose | ulp | scale) ;;
   *) echo "bench: unknown kind '$bench_kind' (single, math, half, onnx, rows, transpose, ulp, scale)" >&2; exit 2 ;;
 esac
-build=${1:-$root/build-bench}
-[ $# -gt 0 ] && shift
+# BUILD_DIR is the first argument unless it is an option (of the kind's command).
+build=$root/build-bench
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+  build=$1
+  shift
+fi
 build=$(mkdir -p "$build" && cd "$build" && pwd)
 reps=${BENCH_REPETITIONS:-24}
 min_time=${BENCH_MIN_TIME:-0.03}
