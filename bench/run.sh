@@ -11,7 +11,10 @@
 # half (bench/half/run.sh), onnx (bench/onnx/run.sh), rows
 # (bench/rows/rows_bench.py), transpose (bench/transpose/transpose_bench.py),
 # ulp (bench/ulp/run.sh: every f32 input of the math functions) or scale
-# (bench/scale/run.sh); ARGS go to that kind's command.
+# (bench/scale/run.sh); or one of the studies behind the planner's facts
+# (docs/design/planner.md): plan_ab (two CPU kinds' plans of every kernel,
+# bench/plan_ab/run.sh), stream_threshold (bench/stream_threshold/run.sh)
+# or loop_straddle (bench/loop_straddle/run.sh). ARGS go to that command.
 #
 # Environment: BENCH_CPU (default native: the CPU kind bcastgen plans the
 # kernels for, cpu_kinds.h), BENCH_REPETITIONS (default 24), BENCH_ROUNDS (default 3),
@@ -37,8 +40,9 @@ if [ "${1:-}" = --kind ]; then
   shift 2
 fi
 case $bench_kind in
-  single | math | half | onnx | rows | transpose | ulp | scale) ;;
-  *) echo "bench: unknown kind '$bench_kind' (single, math, half, onnx, rows, transpose, ulp, scale)" >&2; exit 2 ;;
+  single | math | half | onnx | rows | transpose | ulp | scale | plan_ab | stream_threshold | loop_straddle) ;;
+  *) echo "bench: unknown kind '$bench_kind' (single, math, half, onnx, rows, transpose, ulp, scale;" \
+          "studies: plan_ab, stream_threshold, loop_straddle)" >&2; exit 2 ;;
 esac
 # BUILD_DIR is the first argument unless it is an option (of the kind's command).
 build=$root/build-bench
@@ -84,6 +88,8 @@ if [ "$bench_kind" != single ]; then
     math | half | onnx | scale) exec bash "$root/bench/$bench_kind/run.sh" "$build" "$@" ;;
     rows | transpose) exec /usr/bin/python3 "$root/bench/$bench_kind/${bench_kind}_bench.py" --bcastgen "$bcastgen" "$@" ;;
     ulp) exec bash "$root/bench/ulp/run.sh" "$build" -- "$@" ;;
+    plan_ab | stream_threshold) exec bash "$root/bench/$bench_kind/run.sh" "$bcastgen" "$@" ;;
+    loop_straddle) exec bash "$root/bench/loop_straddle/run.sh" "$@" ;;
   esac
 fi
 ninja -C "$build" -j2 bcastgen_bench

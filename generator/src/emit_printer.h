@@ -1,4 +1,4 @@
-// Helpers of the body emitters (emit_body.cpp, emit_rows.cpp): an indented
+// Helpers of the body emitters (emit_body_code.h, emit_rows.cpp): an indented
 // printer and the C++ spelling of literals and offsets.
 #pragma once
 
