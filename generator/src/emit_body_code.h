@@ -92,14 +92,8 @@ class BodyCode {
       }
     };
     // The split loop runs outside this body: i0 arrives as a parameter.
-    std::size_t first = 0;
-    if (p_.split) {
-      pr_.print("// iteration i0 of the split loop (extent $extent$)", {{"extent", ip_.outer.front().extent}});
-      advance_all(ip_.outer.front(), "i0", 0);
-      first = 1;
-    } else {
-      pr_.line("(void)i0;  // one piece: no split loop");
-    }
+    const std::size_t first = split_iteration(pr_, p_.split, "iteration", p_.split ? ip_.outer.front().extent : 0,
+                                              [&] { advance_all(ip_.outer.front(), "i0", 0); });
     setups_at(-1);
     if (p_.split) setups_at(0);
     // The other outer loops: constant extents and strides; an input that

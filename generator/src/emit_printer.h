@@ -108,6 +108,19 @@ inline void advance_pointer(Printer& pr, std::string& ptr, const std::string& na
   ptr = next;
 }
 
+// The split loop's iteration i0 (`advance` moves the pointers by it), or a
+// note that the body has none: the depth of the first loop the body opens.
+template <class Advance>
+std::size_t split_iteration(Printer& pr, bool split, const char* what, std::int64_t extent, Advance advance) {
+  if (!split) {
+    pr.line("(void)i0;  // one piece: no split loop");
+    return 0;
+  }
+  pr.print("// $what$ i0 of the split loop (extent $extent$)", {{"what", what}, {"extent", extent}});
+  advance();
+  return 1;
+}
+
 // The scalar op (ops.h) of a computed node over its operands' expressions.
 inline std::string scalar_call(const ExprNode& n, const std::vector<std::string>& a) {
   switch (n.kind) {
