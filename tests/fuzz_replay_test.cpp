@@ -1,8 +1,10 @@
 // The fuzz targets (fuzz/*_fuzzer.cpp) replayed on their checked-in seed
 // corpora (fuzz/corpus/<target>/) and on every input that once found a bug
-// (fuzz/regressions/<target>/), in the ordinary test suite (and so under
-// the sanitizer build too). Each input runs in a forked child, so a broken
-// invariant (FUZZ_CHECK aborts) or a crash fails that input and names it.
+// (fuzz/regressions/<target>/), in the ordinary test suite, and the
+// regressions under the sanitizer build too (scripts/test.sh leaves the
+// seeds there to its fuzz stage, which runs them first under ASan and
+// UBSan). Each input runs in a forked child, so a broken invariant
+// (FUZZ_CHECK aborts) or a crash fails that input and names it.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>

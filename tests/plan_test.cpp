@@ -10,6 +10,7 @@
 
 #include "bcastgen/gen/expr.h"
 #include "bcastgen/gen/plan.h"
+#include "bcastgen/gen/vocabulary.h"
 
 namespace {
 
@@ -807,4 +808,45 @@ TEST(Plan, Bf16RootOfBf16ValuesIsStoredUnrounded) {
   EXPECT_TRUE(in_type("max(x, cast(y, bf16))", DType::F32));  // the cast rounded
   EXPECT_FALSE(in_type("cast(max(y, 0), bf16)", DType::F32));
   EXPECT_FALSE(plan_kernel(fused("max(x, 0)", {{"x", {64}, DType::F16, {}}}), options()).root_in_type);
+}
+
+// The stores are the plan's (IsaPlan::RootStores), forms of the output
+// type's vocabulary: a bf16 root of bf16 values stores unrounded, AVX2's
+// partial vector stores its first lanes plainly, a compare into bool on AVX2
+// stores four vectors' results at once, and the streaming twin streams.
+TEST(Plan, StoresAreTheVocabularysFormsTheProofsAllow) {
+  const bcastgen::gen::Vocabulary& voc = bcastgen::gen::Vocabulary::builtin();
+  PlanOptions o = options();
+  o.isas = {Isa::Avx512Bf16, Isa::Avx512, Isa::Avx2};
+  const KernelPlan picks =
+      plan_kernel(fused("max(x, y)", {{"x", {4096}, DType::Bf16, {}}, {"y", {4096}, DType::Bf16, {}}}), o);
+  ASSERT_TRUE(picks.root_in_type);
+  const std::string& exact = voc.type(Isa::Avx512Bf16, DType::Bf16)->store_exact;
+  ASSERT_FALSE(exact.empty());
+  EXPECT_EQ(isa_plan(picks, Isa::Avx512Bf16).stores.whole, exact);
+  EXPECT_EQ(isa_plan(picks, Isa::Avx512Bf16).stores.group, "") << "one unrounded store is cheaper than a pair";
+
+  // The Array API example: gathered blocks of 5 x 7 elements, each ending in a partial vector.
+  const KernelPlan add = plan_kernel(binary(Op::Add, DType::F32, {8, 1, 6, 1}, {7, 1, 5}), o);
+  const IsaPlan& y = isa_plan(add, Isa::Avx2);
+  ASSERT_FALSE(y.block.empty()) << y.why;
+  ASSERT_GT(y.tail_lanes, 0) << y.why;
+  EXPECT_TRUE(y.stores.partial_first);
+  EXPECT_EQ(y.stores.partial, voc.type(Isa::Avx2, DType::F32)->store_first);
+  EXPECT_EQ(y.stores.whole, voc.type(Isa::Avx2, DType::F32)->store);
+  EXPECT_FALSE(isa_plan(add, Isa::Avx512).stores.partial_first);
+  EXPECT_EQ(isa_plan(add, Isa::Avx512).stores.partial, voc.type(Isa::Avx512, DType::F32)->store_tail);
+
+  const KernelPlan greater = plan_kernel(binary(Op::Greater, DType::F32, {1024, 1024}, {1024}), o);
+  const IsaPlan& g = isa_plan(greater, Isa::Avx2);
+  EXPECT_EQ(g.stores.whole, voc.type(Isa::Avx2, DType::F32)->store_bool);
+  EXPECT_EQ(g.stores.group, voc.type(Isa::Avx2, DType::F32)->store_bool4);
+  EXPECT_EQ(g.stores.group_size, 4);
+
+  o.stream_threshold_bytes = 1;
+  const KernelPlan streamed = plan_kernel(binary(Op::Add, DType::F32, {1024, 1024}, {1024}), o);
+  const IsaPlan& z = isa_plan(streamed, Isa::Avx512);
+  ASSERT_TRUE(z.stream) << z.why;
+  EXPECT_EQ(z.root_stores(false).whole, voc.type(Isa::Avx512, DType::F32)->store);
+  EXPECT_EQ(z.root_stores(true).whole, voc.type(Isa::Avx512, DType::F32)->stream);
 }

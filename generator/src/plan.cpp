@@ -319,10 +319,6 @@ std::string parts_note(const KernelPlan& p, const IsaPlan& ip) {
   return s.empty() ? "" : fmt::format("; mixed widths in lanes of {}: {} per vector", dtype_name(ip.lane_dtype), s);
 }
 
-}  // namespace
-
-namespace {
-
 // The form that stores two adjacent vectors of the kernel's result as one
 // (out_type's store_pair or stream_pair), or "" where the vocabulary has
 // none or the result takes a cheaper single store (its exact forms). The
@@ -1057,7 +1053,6 @@ bool root_nans_exact_in_bf16(const ExprDag& d) {
 std::optional<std::int64_t> stream_threshold(const KernelPlan& p, const PlanOptions& opt) {
   return stream_rule(p, opt).bytes;
 }
-
 
 PlanOptions plan_options(const Spec& spec) {
   PlanOptions opt;
