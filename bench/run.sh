@@ -39,11 +39,11 @@ if [ "${1:-}" = --kind ]; then
   bench_kind=${2:?--kind needs a kind}
   shift 2
 fi
-case $bench_kind in
-  single | math | half | onnx | rows | transpose | ulp | scale | plan_ab | stream_threshold | loop_straddle) ;;
-  *) echo "bench: unknown kind '$bench_kind' (single, math, half, onnx, rows, transpose, ulp, scale;" \
-          "studies: plan_ab, stream_threshold, loop_straddle)" >&2; exit 2 ;;
-esac
+kinds=(single math half onnx rows transpose ulp scale plan_ab stream_threshold loop_straddle)
+if [[ " ${kinds[*]} " != *" $bench_kind "* ]]; then
+  echo "bench: unknown kind '$bench_kind' (${kinds[*]})" >&2
+  exit 2
+fi
 # BUILD_DIR is the first argument unless it is an option (of the kind's command).
 build=$root/build-bench
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then

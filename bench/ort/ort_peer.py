@@ -11,16 +11,20 @@ microseconds, the session's own overhead excluded).
 import json
 import os
 import subprocess
+import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper, save
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from numpy_bench import DTYPES  # noqa: E402
 # bench/install-deps.sh installs onnxruntime-node here (package.json).
 NODE_MODULES = os.path.join(HERE, "node_modules")
 ONNX_TYPE = {"f32": TensorProto.FLOAT, "f16": TensorProto.FLOAT16, "u8": TensorProto.UINT8,
              "i32": TensorProto.INT32, "bool": TensorProto.BOOL}
-NUMPY_TYPE = {"f32": np.float32, "f16": np.float16, "u8": np.uint8, "i32": np.int32, "bool": np.bool_}
+# numpy_bench.py's element types, and f16 for bench/half.
+NUMPY_TYPE = dict(DTYPES, f16=np.float16)
 
 
 class OrtFailure(Exception):

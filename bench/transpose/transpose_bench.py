@@ -72,28 +72,19 @@ def torch_ns(x, g, b, reps=21):
 
 
 def ort_ns(work, x, g, b, runs=21):
-    from onnx import TensorProto, helper, save
-    f = TensorProto.FLOAT
-    graph = helper.make_graph(
-        [helper.make_node("Transpose", ["x"], ["xt"], perm=[0, 2, 1]), helper.make_node("Mul", ["xt", "g"], ["t"]),
-         helper.make_node("Add", ["t", "b"], ["y"])], "transpose_bias",
-        [helper.make_tensor_value_info("x", f, [B, I, J]), helper.make_tensor_value_info("g", f, [I]),
-         helper.make_tensor_value_info("b", f, [I])], [helper.make_tensor_value_info("y", f, [B, J, I])])
     model = os.path.join(work, "transpose_bias.onnx")
-    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), model)
-    entry = {"case": "transpose_bias", "model": model, "inputs": [],
-             "output": {"name": "y", "dtype": "f32", "shape": [B, J, I], "file": os.path.join(work, "ort.out")}}
-    for name, a in (("x", x), ("g", g), ("b", b)):
-        a.tofile(os.path.join(work, name + ".bin"))
-        entry["inputs"].append({"name": name, "dtype": "f32", "shape": list(a.shape),
-                                "file": os.path.join(work, name + ".bin")})
+    nodes = [("Transpose", ["x"], "xt", {"perm": [0, 2, 1]}), ("Mul", ["xt", "g"], "t"), ("Add", ["t", "b"], "y")]
+    ort_peer.save_model(model, nodes, [("x", "f32", [B, I, J]), ("g", "f32", [I]), ("b", "f32", [I])],
+                        ("y", "f32", [B, J, I]))
+    entry = ort_peer.case_entry(work, "transpose_bias", model, [("x", "f32", x), ("g", "f32", g), ("b", "f32", b)],
+                                ("y", "f32", [B, J, I]))
     try:
         r = ort_peer.run([entry], runs, work)["transpose_bias"]
     except ort_peer.OrtFailure as e:
         sys.exit(str(e))
     if "error" in r:
         sys.exit("onnxruntime: " + r["error"])
-    return statistics.median(r["samples_ns"]), r["graph"], np.fromfile(entry["output"]["file"], np.float32)
+    return statistics.median(r["samples_ns"]), r["graph"], ort_peer.read_output(entry)
 
 
 def main():

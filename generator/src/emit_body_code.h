@@ -30,7 +30,6 @@ class BodyCode {
     if (ip.vector) {
       tv_ = voc.type(ip.isa, ip.lane_dtype);
       iv_ = voc.isa(ip.isa);
-      cmp_bools_ = ip.lane_dtype != DType::Bool;
     }
     uses_.assign(dag_.nodes.size(), 0);
     for (const ExprNode& n : dag_.nodes) {
@@ -92,8 +91,8 @@ class BodyCode {
       }
     };
     // The split loop runs outside this body: i0 arrives as a parameter.
-    const std::size_t first = split_iteration(pr_, p_.split, "iteration", p_.split ? ip_.outer.front().extent : 0,
-                                              [&] { advance_all(ip_.outer.front(), "i0", 0); });
+    const std::size_t first =
+        split_iteration(pr_, p_.split, "iteration", ip_.outer, [&](const Loop& l) { advance_all(l, "i0", 0); });
     setups_at(-1);
     if (p_.split) setups_at(0);
     // The other outer loops: constant extents and strides; an input that
@@ -170,12 +169,7 @@ class BodyCode {
     return node(i).kind == ExprKind::Input ? &inputs_[node(i).input] : nullptr;
   }
   // A bool held as a compare result of the lanes (not as a byte vector).
-  // (Under bool lanes, only a comparison's result is a compare result.)
-  bool is_cmp(std::size_t i) const {
-    i = canon(i);
-    if (node(i).dtype != DType::Bool) return false;
-    return cmp_bools_ || (node(i).kind == ExprKind::Binary && op_kind(node(i).op) == OpKind::Comparison);
-  }
+  bool is_cmp(std::size_t i) const { return is_compare_result(dag_, i, ip_.lane_dtype); }
 
   // --- Scalar code --------------------------------------------------------
 
@@ -663,7 +657,7 @@ class BodyCode {
   const IsaPlan& ip_;
   const Vocabulary& voc_;
   const ExprDag& dag_;
-  bool streaming_, cmp_bools_ = false;
+  bool streaming_;
   const TypeVocabulary* tv_ = nullptr;
   const IsaVocabulary* iv_ = nullptr;
   std::vector<Input> inputs_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bcastgen/expr.h"
+#include "bcastgen/gen/plan.h"
 #include "bcastgen/gen/vocabulary.h"
 #include "bcastgen/half.h"
 
@@ -108,16 +109,18 @@ inline void advance_pointer(Printer& pr, std::string& ptr, const std::string& na
   ptr = next;
 }
 
-// The split loop's iteration i0 (`advance` moves the pointers by it), or a
-// note that the body has none: the depth of the first loop the body opens.
+// The split loop's iteration i0 (the first of `outer`; `advance` moves the
+// pointers by it), or a note that the body has none: the depth of the
+// first loop the body opens.
 template <class Advance>
-std::size_t split_iteration(Printer& pr, bool split, const char* what, std::int64_t extent, Advance advance) {
+std::size_t split_iteration(Printer& pr, bool split, const char* what, const std::vector<Loop>& outer,
+                            Advance advance) {
   if (!split) {
     pr.line("(void)i0;  // one piece: no split loop");
     return 0;
   }
-  pr.print("// $what$ i0 of the split loop (extent $extent$)", {{"what", what}, {"extent", extent}});
-  advance();
+  pr.print("// $what$ i0 of the split loop (extent $extent$)", {{"what", what}, {"extent", outer.front().extent}});
+  advance(outer.front());
   return 1;
 }
 

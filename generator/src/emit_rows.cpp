@@ -543,8 +543,8 @@ std::string emit_row_body(const KernelPlan& p, const IsaPlan& ip, const Vocabula
     }
     advance_pointer(pr, out, "out", out_elem, l.out, i, depth);
   };
-  const std::size_t first = split_iteration(pr, p.split, "row block", p.split ? r.outer.front().extent : 0,
-                                            [&] { advance_all(r.outer.front(), "i0", 0); });
+  const std::size_t first =
+      split_iteration(pr, p.split, "row block", r.outer, [&](const Loop& l) { advance_all(l, "i0", 0); });
   for (std::size_t d = first; d < r.outer.size(); ++d) {
     const std::string i = fmt::format("i{}", d);
     pr.open("for (std::int64_t $i$ = 0; $i$ < $extent$; ++$i$)", {{"i", i}, {"extent", r.outer[d].extent}});

@@ -338,10 +338,7 @@ const std::string& pair_store_form(const KernelPlan& p, const TypeVocabulary& t,
 // those forms.
 IsaPlan::RootStores root_stores(const KernelPlan& p, const IsaPlan& ip, const Vocabulary& voc, bool streaming) {
   const ExprDag& d = p.spec.expr;
-  const ExprNode& root = d.nodes[expand_operand(d, d.root)];
-  // Under bool lanes, only a comparison's result is a compare result.
-  const bool cmp = root.dtype == DType::Bool && (ip.lane_dtype != DType::Bool ||
-                                                 (root.kind == ExprKind::Binary && op_kind(root.op) == OpKind::Comparison));
+  const bool cmp = is_compare_result(d, d.root, ip.lane_dtype);
   const DType t = d.nodes[d.root].dtype;
   const TypeVocabulary* tv = voc.type(ip.isa, t == DType::Bool ? ip.lane_dtype : t);
   IsaPlan::RootStores s;
@@ -386,6 +383,12 @@ void plan_root_stores(const KernelPlan& p, IsaPlan& ip, const Vocabulary& voc) {
 }
 
 }  // namespace
+
+bool is_compare_result(const ExprDag& d, std::size_t i, DType lane_dtype) {
+  const ExprNode& n = d.nodes[expand_operand(d, i)];
+  if (n.dtype != DType::Bool) return false;
+  return lane_dtype != DType::Bool || (n.kind == ExprKind::Binary && op_kind(n.op) == OpKind::Comparison);
+}
 
 DType form_dtype(const ExprDag& d, std::size_t i, DType t, Isa isa, const Vocabulary& voc) {
   const bool held_as_f32 = voc.lane_bytes(isa, d.nodes[i].dtype) == dtype_lane_size(DType::F32);

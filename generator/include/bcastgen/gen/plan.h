@@ -310,6 +310,12 @@ KernelPlan plan_kernel(const KernelSpec& k, BroadcastInputs shapes, const PlanOp
 // exact.) (Native 16-bit lanes, avx512fp16's f16, keep their own forms.)
 DType form_dtype(const ExprDag& d, std::size_t i, DType t, Isa isa, const Vocabulary& voc);
 
+// Whether node i of `d` (the value its Expand nodes stand for) is a bool
+// held in vectors as a compare result over lanes of lane_dtype, not as bool
+// bytes: every bool under lanes of a number type, and under bool lanes only
+// a comparison's result. Its stores are the bool ones (IsaPlan::RootStores).
+bool is_compare_result(const ExprDag& d, std::size_t i, DType lane_dtype);
+
 // Human-readable plan, for `bcastgen explain` and generated comments.
 std::string describe_loops(const KernelPlan& plan, const std::string& indent);
 // The DAG, one node per line, for generated comments and explain.
