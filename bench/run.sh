@@ -3,7 +3,7 @@
 # and ends with the summary line. See README.md, "## Benchmarks".
 #
 #   bash bench/run.sh [BUILD_DIR]        (default: build-bench)
-#   bash bench/run.sh --kind KIND [BUILD_DIR] [ARGS...]
+#   bash bench/run.sh --kind KIND [BUILD_DIR] [ARGS...]   (BUILD_DIR: an existing directory or a path with a /)
 #
 # --kind runs one kind of benchmark instead, with the same dependencies and
 # build (docs/benchmarks.md): single (the default: single ops and fused
@@ -44,9 +44,12 @@ if [[ " ${kinds[*]} " != *" $bench_kind "* ]]; then
   echo "bench: unknown kind '$bench_kind' (${kinds[*]})" >&2
   exit 2
 fi
-# BUILD_DIR is the first argument unless it is an option (of the kind's command).
+# BUILD_DIR is the first argument where it is one: always for the single
+# kind, which takes no other; for the others only an existing directory or a
+# path with a slash, since a kind's arguments may be names (--kind ulp exp).
 build=$root/build-bench
-if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ] &&
+   { [ "$bench_kind" = single ] || [ -d "$1" ] || [ "${1#*/}" != "$1" ]; }; then
   build=$1
   shift
 fi
@@ -62,7 +65,8 @@ bash "$root/bench/install-deps.sh"
 configure() {
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DBCASTGEN_BUILD_BENCH=ON -DBCASTGEN_BUILD_TESTS=OFF -DBCASTGEN_WITH_CLANG=OFF \
-    -DBCASTGEN_BENCH_CPU="${BENCH_CPU:-native}" -DBCASTGEN_BENCH_WISDOM_DIR="$1" >/dev/null
+    -DBCASTGEN_BENCH_CPU="${BENCH_CPU:-native}" -DBCASTGEN_BENCH_WISDOM_DIR="$1" \
+    -DBCASTGEN_BENCH_ONNX_LIGHT_ONLY="$([ -n "${BENCH_ONNX_LIGHT_ONLY:-}" ] && echo ON || echo OFF)" >/dev/null
 }
 # BENCH_TUNE=1: each spec's kernels planned per kernel as `bcastgen tune`
 # measures them on this machine (README "Plans per CPU kind"), else as the
@@ -81,18 +85,23 @@ if [ "${BENCH_TUNE:-0}" = 1 ]; then
 fi
 configure "$wisdom_dir"
 if [ "$bench_kind" != single ]; then
-  ninja -C "$build" -j2 bcastgen
+  # Each kind's programs are built by its CMakeLists.txt (target bench_KIND);
+  # transpose needs only bcastgen (`bcastgen run`), plan_ab and scale compile
+  # what they are given or measure.
+  case $bench_kind in
+    transpose | plan_ab | scale) ninja -C "$build" -j2 bcastgen ;;
+    *) ninja -C "$build" -j2 bcastgen "bench_$bench_kind" ;;
+  esac
   echo "bench: built in $(( $(date +%s) - start )) s; kind $bench_kind"
   bcastgen=$build/generator/bcastgen
   case $bench_kind in
-    math | half | onnx | scale) exec bash "$root/bench/$bench_kind/run.sh" "$build" "$@" ;;
+    math | half | onnx | scale | stream_threshold | loop_straddle) exec bash "$root/bench/$bench_kind/run.sh" "$build" "$@" ;;
     rows | transpose) exec /usr/bin/python3 "$root/bench/$bench_kind/${bench_kind}_bench.py" --bcastgen "$bcastgen" "$@" ;;
     ulp) exec bash "$root/bench/ulp/run.sh" "$build" -- "$@" ;;
-    plan_ab | stream_threshold) exec bash "$root/bench/$bench_kind/run.sh" "$bcastgen" "$@" ;;
-    loop_straddle) exec bash "$root/bench/loop_straddle/run.sh" "$@" ;;
+    plan_ab) exec bash "$root/bench/plan_ab/run.sh" "$bcastgen" "$@" ;;
   esac
 fi
-ninja -C "$build" -j2 bcastgen_bench
+ninja -C "$build" -j2 bcastgen_bench bench_rows
 echo "bench: built in $(( $(date +%s) - start )) s"
 
 # A filter that matches no benchmark would leave nothing to report: say so

@@ -2,7 +2,7 @@
 // kernels of the same shapes against PyTorch, oneDNN, Eigen and Halide on one
 // thread; prints one line per (case, element type, peer): the median time
 // of BENCH_REPETITIONS runs, and the elements that differ from bcastgen's
-// output (NaN equals NaN). bench/half/run.sh builds and runs it, NumPy
+// output (NaN equals NaN). bench/half/CMakeLists.txt builds it, bench/half/run.sh runs it, NumPy
 // (numpy_half.py) beside it, and report.py prints the table.
 #include <algorithm>
 #include <chrono>

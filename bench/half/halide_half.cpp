@@ -1,6 +1,6 @@
 // bench/half's Halide 14 pipelines: the binary cases, BatchNorm + ReLU and
 // the mixed-precision add, in the element type `elem` (float32, float16 or
-// bfloat16), on untyped inputs whose types and ranks bench/half/run.sh sets
+// bfloat16), on untyped inputs whose types and ranks bench/half/CMakeLists.txt sets
 // (x.type=float16 x.dim=4 ...), shapes fixed by out_shape and in_shapes as
 // in bench/halide/fused_generators.cpp, and bench/halide's schedules
 // (pointwise.h). A Generator cannot name bfloat16 as a buffer type, so its

@@ -4,12 +4,13 @@
 # which loops straddle a page boundary (README, "Per CPU kind: AMD Zen 5";
 # the generated code's `#pragma GCC unroll 1`).
 #
-#   bash bench/loop_straddle/run.sh
+#   bash bench/run.sh --kind loop_straddle [BUILD_DIR]   (the way to run it: installs and configures)
+#   bash bench/loop_straddle/run.sh BUILD_DIR            (BUILD_DIR configured so already)
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-g++ -O3 -march=native -std=c++17 "$here/harness.cpp" -o "$work/harness"
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-$root/build-bench}
+ninja -C "$build" -j2 bench_loop_straddle >/dev/null
+work=$build/bench/loop_straddle
 # Where each form's loop over the rows (its last backward branch) lies.
 objdump -d --no-show-raw-insn -C "$work/harness" | /usr/bin/python3 -c '
 import re, sys

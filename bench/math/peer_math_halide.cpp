@@ -1,6 +1,6 @@
 // Halide 14 (halide/math_generator.cpp): one ahead-of-time pipeline per
-// (function, size) and per fused case, built by run.sh, which writes
-// halide_math.h: their headers and the list HALIDE_MATH_FUNCTIONS(X).
+// (function, size) and per fused case, built by bench/math/CMakeLists.txt,
+// which writes halide_math.h: their headers and the list HALIDE_MATH_FUNCTIONS(X).
 #include <HalideBuffer.h>
 
 #include <memory>

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """The README's tables of bench/math from its outputs:
 
-    bash bench/math/run.sh build > speed.txt
-    bash bench/math/run.sh build --accuracy > accuracy.txt
+    bash bench/run.sh --kind math > speed.txt
+    bash bench/run.sh --kind math --accuracy > accuracy.txt
     /usr/bin/python3 bench/math/report.py speed.txt accuracy.txt
 
 prints the peers' accuracy (max ulp over every 1367th bit pattern), the

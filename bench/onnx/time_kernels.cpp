@@ -1,5 +1,5 @@
 // Times every kernel of the generated tables listed in tables.h (written by
-// bench/onnx/run.sh: one `bcastgen onnx` output per model), on the ISA the
+// bench/onnx/CMakeLists.txt: one `bcastgen onnx` output per model), on the ISA the
 // CPU's dispatch picks, inputs uniform over [-4, 4), median of RUNS runs after
 // warm-up. Beside each, the copy roof of its traffic: the time memcpy takes
 // to move as many bytes (its parameters read once, its output written once),

@@ -1,6 +1,7 @@
 // Peer for bench/rows/rows_bench.py: Halide 14 (halide_rows_generator.cpp),
-// one ahead-of-time pipeline per case, built by rows_bench.py, which writes
-// halide_rows.h: their headers and the list HALIDE_ROWS_CASES(X). The
+// one ahead-of-time pipeline per case, built by bench/rows/CMakeLists.txt,
+// which writes halide_rows.h: their headers and the list
+// HALIDE_ROWS_CASES(X), X(case, rows, cols). The
 // buffers are wrapped outside the timed region; a timed call is one call of
 // the pipeline.
 //
@@ -29,11 +30,17 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   const int rows = std::atoi(argv[2]), cols = std::atoi(argv[3]), samples = std::atoi(argv[4]);
   Pipeline p = nullptr;
-#define BENCH_HALIDE_ROWS_PICK_(NAME) \
-  if (name == #NAME) p = &hl_##NAME;
+  int fixed_rows = 0, fixed_cols = 0;  // the pipeline's extents (bench/rows/CMakeLists.txt)
+#define BENCH_HALIDE_ROWS_PICK_(NAME, ROWS, COLS) \
+  if (name == #NAME) p = &hl_##NAME, fixed_rows = ROWS, fixed_cols = COLS;
   HALIDE_ROWS_CASES(BENCH_HALIDE_ROWS_PICK_)
 #undef BENCH_HALIDE_ROWS_PICK_
   if (p == nullptr) peer::fail(kName, "no pipeline for case " + name);
+  if (rows != fixed_rows || cols != fixed_cols) {
+    peer::fail(kName, "case " + name + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                          " but its pipeline was built for " + std::to_string(fixed_rows) + " x " +
+                          std::to_string(fixed_cols) + " (bench/rows/CMakeLists.txt)");
+  }
   const std::size_t n = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
   // x, then r if the case has it ([rows, cols]), then g and b ([cols]).
   const int given = argc - 6;

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """bcastgen's row kernels (LayerNorm, RMSNorm, Softmax) against their peers, in one run.
 
-    /usr/bin/python3 bench/rows/rows_bench.py [--bcastgen build/generator/bcastgen] [--rounds 3]
-                                              [--cases ln,softmax_128,...] [--quick]
+    bash bench/run.sh --kind rows [BUILD_DIR] [ARGS...]     (installs, configures and builds the peers)
+    /usr/bin/python3 bench/rows/rows_bench.py [--bcastgen build-bench/generator/bcastgen] [--peers DIR]
+                                              [--rounds 3] [--cases ln,softmax_128,...] [--quick]
 
 The cases, all f32 on one core (a case is picked by its id or its group):
   ln_4096 / ln_64 (group ln): LayerNorm over the last axis of x [4096, 768]
@@ -34,24 +35,23 @@ Each is timed, turn about in every round, as:
     LayerNormalization; RMSNorm as an exporter decomposes it, from Mul(x, x)
     and from Pow(x, 2) (the form ORT fuses); Softmax (opset 13);
     LayerNormalization + com.microsoft Gelu (Erf-decomposed if refused);
-  - oneDNN 2.6 (bench/rows/onednn_rows.cpp, built here with g++ -O2 -ldnnl,
-    OMP_NUM_THREADS=1): layer_normalization_forward (scale and shift,
-    statistics computed, inference) and softmax_forward; binary_add +
-    layer normalization for the residual case and layer normalization +
-    eltwise_gelu_erf for ln_gelu (two primitives). Skipped if libdnnl-dev is
-    not installed;
-  - XNNPACK (Debian's 2022-02 snapshot; bench/rows/xnnpack_rows.cpp, built
-    here with g++ -O2 -lXNNPACK, no threadpool: one thread), the Softmax
-    cases only: softmax_nc_f32 (create and setup outside the timing, the
-    median of batches of xnn_run_operator). Skipped if libxnnpack-dev is not
-    installed, or if its header has the newer softmax API (reshape split
-    from setup) that xnnpack_rows.cpp is not written for;
+  - oneDNN 2.6 (bench/rows/onednn_rows.cpp, OMP_NUM_THREADS=1):
+    layer_normalization_forward (scale and shift, statistics computed,
+    inference) and softmax_forward; binary_add + layer normalization for the
+    residual case and layer normalization + eltwise_gelu_erf for ln_gelu
+    (two primitives);
+  - XNNPACK (Debian's 2022-02 snapshot; bench/rows/xnnpack_rows.cpp, no
+    threadpool: one thread), the Softmax cases only: softmax_nc_f32 (create
+    and setup outside the timing, the median of batches of
+    xnn_run_operator). Left out if its header has the newer softmax API
+    (reshape split from setup) that xnnpack_rows.cpp is not written for;
   - Halide 14 (bench/rows/halide_rows_generator.cpp: one ahead-of-time
     pipeline per case for this CPU, the extents fixed, driven by
     halide_rows.cpp): each case as a Halide user schedules it for one core
     (partial sums over four vectors, per-row values at the row, the output
-    row vectorized; x + r and Softmax's exp kept in a row buffer). Skipped if
-    libhalide14-dev is not installed.
+    row vectorized; x + r and Softmax's exp kept in a row buffer).
+The C++ peers are built by bench/rows/CMakeLists.txt (`ninja bench_rows`,
+g++ -O2) into BUILD/bench/rows; one that is not there is skipped, and said so.
 
 The first round builds and checks everything: `bcastgen run --check` (the
 tool's own long-double reference, within its row tolerance) with
@@ -358,18 +358,13 @@ def ort_run(work, case, variant, runs):
     return statistics.median(r["samples_ns"]), what, r["graph"], out
 
 
-def onednn_build(work):
-    """Compiles onednn_rows.cpp; the executable, or None and why not."""
-    if not os.path.exists("/usr/include/dnnl.hpp"):
-        return None, "oneDNN skipped: /usr/include/dnnl.hpp is missing (bench/install-deps.sh installs libdnnl-dev)"
-    if "libdnnl.so" not in subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout:
-        return None, "oneDNN skipped: no libdnnl.so in ldconfig -p (bench/install-deps.sh installs libdnnl-dev)"
-    exe = os.path.join(work, "onednn_rows")
-    p = subprocess.run(["g++", "-O2", "-std=c++17", os.path.join(HERE, "onednn_rows.cpp"), "-o", exe, "-ldnnl"],
-                       capture_output=True, text=True)
-    if p.returncode:
-        return None, "oneDNN skipped: onednn_rows.cpp does not build:\n" + p.stderr.strip()
-    return exe, ""
+def built_peer(peers, name, what):
+    """The peer executable NAME that bench/rows/CMakeLists.txt built into PEERS; None and why not."""
+    exe = os.path.join(peers, name)
+    if os.access(exe, os.X_OK):
+        return exe, ""
+    return None, ("%s skipped: %s is not built (`bash bench/run.sh --kind rows` builds bench/rows/CMakeLists.txt's "
+                  "peers: `ninja bench_rows` in the benchmark's build)" % (what, exe))
 
 
 def peer_run(exe, mode, work, case, what, env=None, samples=15):
@@ -390,73 +385,8 @@ def onednn_run(exe, work, case):
     return peer_run(exe, case["onednn"], work, case, "oneDNN", dict(os.environ, OMP_NUM_THREADS="1"))
 
 
-def xnnpack_build(work):
-    """Compiles xnnpack_rows.cpp; the executable, or None and why not."""
-    header = "/usr/include/xnnpack.h"
-    if not os.path.exists(header):
-        return None, "XNNPACK skipped: %s is missing (bench/install-deps.sh installs libxnnpack-dev)" % header
-    if "libXNNPACK.so " not in subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout:
-        return None, "XNNPACK skipped: no libXNNPACK.so in ldconfig -p (bench/install-deps.sh installs libxnnpack-dev)"
-    text = open(header).read()
-    if "xnn_reshape_softmax_nc_f32" in text or "xnn_setup_softmax_nc_f32" not in text:
-        return None, ("XNNPACK skipped: %s has a softmax_nc_f32 API other than the 2022 snapshot's "
-                      "create(channels, input_stride, output_stride, flags) + setup(batch_size, input, output, "
-                      "threadpool) that xnnpack_rows.cpp calls" % header)
-    exe = os.path.join(work, "xnnpack_rows")
-    # libXNNPACK.so.0 names libpthreadpool and libcpuinfo itself (DT_NEEDED)
-    p = subprocess.run(["g++", "-O2", "-std=c++17", os.path.join(HERE, "xnnpack_rows.cpp"), "-o", exe, "-lXNNPACK"],
-                       capture_output=True, text=True)
-    if p.returncode:
-        return None, "XNNPACK skipped: xnnpack_rows.cpp does not build:\n" + p.stderr.strip()
-    return exe, ""
-
-
 def xnnpack_run(exe, work, case):
     return peer_run(exe, case["xnnpack"], work, case, "XNNPACK")
-
-
-def halide_build(work, cases):
-    """Builds the Halide generator, one pipeline per case and the driver; the executable, or None and why not."""
-    include, gengen = "/usr/include/halide14", "/usr/src/halide14/GenGen.cpp"
-    if not os.path.exists(os.path.join(include, "Halide.h")) or not os.path.exists(gengen):
-        return None, "Halide skipped: %s/Halide.h or %s is missing (bench/install-deps.sh installs libhalide14-dev)" % (
-            include, gengen)
-    hl = os.path.join(work, "halide")
-    os.makedirs(hl, exist_ok=True)
-    gen = os.path.join(hl, "rows_generator")
-
-    def step(argv, what):
-        p = subprocess.run(argv, capture_output=True, text=True)
-        if p.returncode:
-            raise Failure("Halide skipped: %s failed:\n%s" % (what, (p.stderr or p.stdout).strip()[-2000:]))
-
-    try:
-        step(["g++", "-std=c++17", "-O1", "-fno-rtti", "-I" + include, os.path.join(HERE, "halide_rows_generator.cpp"),
-              gengen, "-lHalide14", "-ldl", "-lpthread", "-o", gen], "building halide_rows_generator.cpp")
-        target = subprocess.run(["bash", os.path.join(ROOT, "bench", "halide", "host-target.sh")],
-                                capture_output=True, text=True, check=True).stdout.strip()
-        names = []
-        for c in cases:
-            if not c["halide"]:
-                continue
-            step([gen, "-g", "rows", "-o", hl, "-e", "static_library,h", "-f", "hl_" + c["id"],
-                  "target=%s-no_runtime-no_asserts-no_bounds_query" % target, "mode=" + c["halide"],
-                  "rows=%d" % c["rows"], "cols=%d" % c["cols"]], "generating the %s pipeline" % c["id"])
-            names.append(c["id"])
-        if not names:
-            return None, ""
-        step([gen, "-r", "hl_runtime", "-o", hl, "-e", "static_library", "target=" + target], "the Halide runtime")
-        with open(os.path.join(hl, "halide_rows.h"), "w") as f:
-            f.write("// Generated by bench/rows/rows_bench.py\n")
-            f.writelines('#include "hl_%s.h"\n' % n for n in names)
-            f.write("#define HALIDE_ROWS_CASES(X) %s\n" % " ".join("X(%s)" % n for n in names))
-        exe = os.path.join(work, "halide_rows")
-        step(["g++", "-O2", "-std=c++17", "-I" + include, "-I" + hl, os.path.join(HERE, "halide_rows.cpp")]
-             + [os.path.join(hl, "hl_%s.a" % n) for n in names]
-             + [os.path.join(hl, "hl_runtime.a"), "-ldl", "-lpthread", "-o", exe], "building halide_rows.cpp")
-    except (Failure, subprocess.CalledProcessError) as e:
-        return None, str(e)
-    return exe, ""
 
 
 def halide_run(exe, work, case):
@@ -481,7 +411,9 @@ def cpu_model():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bcastgen", default=os.path.join(ROOT, "build", "generator", "bcastgen"))
+    ap.add_argument("--bcastgen", default=os.path.join(ROOT, "build-bench", "generator", "bcastgen"))
+    ap.add_argument("--peers", default="", help="where the C++ peers are built (default: BUILD/bench/rows of "
+                    "--bcastgen's BUILD/generator/bcastgen)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cases", default="", help="comma-separated case ids or groups (default: all)")
     ap.add_argument("--quick", action="store_true", help="1 round, the in-cache cases only (a smoke test)")
@@ -512,20 +444,15 @@ def main():
     failures, notes = [], []
     import torch
     torch.set_num_threads(1)
-    onednn_exe, why = onednn_build(work)
-    if why:
-        notes.append(why)
-        print(why, file=sys.stderr)
-    halide_exe, why = halide_build(work, cases)
-    if why:
-        notes.append(why)
-        print(why, file=sys.stderr)
-    xnnpack_exe = None
-    if any(c["xnnpack"] for c in cases):
-        xnnpack_exe, why = xnnpack_build(work)
+    peers = args.peers or os.path.join(os.path.dirname(os.path.dirname(exe)), "bench", "rows")
+    peer_exes = {}
+    for name, what, wanted in (("onednn_rows", "oneDNN", True), ("halide_rows", "Halide", True),
+                               ("xnnpack_rows", "XNNPACK", any(c["xnnpack"] for c in cases))):
+        peer_exes[name], why = built_peer(peers, name, what) if wanted else (None, "")
         if why:
             notes.append(why)
             print(why, file=sys.stderr)
+    onednn_exe, halide_exe, xnnpack_exe = peer_exes["onednn_rows"], peer_exes["halide_rows"], peer_exes["xnnpack_rows"]
 
     t_start = time.time()
     try:

@@ -4,15 +4,13 @@
 # streaming stores, over footprints from 16 to 128 MiB, for kernels that
 # read and write in different shares (make_specs.py).
 #
-#   bash bench/stream_threshold/run.sh [BCASTGEN]   (default: build/generator/bcastgen)
+# make_specs.py's kernels, planned for the CPU kind the build was configured
+# with, and harness.cpp are built by bench/stream_threshold/CMakeLists.txt.
+#
+#   bash bench/run.sh --kind stream_threshold [BUILD_DIR]   (the way to run it: installs and configures)
+#   bash bench/stream_threshold/run.sh BUILD_DIR            (BUILD_DIR configured so already)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-bcastgen=${1:-$root/build/generator/bcastgen}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-/usr/bin/python3 "$root/bench/stream_threshold/make_specs.py" "$work"
-"$bcastgen" generate "$work/s.yaml" -o "$work" --shards 1 >/dev/null
-"$bcastgen" generate "$work/n.yaml" -o "$work" --shards 1 >/dev/null
-g++ -O2 -std=c++17 -I "$work" -I "$root/runtime/include" "$root/bench/stream_threshold/harness.cpp" \
-  "$work/s.cpp" "$work/n.cpp" -o "$work/harness"
-"$work/harness"
+build=${1:-$root/build-bench}
+ninja -C "$build" -j2 bench_stream_threshold >/dev/null
+"$build/bench/stream_threshold/harness"

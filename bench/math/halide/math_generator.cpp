@@ -1,5 +1,5 @@
 // The Halide 14 peer of bench/math: one generator, `math`, instantiated by
-// bench/math/run.sh once per (function, size) and once per fused case, ahead
+// bench/math/CMakeLists.txt once per (function, size) and once per fused case, ahead
 // of time for the host (no_asserts, no_bounds_query), the buffers' extents
 // fixed. Each function is written as a Halide user writes it: Halide's own
 // exp, log and erf for f32 (vectorized polynomials; its tanh calls the C
