@@ -21,7 +21,7 @@ bash "$root/scripts/install-deps.sh" \
   libeigen3-dev \
   libhalide14-0-dev \
   libtorch-dev \
-  python3-numpy python3-onnx python3-torch \
+  python3-numpy python3-onnx python3-torch python3-yaml \
   distcc \
   nodejs "${npm[@]}"
 if [ ! -d "$root/bench/ort/node_modules/onnxruntime-node" ]; then

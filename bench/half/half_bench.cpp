@@ -12,10 +12,13 @@
 #include <cstring>
 #include <iterator>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bcastgen/cpu.h"
 #include "bcastgen/half.h"
+#include "bcastgen/registry.h"
 #include "buffers.h"
 #include "cases.h"
 #include "half_peers.h"
@@ -30,43 +33,75 @@ std::int64_t numel(const std::vector<std::int64_t>& s) {
   return n;
 }
 
-const std::vector<Case>& cases() {
-  static const std::vector<Case> c = {
-      {"bias_add", Kind::Add, {{1, 64, 56, 56}, {1, 64, 1, 1}}, {1, 64, 56, 56}},
-      {"ln_scale", Kind::Multiply, {{8, 128, 768}, {1, 1, 768}}, {8, 128, 768}},
-      {"nhwc", Kind::Subtract, {{1, 224, 224, 3}, {1, 1, 1, 3}}, {1, 224, 224, 3}},
-      {"mask", Kind::Add, {{8, 12, 128, 128}, {8, 1, 1, 128}}, {8, 12, 128, 128}},
-      {"bn_relu", Kind::BnRelu, {{1, 64, 112, 112}, {1, 64, 1, 1}, {1, 64, 1, 1}}, {1, 64, 112, 112}},
-      {"mixed", Kind::Mixed, {{8, 128, 768}, {1, 1, 768}}, {8, 128, 768}},
-      {"big_add", Kind::Add, {{4096, 4096}, {1, 4096}}, {4096, 4096}},
-  };
+// A case in each element type: the kernels of cases.yaml named CASE_f32,
+// CASE_f16 and CASE_bf16, through the generated table (cases_kernels()),
+// the one list of the cases.
+struct TableCase {
+  Case c;
+  const bcastgen::KernelEntry* kernels[3] = {};  // by Elem
+};
+
+Elem elem_of_suffix(const std::string& s) {
+  for (Elem e : {Elem::F32, Elem::F16, Elem::Bf16}) {
+    if (s == elem_name(e)) return e;
+  }
+  throw std::runtime_error("half_bench: kernel suffix '" + s + "' is not f32, f16 or bf16");
+}
+
+// The peers' form of a kernel: one binary op, max(x * s + t, 0), or the
+// mixed case (inputs of two types; its f32 twin takes the same form).
+Kind kind_of(const std::string& name, const bcastgen::KernelEntry& k) {
+  if (name == "mixed") return Kind::Mixed;
+  if (std::string(k.expr) == "max(x * s + t, 0)") return Kind::BnRelu;
+  const bcastgen::ExprDag d = bcastgen::entry_dag(k);
+  if (k.input_count == 2 && d.nodes.size() == 3 && d.nodes[d.root].kind == bcastgen::ExprKind::Binary) {
+    switch (d.nodes[d.root].op) {
+      case bcastgen::Op::Add: return Kind::Add;
+      case bcastgen::Op::Multiply: return Kind::Multiply;
+      case bcastgen::Op::Subtract: return Kind::Subtract;
+      default: break;
+    }
+  }
+  throw std::runtime_error(std::string("half_bench: the peers have no form of ") + k.name + " (" + k.expr + ")");
+}
+
+std::vector<std::int64_t> aligned(const bcastgen::ShapeRef& s, std::size_t rank) {
+  std::vector<std::int64_t> a(rank - s.rank, 1);
+  a.insert(a.end(), s.dims, s.dims + s.rank);
+  return a;
+}
+
+const std::vector<TableCase>& cases() {
+  static const std::vector<TableCase> c = [] {
+    std::vector<TableCase> all;
+    for (const bcastgen::KernelEntry& k : hk::cases_kernels()) {
+      const std::string full = k.name;
+      const std::size_t cut = full.rfind('_');
+      const std::string name = full.substr(0, cut);
+      const Elem e = elem_of_suffix(full.substr(cut + 1));
+      auto it = std::find_if(all.begin(), all.end(), [&](const TableCase& t) { return t.c.name == name; });
+      if (it == all.end()) {
+        TableCase t;
+        t.c.name = name;
+        t.c.kind = kind_of(name, k);
+        t.c.out.assign(k.out.dims, k.out.dims + k.out.rank);
+        for (std::size_t i = 0; i < k.input_count; ++i) t.c.inputs.push_back(aligned(k.inputs[i].shape, k.out.rank));
+        all.push_back(t);
+        it = all.end() - 1;
+      }
+      it->kernels[static_cast<int>(e)] = &k;
+    }
+    return all;
+  }();
   return c;
 }
 
-// bcastgen's kernel for (case, element type): the generated functions take
-// typed pointers; the table erases them.
-Loop bcastgen_loop(const std::string& name, Elem e, const std::vector<void*>& in, void* out) {
-  const std::string key = name + "_" + elem_name(e);
-#define BG2(N, T, U)                                                                                 \
-  if (key == #N) return [=] { hk::N(static_cast<const T*>(in[0]), static_cast<const U*>(in[1]), static_cast<T*>(out)); };
-#define BG3(N, T)                                                                                   \
-  if (key == #N)                                                                                    \
-    return [=] {                                                                                    \
-      hk::N(static_cast<const T*>(in[0]), static_cast<const T*>(in[1]), static_cast<const T*>(in[2]), \
-            static_cast<T*>(out));                                                                  \
-    };
-  using bcastgen::bf16;
-  using bcastgen::f16;
-  BG2(bias_add_f32, float, float) BG2(bias_add_f16, f16, f16) BG2(bias_add_bf16, bf16, bf16)
-  BG2(ln_scale_f32, float, float) BG2(ln_scale_f16, f16, f16) BG2(ln_scale_bf16, bf16, bf16)
-  BG2(nhwc_f32, float, float) BG2(nhwc_f16, f16, f16) BG2(nhwc_bf16, bf16, bf16)
-  BG2(mask_f32, float, float) BG2(mask_f16, f16, f16) BG2(mask_bf16, bf16, bf16)
-  BG3(bn_relu_f32, float) BG3(bn_relu_f16, f16) BG3(bn_relu_bf16, bf16)
-  BG2(mixed_f32, float, float) BG2(mixed_bf16, bf16, float)
-  BG2(big_add_f32, float, float) BG2(big_add_f16, f16, f16) BG2(big_add_bf16, bf16, bf16)
-#undef BG2
-#undef BG3
-  return {};
+// bcastgen's kernel for (case, element type), on the ISA the CPU's dispatch picks.
+Loop bcastgen_loop(const TableCase& t, Elem e, const std::vector<void*>& in, void* out) {
+  const bcastgen::KernelEntry* k = t.kernels[static_cast<int>(e)];
+  if (k == nullptr) return {};
+  const bcastgen::Isa isa = bcastgen::active_isa();
+  return [k, isa, in, out] { k->run(isa, in.data(), out); };
 }
 
 float value_of(const void* p, Elem e, std::int64_t i) {
@@ -134,9 +169,10 @@ int main() {
   const int reps = std::getenv("BENCH_REPETITIONS") ? std::atoi(std::getenv("BENCH_REPETITIONS")) : 11;
   std::mt19937 rng(20261126);
   std::printf("case\tdtype\tpeer\tmedian_ns\tmismatches\tbytes\n");
-  for (const Case& c : cases()) {
+  for (const TableCase& t : cases()) {
+    const Case& c = t.c;
     for (Elem e : {Elem::F32, Elem::F16, Elem::Bf16}) {
-      if (c.kind == Kind::Mixed && e == Elem::F16) continue;
+      if (t.kernels[static_cast<int>(e)] == nullptr) continue;
       std::vector<bench::Buffer> bufs;
       std::vector<void*> in;
       std::int64_t bytes = numel(c.out) * elem_size(e);
@@ -149,8 +185,7 @@ int main() {
       const std::int64_t n = numel(c.out);
       const std::size_t out_bytes = static_cast<std::size_t>(n * elem_size(e));
       const bench::Buffer ours = bench::aligned_buffer(out_bytes), theirs = bench::aligned_buffer(out_bytes);
-      const Loop mine = bcastgen_loop(c.name, e, in, ours.get());
-      if (!mine) continue;
+      const Loop mine = bcastgen_loop(t, e, in, ours.get());
       mine();
       struct Peer {
         const char* name;

@@ -86,13 +86,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench", "ort"))
 import ort_peer  # noqa: E402
+from rows_cases import CASES  # noqa: E402
 SMALL_BYTES = 1 << 20  # x at most 1 MiB: in cache; the scalar loop is timed too
 
-LN = "(x - mean(x, [-1])) / sqrt(mean(square(x - mean(x, [-1])), [-1]) + 1e-5) * g + b"
-RES_LN = "(x + r - mean(x + r, [-1])) / sqrt(mean(square(x + r - mean(x + r, [-1])), [-1]) + 1e-5) * g + b"
-RMS = "x / sqrt(mean(x * x, [-1]) + 1e-6) * g"
-SOFTMAX = "softmax(x, -1)"
-LN_GELU = "gelu(" + LN + ")"
 
 
 # ---------------------------------------------------------------------------
@@ -211,36 +207,29 @@ def ort_graph(variant):
     raise KeyError(variant)
 
 
+def ln_ref(d):
+    return ref_layer_norm(d["x"], d["g"], d["b"])
+
+
+# NumPy's float64 result of each group of cases.
+REFS = {
+    "ln": ln_ref,
+    "residual_ln": lambda d: ref_layer_norm(d["x"] + d["r"].astype(np.float64), d["g"], d["b"]),
+    "rmsnorm": lambda d: ref_rms_norm(d["x"], d["g"]),
+    "softmax": lambda d: ref_softmax(d["x"]),
+    "ln_gelu": lambda d: ref_gelu(ln_ref(d)),
+}
+
+
 def make_cases(rng):
+    """rows_cases.py's cases, each with its inputs (standard normal) and its reference."""
     cases = []
-
-    def add(cid, group, title, rows, cols, names, expr, roof, roof_names, ref, onednn=None, peer_rtol=1e-5,
-            fast=False, xnnpack=None, halide=None):
+    for c in CASES:
         data = {}
-        for n in names:
-            data[n] = rng.standard_normal((rows, cols) if n in ("x", "r") else (cols,), dtype=np.float32)
-        cases.append(dict(id=cid, group=group, title=title, rows=rows, cols=cols, names=names, data=data,
-                          expr=expr, roof=roof, roof_names=roof_names, ref=ref, onednn=onednn, peer_rtol=peer_rtol,
-                          fast=fast, xnnpack=xnnpack, halide=halide))
-
-    ln_ref = lambda d: ref_layer_norm(d["x"], d["g"], d["b"])  # noqa: E731
-    add("ln_4096", "ln", "LayerNorm, DRAM-sized", 4096, 768, ("x", "g", "b"), LN, "x * g + b", ("x", "g", "b"),
-        ln_ref, "layernorm", halide="layernorm")
-    add("ln_64", "ln", "LayerNorm, in cache", 64, 768, ("x", "g", "b"), LN, "x * g + b", ("x", "g", "b"),
-        ln_ref, "layernorm", halide="layernorm")
-    add("residual_ln", "residual_ln", "Residual + LayerNorm", 4096, 768, ("x", "r", "g", "b"), RES_LN,
-        "(x + r) * g + b", ("x", "r", "g", "b"), lambda d: ref_layer_norm(d["x"] + d["r"].astype(np.float64),
-                                                                           d["g"], d["b"]), "add_layernorm",
-        halide="add_layernorm")
-    add("rmsnorm", "rmsnorm", "RMSNorm", 4096, 4096, ("x", "g"), RMS, "x * g", ("x", "g"),
-        lambda d: ref_rms_norm(d["x"], d["g"]), halide="rmsnorm")
-    add("softmax_128", "softmax", "Softmax, BERT-base attention 12 heads x 128", 12 * 128, 128, ("x",), SOFTMAX,
-        "x * 1.5", ("x",), lambda d: ref_softmax(d["x"]), "softmax", xnnpack="softmax", halide="softmax")
-    add("softmax_512", "softmax", "Softmax, 8 heads x 512", 8 * 512, 512, ("x",), SOFTMAX, "x * 1.5", ("x",),
-        lambda d: ref_softmax(d["x"]), "softmax", xnnpack="softmax", halide="softmax")
-    add("ln_gelu", "ln_gelu", "LayerNorm then GELU, fused", 4096, 768, ("x", "g", "b"), LN_GELU, "x * g + b",
-        ("x", "g", "b"), lambda d: ref_gelu(ln_ref(d)), "layernorm_gelu", peer_rtol=1e-4, fast=True,
-        halide="layernorm_gelu")
+        for n in c["names"]:
+            data[n] = rng.standard_normal((c["rows"], c["cols"]) if n in ("x", "r") else (c["cols"],),
+                                          dtype=np.float32)
+        cases.append(dict(c, data=data, ref=REFS[c["group"]]))
     return cases
 
 
