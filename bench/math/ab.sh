@@ -28,10 +28,10 @@ base=$1
 new=${2:-$root/build/generator/bcastgen}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-bash "$root/bench/math/kernels.sh" >"$work/math_kernels.yaml"
+bash "$root/bench/math/kernels.sh" "$work"
 mkdir -p "$work/a" "$work/b"
-"$base" generate "$work/math_kernels.yaml" -o "$work/a" --cpu "${AB_CPU:-generic}" >/dev/null
-"$new" generate "$work/math_kernels.yaml" -o "$work/b" --cpu "${AB_CPU:-generic}" >/dev/null
+"$base" generate "$work/math_kernels.yaml" -o "$work/a" --shards 1 --cpu "${AB_CPU:-generic}" >/dev/null
+"$new" generate "$work/math_kernels.yaml" -o "$work/b" --shards 1 --cpu "${AB_CPU:-generic}" >/dev/null
 g++ -std=c++17 -O2 ${AB_CXXFLAGS:-} -I"${AB_BASE_INCLUDE:-$root/runtime/include}" -Dmk=mkA -c "$work/a/math_kernels.cpp" -o "$work/a.o"
 g++ -std=c++17 -O2 ${AB_CXXFLAGS:-} -I"$root/runtime/include" -Dmk=mkB -c "$work/b/math_kernels.cpp" -o "$work/b.o"
 # Both define the same C ABI (mk_*): A's stay local to its object.
