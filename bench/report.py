@@ -74,6 +74,8 @@ import os
 import statistics
 import sys
 
+from verdict import verdict
+
 PEERS = ["xnnpack", "onednn", "eigen", "fallback", "halide", "torch", "numpy", "onnxruntime"]
 PEER_TITLES = {"bcastgen": "bcastgen", "bcastgen_chain": "bcastgen chain", "xnnpack": "XNNPACK", "onednn": "oneDNN", "eigen": "Eigen",
                "fallback": "fallback", "halide": "Halide", "torch": "PyTorch", "numpy": "NumPy",
@@ -85,8 +87,6 @@ FUSED_FUSING = ["eigen", "onednn", "halide", "onnxruntime"]  # ONNX Runtime: its
 # Above this, an L3 size is taken for a hypervisor's figure, not a cache one
 # core can use (the largest per-core-complex L3 of x86 parts is 96 MiB).
 PLAUSIBLE = {1: 4 << 20, 2: 64 << 20, 3: 128 << 20}
-TIE_WITHIN = 1.03
-TIE_ROOF_PCT = 90.0
 # BENCH_AA=1: bcastgen_bench times bcastgen's kernel a second time as this
 # peer, judged against bcastgen as any peer is, but kept out of the tables:
 # its verdicts are the noise floor of a run (the a/a line).
@@ -178,14 +178,11 @@ def level_roof(level, e, roofs, widest, write_only, ws, written):
 
 
 def judge(peer, bc, level_roof_pct):
-    """bcastgen's verdict against a peer (entries with ns): "tie (roof)", a
-    physical tie (within 3% of each other, both at >= 90% of the level's
-    roof), else "ahead" or "below"."""
+    """bcastgen's verdict against a peer (entries with ns), against the roof
+    of the level the case lives in (verdict.py)."""
     peer_pct, bc_pct = level_roof_pct(peer), level_roof_pct(bc)
-    close = max(peer["ns"], bc["ns"]) / min(peer["ns"], bc["ns"]) <= TIE_WITHIN
-    if close and peer_pct is not None and bc_pct is not None and min(peer_pct, bc_pct) >= TIE_ROOF_PCT:
-        return "tie (roof)"
-    return "ahead" if peer["ns"] / bc["ns"] >= 1.0 else "below"
+    return verdict(bc["ns"], peer["ns"], None if bc_pct is None else bc_pct / 100,
+                   None if peer_pct is None else peer_pct / 100)
 
 
 class NoiseLedger:

@@ -1,12 +1,17 @@
 """The table of bench/half from half_bench's and numpy_half.py's lines:
 per case and element type, each peer's median in microseconds, bcastgen's
-ratio to the fastest peer (above 1: bcastgen is faster), and the 16-bit
+ratio to the fastest peer (above 1: bcastgen is faster) and verdict
+(bench/verdict.py; no roof is measured here, so never a tie), and the 16-bit
 kernel's time over bcastgen's own f32 kernel of the same shapes.
 
     /usr/bin/python3 bench/half/report.py results.tsv
 """
+import os
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from verdict import verdict  # noqa: E402
 
 PEERS = ["bcastgen", "pytorch", "onednn", "eigen", "halide", "numpy", "onnxruntime"]
 rows = defaultdict(dict)
@@ -23,8 +28,8 @@ for line in open(sys.argv[1]):
     if len(f) > 4 and f[4] not in ("", "0"):
         bad[key][f[2]] = f[4]
 
-print("| case | dtype | " + " | ".join(PEERS) + " | vs fastest peer | of own f32 |")
-print("|---|---|" + "---|" * (len(PEERS) + 2))
+print("| case | dtype | " + " | ".join(PEERS) + " | vs fastest peer | verdict | of own f32 |")
+print("|---|---|" + "---|" * (len(PEERS) + 3))
 for key in order:
     r = rows[key]
     cells = []
@@ -37,6 +42,7 @@ for key in order:
     peers = [r[p] for p in PEERS[1:] if r.get(p)]
     ours = r.get("bcastgen")
     vs = "%.2fx" % (min(peers) / ours) if peers and ours else ""
+    v = verdict(ours, min(peers)) if peers and ours else ""
     f32 = rows.get((key[0], "f32"), {}).get("bcastgen")
     own = "%.2f" % (ours / f32) if f32 and ours and key[1] != "f32" else ""
-    print("| %s | %s | %s | %s | %s |" % (key[0], key[1], " | ".join(cells), vs, own))
+    print("| %s | %s | %s | %s | %s | %s |" % (key[0], key[1], " | ".join(cells), vs, v, own))

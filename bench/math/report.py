@@ -7,8 +7,10 @@
 
 prints the peers' accuracy (max ulp over every 1367th bit pattern), the
 speed per function (ns per element, medians) with bcastgen's ratio to the
-fastest peer within bcastgen's bound and to the fastest of any accuracy,
-and the fused cases against the memory roof, on one core and on every core
+fastest peer within bcastgen's bound (and the verdict against it,
+bench/verdict.py: no roof, never a tie) and to the fastest of any accuracy,
+and the fused cases against the memory roof (the verdict against the fastest
+peer and the copy roof), on one core and on every core
 (the fast kernels' `_range` entry against a copy split as much). "bcastgen
 fast" is the fast tier (`accuracy: fast`, within 4 ulp) where a function has
 one, with its own ratio to the fastest peer of any accuracy."""
@@ -17,6 +19,9 @@ import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from verdict import verdict  # noqa: E402
+
 PEERS = [("Sleef", "SLEEF u10"), ("Torch", "PyTorch"), ("Onednn", "oneDNN"), ("Eigen", "Eigen"),
          ("Xnnpack", "XNNPACK"), ("Halide", "Halide"), ("Ort", "ONNX Runtime"), ("Numpy", "NumPy")]
 SIZES = ["4096", "8x128x3072"]
@@ -89,8 +94,8 @@ def main(speed_path, accuracy_path):
         print(f"| {f} ({bound[f]}) | " + " | ".join(fmt(acc.get((p, f))) for p in peers) + " |")
     print()
     print("| function [size] | bcastgen | bcastgen fast | " + " | ".join(n for _, n in PEERS) +
-          " | vs fastest within bound | vs fastest | fast vs fastest |")
-    print("|---" * (len(peers) + 4) + "|")
+          " | vs fastest within bound | verdict | vs fastest | fast vs fastest |")
+    print("|---" * (len(peers) + 5) + "|")
     for f in functions:
         for size in SIZES:
             case = f"{f}_{size}"
@@ -105,23 +110,31 @@ def main(speed_path, accuracy_path):
                     times[p] = per_elt[(p, case)]
             within = [t for p, t in times.items() if acc.get((p, f), float("inf")) <= bound[f]]
             best_within = f"{min(within) / ours:.2f}x" if within else "none"
+            v = verdict(ours, min(within)) if within else "-"
             best = f"{min(times.values()) / ours:.2f}x" if times else "-"
             best_fast = f"{min(times.values()) / fast:.2f}x" if times and fast else "-"
             cells = [fmt(times.get(p)) for p, _ in PEERS]
             print(f"| {f} [{size}] | {fmt(ours)} | {fmt(fast)} | " + " | ".join(cells) +
-                  f" | {best_within} | {best} | {best_fast} |")
+                  f" | {best_within} | {v} | {best} | {best_fast} |")
     print()
     print("| case | bcastgen | bcastgen fast | PyTorch | oneDNN | Halide | ONNX Runtime | copy roof "
-          "| bcastgen's share of the roof |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| bcastgen's share of the roof | verdict |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for case, label, scale in FUSED:
         roof = total[("Copy", case)] * scale
         cells = [fmt(total.get((p, case))) for p in ("Bcastgen", "BcastgenFast", "Torch", "Onednn", "Halide", "Ort")]
         share = f"{roof / total[('Bcastgen', case)]:.0%}"
         if ("BcastgenFast", case) in total:
             share += f" (fast: {roof / total[('BcastgenFast', case)]:.0%})"
+        ours = total[("Bcastgen", case)]
+        fastest = min((total[(p, case)] for p in ("Torch", "Onednn", "Halide", "Ort") if (p, case) in total),
+                      default=None)
+        v = verdict(ours, fastest, roof / ours, roof / fastest) if fastest else "-"
+        if fastest and ("BcastgenFast", case) in total:
+            fast = total[("BcastgenFast", case)]
+            v += f" (fast: {verdict(fast, fastest, roof / fast, roof / fastest)})"
         print(f"| {label} | " + " | ".join(c + " ms" if c != "-" else c for c in cells) +
-              f" | {roof:.3g} ms | {share} |")
+              f" | {roof:.3g} ms | {share} | {v} |")
     threads = read_threads(speed_path)
     if threads is None:
         return

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """The per-model table of bench/onnx/run.sh: each fused group's time in ONNX
 Runtime (the group as its own model) and in bcastgen (its kernel), their
-ratio, and bcastgen's share of the copy roof of the group's traffic; then
-each model's totals.
+ratio and bcastgen's verdict (bench/verdict.py, against the copy roof of the
+group's traffic: the time memcpy takes to move as many bytes), and
+bcastgen's share of that roof; then each model's totals.
 
     report.py WORK_DIR   (groups/groups.tsv, bcastgen_r*.tsv, ort_r*.jsonl)"""
 import glob
@@ -11,6 +12,9 @@ import os
 import statistics
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from verdict import share, verdict  # noqa: E402
 
 
 def pooled(pattern, key_cols, value_col):
@@ -41,22 +45,23 @@ def main():
     below, summary = [], []
     for model, rows in by_model.items():
         print('\n### %s: %d fused groups, %d distinct kernels\n' % (model, len(rows), len({r[2] for r in rows})))
-        print('| group | kernel | nodes | elements | traffic MB | ONNX Runtime µs | bcastgen µs | vs ORT | bcastgen % of copy roof |')
-        print('|---|---|---|---:|---:|---:|---:|---:|---:|')
+        print('| group | kernel | nodes | elements | traffic MB | ONNX Runtime µs | bcastgen µs | vs ORT | verdict '
+              '| bcastgen % of copy roof |')
+        print('|---|---|---|---:|---:|---:|---:|---:|---|---:|')
         tot_o = tot_b = tot_r = 0.0
         for stem, gi, kernel, ops, numel, nbytes, name in rows:
             o, b, r = ort[(name,)], ours[(stem, kernel)], roof[(stem, kernel)]
             tot_o, tot_b, tot_r = tot_o + o, tot_b + b, tot_r + r
             ratio = o / b
-            share = 100 * r / b
-            if ratio < 1.0 and share < 97:
+            v = verdict(b, o, share(r, b), share(r, o))
+            if v == 'below':
                 below.append('%s g%s (%s) %.2fx' % (stem, gi, ops, ratio))
-            print('| g%s | %s | %s | %s | %.2f | %.1f | %.1f | %.2fx | %.0f%% |' % (
-                gi, kernel, ops, numel, int(nbytes) / 1e6, o / 1e3, b / 1e3, ratio, share))
-        print('| **total** | | | | | **%.0f** | **%.0f** | **%.2fx** | %.0f%% |' % (
+            print('| g%s | %s | %s | %s | %.2f | %.1f | %.1f | %.2fx | %s | %.0f%% |' % (
+                gi, kernel, ops, numel, int(nbytes) / 1e6, o / 1e3, b / 1e3, ratio, v, 100 * r / b))
+        print('| **total** | | | | | **%.0f** | **%.0f** | **%.2fx** | | %.0f%% |' % (
             tot_o / 1e3, tot_b / 1e3, tot_o / tot_b, 100 * tot_r / tot_b))
         summary.append('%s %.2fx' % (model, tot_o / tot_b))
-    print('\nsummary: totals vs ONNX Runtime: %s; groups below ONNX Runtime and under 97%% of the roof: %s' % (
+    print('\nsummary: totals vs ONNX Runtime: %s; groups below ONNX Runtime (bench/verdict.py): %s' % (
         ', '.join(summary), ', '.join(below) if below else 'none'))
 
 

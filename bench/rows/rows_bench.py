@@ -63,8 +63,9 @@ bcastgen's outputs on the different ISAs must be the same bits.
 
 Prints per case the medians over the rounds (ms), GB/s of the minimum traffic
 (inputs read once, output written once), each entry's share of the roof (roof
-time / its time) and how many times faster bcastgen's best ISA is than the
-fastest peer. --quick: one round of the in-cache cases only (a smoke test).
+time / its time), how many times faster bcastgen's best ISA is than the
+fastest peer and the verdict (bench/verdict.py: a tie needs both at 90% of
+the roof or more). --quick: one round of the in-cache cases only (a smoke test).
 """
 import argparse
 import datetime
@@ -87,6 +88,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench", "ort"))
 import ort_peer  # noqa: E402
 from rows_cases import CASES  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from verdict import share, verdict  # noqa: E402
 SMALL_BYTES = 1 << 20  # x at most 1 MiB: in cache; the scalar loop is timed too
 
 
@@ -627,19 +630,20 @@ def main():
             print("   %-52s %10s %8s %8s %14s %10s" % ("", "ms", "GB/s", "of roof", "best bcastgen", "max|err|"))
             for label, kind, _ in case["entries"]:
                 v = med[label]
-                share = "%7.0f%%" % (100 * roof / v) if roof else "%8s" % "-"
+                of_roof = "%7.0f%%" % (100 * roof / v) if roof else "%8s" % "-"
                 rel = "%13.2fx" % (v / bg[best_bg]) if best_bg else "%14s" % "-"
                 err = case["errs"].get(label)
-                print("   %-52s %10.4f %8.1f %s %s %10s" % (label, v / 1e6, traffic / v, share, rel,
+                print("   %-52s %10.4f %8.1f %s %s %10s" % (label, v / 1e6, traffic / v, of_roof, rel,
                                                             "%.2g" % err if err is not None else ""))
             peers = {label: med[label] for label, kind, _ in case["entries"] if kind == "peer"}
             if best_bg and peers:
                 fastest = min(peers, key=peers.get)
                 ratio = peers[fastest] / bg[best_bg]
-                print("   bcastgen %s vs the fastest peer, %s: %.2fx %s" %
+                v = verdict(bg[best_bg], peers[fastest], share(roof, bg[best_bg]), share(roof, peers[fastest]))
+                print("   bcastgen %s vs the fastest peer, %s: %.2fx %s, %s" %
                       (best_bg.split()[1], fastest, ratio if ratio >= 1 else 1 / ratio,
-                       "faster" if ratio >= 1 else "SLOWER"))
-                summary.append((case["id"], bg[best_bg], best_bg.split()[1], roof, fastest, peers[fastest]))
+                       "faster" if ratio >= 1 else "SLOWER", v))
+                summary.append((case["id"], bg[best_bg], best_bg.split()[1], roof, fastest, peers[fastest], v))
                 for label, kind, _ in case["entries"]:
                     if kind == "extra":
                         r = peers[fastest] / med[label]
@@ -650,11 +654,12 @@ def main():
                                                          "bit-identical" if case["bit_identical"] else "DIFFER"))
         if summary:
             print()
-            print("%-12s %16s %8s  %-44s %10s %8s" % ("case", "bcastgen ms", "of roof", "fastest peer", "peer ms",
-                                                     "speedup"))
-            for cid, ns, isa, roof, peer, pns in summary:
-                print("%-12s %9.4f %-6s %8s  %-44s %10.4f %7.2fx" %
-                      (cid, ns / 1e6, isa, "%.0f%%" % (100 * roof / ns) if roof else "-", peer, pns / 1e6, pns / ns))
+            print("%-12s %16s %8s  %-44s %10s %8s  %s" % ("case", "bcastgen ms", "of roof", "fastest peer", "peer ms",
+                                                         "speedup", "verdict"))
+            for cid, ns, isa, roof, peer, pns, v in summary:
+                print("%-12s %9.4f %-6s %8s  %-44s %10.4f %7.2fx  %s" %
+                      (cid, ns / 1e6, isa, "%.0f%%" % (100 * roof / ns) if roof else "-", peer, pns / 1e6, pns / ns,
+                       v))
         for n in notes:
             print("note: " + n.replace("\n", "\n      "))
         print("total %.0f s" % (time.time() - t_start))
