@@ -18,6 +18,7 @@
 #include "bcastgen/shape.h"
 #include "bcastgen/types.h"
 #include "buffers.h"
+#include "peer.h"
 
 namespace bench {
 
@@ -58,24 +59,6 @@ inline bcastgen::Op single_op(const bcastgen::KernelEntry& k) {
     throw std::runtime_error(std::string("bench: kernel ") + k.name + " (" + k.expr + ") is not one binary op on a and b");
   }
   return n[2].op;
-}
-
-// What a peer offers for a case: a call to time, or why it cannot run it.
-struct PeerRun {
-  std::function<void()> run;  // empty: not supported
-  std::string na;             // the reason, when `run` is empty
-  std::string note;           // e.g. the implementation oneDNN picked
-  // Fused cases (fused.h): the bytes one call reads and writes, counting each
-  // library call of a chain (0: one pass, the fused kernel's traffic), and
-  // the number of calls.
-  std::size_t bytes = 0;
-  int passes = 1;
-};
-
-inline PeerRun not_available(std::string why) {
-  PeerRun p;
-  p.na = std::move(why);
-  return p;
 }
 
 // Peers (one translation unit each).

@@ -17,20 +17,20 @@ using bcastgen::DType;
 using bcastgen::Op;
 using bcastgen::Shape;
 
-struct InputSpec {
+struct TensorSpec {
   const char* name;
   Shape shape;
   DType dtype;
 };
 
+// A case's chains; its inputs, their shapes and the expression are its
+// kernel's in the generated table (fused_cases_kernels()).
 struct CaseSpec {
   const char* name;
   const char* label;
-  const char* expr;
-  std::vector<InputSpec> inputs;
   std::vector<Step> chain;         // one call per node of expr
   std::vector<Step> binary_chain;  // empty: the same as chain
-  std::vector<InputSpec> scratch;  // temporaries of the chains
+  std::vector<TensorSpec> scratch;  // temporaries of the chains
 };
 
 constexpr DType F32 = DType::F32;
@@ -39,44 +39,33 @@ Step call(const char* kernel, Op op, std::vector<std::string> args, std::string 
   return Step{kernel, op, false, std::move(args), std::move(dst)};
 }
 
-// The table: shapes and order as in bench/fused_cases.yaml, chains as in
-// bench/fused_chain.yaml. Chains run in place on "out".
+// The chains, as in bench/fused_chain.yaml. Chains run in place on "out".
 std::vector<CaseSpec> case_specs() {
   return {
-      {"f1_bn_relu", "F1", "max(x * scale + shift, 0)",
-       {{"x", {1, 64, 112, 112}, F32}, {"scale", {1, 64, 1, 1}, F32}, {"shift", {1, 64, 1, 1}, F32}},
+      {"f1_bn_relu", "F1",
        {call("f1_1_mul", Op::Multiply, {"x", "scale"}, "out"), call("f1_2_add", Op::Add, {"out", "shift"}, "out"),
         call("f1_3_max", Op::Maximum, {"out", "=0"}, "out")},
        {},
        {}},
-      {"f2_residual_relu", "F2", "max(a + b, 0)",
-       {{"a", {1, 256, 56, 56}, F32}, {"b", {1, 256, 56, 56}, F32}},
+      {"f2_residual_relu", "F2",
        {call("f2_1_add", Op::Add, {"a", "b"}, "out"), call("f2_2_max", Op::Maximum, {"out", "=0"}, "out")},
        {},
        {}},
-      {"f3_attention", "F3", "s * 0.125 + mask",
-       {{"s", {8, 12, 128, 128}, F32}, {"mask", {8, 1, 1, 128}, F32}},
+      {"f3_attention", "F3",
        {call("f3_1_mul", Op::Multiply, {"s", "=0.125"}, "out"), call("f3_2_add", Op::Add, {"out", "mask"}, "out")},
        {},
        {}},
-      {"f4_layernorm_tail", "F4", "(x - mean) * rstd * gamma + beta",
-       {{"x", {8, 128, 768}, F32},
-        {"mean", {8, 128, 1}, F32},
-        {"rstd", {8, 128, 1}, F32},
-        {"gamma", {768}, F32},
-        {"beta", {768}, F32}},
+      {"f4_layernorm_tail", "F4",
        {call("f4_1_sub", Op::Subtract, {"x", "mean"}, "out"), call("f4_2_mul", Op::Multiply, {"out", "rstd"}, "out"),
         call("f4_3_mul", Op::Multiply, {"out", "gamma"}, "out"), call("f4_4_add", Op::Add, {"out", "beta"}, "out")},
        {},
        {}},
-      {"f5_relu6_nhwc", "F5", "min(max(x + bias, 0), 6)",
-       {{"x", {1, 112, 112, 32}, F32}, {"bias", {32}, F32}},
+      {"f5_relu6_nhwc", "F5",
        {call("f5_1_add", Op::Add, {"x", "bias"}, "out"), call("f5_2_max", Op::Maximum, {"out", "=0"}, "out"),
         call("f5_3_min", Op::Minimum, {"out", "=6"}, "out")},
        {},
        {}},
-      {"f6_causal_mask", "F6", "where(keep, s, -10000.0)",
-       {{"s", {8, 12, 128, 128}, F32}, {"keep", {1, 1, 128, 128}, DType::Bool}},
+      {"f6_causal_mask", "F6",
        {Step{"", Op::Add, true, {"keep", "s", "=-10000"}, "out"}},
        // No where among the binary ops: keep as a 0/1 f32 mask keep_f (made
        // once, outside the timed region; no binary op casts bool to f32),
@@ -180,28 +169,34 @@ std::size_t FusedCase::chain_bytes(const std::vector<Step>& steps) const {
   return n;
 }
 
+// The generated kernel of a fused case: fused_cases.yaml, the one list of their inputs.
+const bcastgen::KernelEntry& fused_kernel(const char* name) {
+  for (const bcastgen::KernelEntry& k : bcfused::fused_cases_kernels()) {
+    if (std::strcmp(k.name, name) == 0) return k;
+  }
+  throw std::runtime_error(std::string("bench: fused case ") + name + " is not in bench/fused_cases.yaml");
+}
+
 std::vector<std::unique_ptr<FusedCase>> make_fused_cases() {
   std::vector<std::unique_ptr<FusedCase>> cases;
   for (const CaseSpec& spec : case_specs()) {
     auto c = std::make_unique<FusedCase>();
     c->name = spec.name;
     c->label = spec.label;
-    c->expr = spec.expr;
-    Shape out_shape;
-    for (const InputSpec& in : spec.inputs) {
-      out_shape = out_shape.empty() ? in.shape
-                                    : bcastgen::broadcast_shapes(bcastgen::Rule::Numpy, out_shape, in.shape).out;
-    }
+    const bcastgen::KernelEntry& k = fused_kernel(spec.name);
+    c->expr = k.expr;
+    const Shape out_shape = k.out.to_shape();
     std::int64_t seed = 1;
-    for (const InputSpec& in : spec.inputs) {
-      c->inputs.push_back(make_tensor(in.name, in.shape, in.dtype, out_shape.size()));
+    for (std::size_t i = 0; i < k.input_count; ++i) {
+      const bcastgen::KernelInput& in = k.inputs[i];
+      c->inputs.push_back(make_tensor(in.name, in.shape.to_shape(), in.dtype, out_shape.size()));
       fill_fused(c->inputs.back(), seed);
       seed += 4;
     }
     c->out = make_tensor("out", out_shape, F32, out_shape.size());
     c->chain = spec.chain;
     c->binary_chain = spec.binary_chain.empty() ? spec.chain : spec.binary_chain;
-    for (const InputSpec& s : spec.scratch) c->scratch.emplace(s.name, make_tensor(s.name, s.shape, s.dtype, 0));
+    for (const TensorSpec& s : spec.scratch) c->scratch.emplace(s.name, make_tensor(s.name, s.shape, s.dtype, 0));
     if (c->scratch.count("keep_f")) {  // F6's mask as f32 0/1
       const Tensor &keep = c->in("keep"), &keep_f = c->scratch.at("keep_f");
       for (std::int64_t i = 0; i < keep.numel; ++i) keep_f.as<float>()[i] = keep.as<const bool>()[i] ? 1.0f : 0.0f;

@@ -2,7 +2,7 @@
 // kernels of the same shapes against PyTorch, oneDNN, Eigen and Halide on one
 // thread; prints one line per (case, element type, peer): the median time
 // of BENCH_REPETITIONS runs, and the elements that differ from bcastgen's
-// output (NaN equals NaN). bench/half/CMakeLists.txt builds it, bench/half/run.sh runs it, NumPy
+// output (NaN equals NaN), or n/a and the peer's reason. bench/half/CMakeLists.txt builds it, bench/half/run.sh runs it, NumPy
 // (numpy_half.py) beside it, and report.py prints the table.
 #include <algorithm>
 #include <chrono>
@@ -168,7 +168,7 @@ std::vector<double> interleaved_median_ns(const std::vector<Loop>& loops, int re
 int main() {
   const int reps = std::getenv("BENCH_REPETITIONS") ? std::atoi(std::getenv("BENCH_REPETITIONS")) : 11;
   std::mt19937 rng(20261126);
-  std::printf("case\tdtype\tpeer\tmedian_ns\tmismatches\tbytes\n");
+  std::printf("case\tdtype\tpeer\tmedian_ns\tmismatches\tbytes\tn/a because\n");
   for (const TableCase& t : cases()) {
     const Case& c = t.c;
     for (Elem e : {Elem::F32, Elem::F16, Elem::Bf16}) {
@@ -216,7 +216,8 @@ int main() {
       for (std::size_t k = 0; k < std::size(peers); ++k) {
         const Peer& p = peers[k];
         if (!p.loop) {
-          std::printf("%s\t%s\t%s\tn/a\t\t%lld\n", c.name.c_str(), elem_name(e), p.name, static_cast<long long>(bytes));
+          std::printf("%s\t%s\t%s\tn/a\t\t%lld\t%s\n", c.name.c_str(), elem_name(e), p.name,
+                      static_cast<long long>(bytes), p.loop.na.c_str());
           continue;
         }
         std::printf("%s\t%s\t%s\t%.0f\t%lld\t%lld\n", c.name.c_str(), elem_name(e), p.name, ns[next++],

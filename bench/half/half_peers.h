@@ -4,9 +4,10 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
+
+#include "peer.h"
 
 namespace half_bench {
 
@@ -25,9 +26,10 @@ struct Case {
   std::vector<std::int64_t> out;
 };
 
-// A ready-to-run loop over preallocated buffers, or empty when the peer has
-// no kernel for this case and element type.
-using Loop = std::function<void()>;
+// A ready-to-run loop over preallocated buffers, or none and why when the
+// peer has no kernel for this case and element type (peer.h: the one
+// interface of the C++ peers).
+using Loop = bench::PeerRun;
 
 // inputs[i] holds case.inputs[i] in `e` (the mixed case: input 1 in f32).
 Loop torch_loop(const Case& c, Elem e, const std::vector<void*>& inputs, void* out);

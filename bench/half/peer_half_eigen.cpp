@@ -45,7 +45,7 @@ Loop loop(const Case& c, const std::vector<void*>& in, void* out) {
     }
     case Kind::Mixed: break;
   }
-  return {};
+  return bench::not_available("no mixed-type Tensor expression");
 }
 
 template <class T>
@@ -54,7 +54,7 @@ Loop by_rank(const Case& c, const std::vector<void*>& in, void* out) {
     case 2: return loop<2, T>(c, in, out);
     case 3: return loop<3, T>(c, in, out);
     case 4: return loop<4, T>(c, in, out);
-    default: return {};
+    default: return bench::not_available("rank " + std::to_string(c.out.size()));
   }
 }
 

@@ -65,7 +65,7 @@ Loop halide_loop(const Case& c, Elem e, const std::vector<void*>& in, void* out)
   const std::string key = c.name + "_" + elem_name(e);
   const Entry* entry = nullptr;
   for (const Entry& k : kEntries) entry = key == k.key ? &k : entry;
-  if (entry == nullptr) return {};
+  if (entry == nullptr) return bench::not_available("no pipeline");
   std::vector<std::shared_ptr<HBuf>> bufs;
   for (std::size_t k = 0; k < in.size(); ++k) {
     bufs.push_back(wrap(in[k], c.inputs[k], type_of(c.kind == Kind::Mixed && k == 1 ? Elem::F32 : e)));
@@ -81,7 +81,7 @@ Loop halide_loop(const Case& c, Elem e, const std::vector<void*>& in, void* out)
     std::vector<double> t;
     for (int r = 0; r < 5; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      if (call(s) != 0) return {};
+      if (call(s) != 0) return bench::not_available("the pipeline returned an error");
       t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     const double m = *std::min_element(t.begin(), t.end());

@@ -54,7 +54,7 @@ Loop onednn_loop(const Case& c, Elem e, const std::vector<void*>& inputs, void* 
     dnnl::binary prim(pd);
     return [=]() mutable { prim.execute(stream, args); stream.wait(); };
   } catch (const dnnl::error&) {
-    return {};  // not implemented for this type on this CPU
+    return bench::not_available("oneDNN 2.6 has no binary primitive for this type on this CPU");
   }
 }
 

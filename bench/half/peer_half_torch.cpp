@@ -35,7 +35,7 @@ Loop make_loop(const Case& c, Elem e, const std::vector<void*>& inputs, void* ou
       };
     }
   }
-  return {};
+  return bench::not_available("no ATen form");
 }
 
 }  // namespace
@@ -45,8 +45,8 @@ Loop torch_loop(const Case& c, Elem e, const std::vector<void*>& inputs, void* o
   Loop f = make_loop(c, e, inputs, out);
   try {
     f();
-  } catch (const c10::Error&) {
-    return {};
+  } catch (const c10::Error& e) {
+    return bench::not_available(std::string("ATen: ") + e.what_without_backtrace());
   }
   return f;
 }

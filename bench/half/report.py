@@ -16,6 +16,7 @@ from verdict import verdict  # noqa: E402
 PEERS = ["bcastgen", "pytorch", "onednn", "eigen", "halide", "numpy", "onnxruntime"]
 rows = defaultdict(dict)
 bad = defaultdict(dict)
+why = {}  # (case, dtype, peer) -> why the peer has no kernel for it (half_bench's last column)
 order = []
 for line in open(sys.argv[1]):
     f = line.rstrip("\n").split("\t")
@@ -25,9 +26,12 @@ for line in open(sys.argv[1]):
     if key not in order:
         order.append(key)
     rows[key][f[2]] = None if f[3] == "n/a" else float(f[3])
+    if f[3] == "n/a" and len(f) > 6 and f[6]:
+        why[(f[0], f[1], f[2])] = f[6]
     if len(f) > 4 and f[4] not in ("", "0"):
         bad[key][f[2]] = f[4]
 
+notes = []  # distinct reasons, numbered in the table
 print("| case | dtype | " + " | ".join(PEERS) + " | vs fastest peer | verdict | of own f32 |")
 print("|---|---|" + "---|" * (len(PEERS) + 3))
 for key in order:
@@ -36,6 +40,11 @@ for key in order:
     for p in PEERS:
         v = r.get(p)
         cell = "n/a" if v is None else "%.1f" % (v / 1000)
+        reason = why.get((key[0], key[1], p))
+        if v is None and reason:
+            if reason not in notes:
+                notes.append(reason)
+            cell += " [%d]" % (notes.index(reason) + 1)
         if p in bad[key]:
             cell += " (%s differ)" % bad[key][p]
         cells.append(cell)
@@ -46,3 +55,7 @@ for key in order:
     f32 = rows.get((key[0], "f32"), {}).get("bcastgen")
     own = "%.2f" % (ours / f32) if f32 and ours and key[1] != "f32" else ""
     print("| %s | %s | %s | %s | %s | %s |" % (key[0], key[1], " | ".join(cells), vs, v, own))
+if notes:
+    print()
+    for k, reason in enumerate(notes, 1):
+        print("[%d] %s" % (k, reason))

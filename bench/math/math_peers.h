@@ -5,11 +5,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 
+#include "peer.h"         // bench::PeerRun: the one interface of the C++ peers
 #include "sleef_loops.h"  // Fn
 
-using PeerLoop = std::function<void()>;
+using PeerLoop = bench::PeerRun;
 PeerLoop eigen_math(Fn f, const float* x, float* y, std::int64_t n);
 PeerLoop torch_math(Fn f, const float* x, float* y, std::int64_t n);
 PeerLoop onednn_math(Fn f, const float* x, float* y, std::int64_t n);

@@ -31,7 +31,7 @@ PeerLoop halide_math(Fn f, const float* x, float* y, std::int64_t n) {
   if (f == Fn::NAME) p = n == 4096 ? &hl_##NAME##_small : &hl_##NAME##_large;
   HALIDE_MATH_FUNCTIONS(BENCH_HALIDE_PICK_)
 #undef BENCH_HALIDE_PICK_
-  if (p == nullptr) return {};
+  if (p == nullptr) return bench::not_available("no pipeline (halide/math_generator.cpp has no such function)");
   const int inner = n == 4096 ? 4096 : 3072;
   return call(p, x, &unused, y, inner, static_cast<int>(n / inner), 1, 1);
 }
@@ -42,5 +42,5 @@ PeerLoop halide_fused(Fused f, const float* x, const float* b, float* y) {
     case Fused::BiasSilu: return call(&hl_bias_silu, x, b, y, 112 * 112, 64, 1, 64);
     case Fused::Gate: return call(&hl_gate, x, b, y, 3072, 1024, 3072, 1024);
   }
-  return {};
+  return bench::not_available("no pipeline");
 }

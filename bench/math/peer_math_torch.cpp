@@ -27,7 +27,7 @@ PeerLoop torch_math(Fn f, const float* x, float* y, std::int64_t n) {
     case Fn::silu: return [=]() mutable { at::silu_out(out, in); };
     case Fn::softplus: return [=]() mutable { at::softplus_out(out, in, 1, 20); };
   }
-  return {};
+  return bench::not_available("no ATen op");
 }
 
 // As a PyTorch user runs them with preallocated outputs: one call per op,
@@ -53,5 +53,5 @@ PeerLoop torch_fused(Fused f, const float* x, const float* b, float* y) {
       return [=]() mutable { at::sigmoid_out(out, in); out.mul_(z); };
     }
   }
-  return {};
+  return bench::not_available("no ATen form");
 }
