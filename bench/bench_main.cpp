@@ -1,4 +1,4 @@
-// bcastgen benchmark driver (bench/run.sh runs it; see README.md, "Benchmarks").
+// bcastgen benchmark driver (bench/run.sh runs it; see docs/benchmarks.md).
 //
 //   bcastgen_bench [--cases-json=PATH] [--fused-json=PATH] [--status-json=PATH]
 //                  [--caches-json=PATH] [--check-only] [Google Benchmark flags]

@@ -9,7 +9,7 @@ numpy_r*.json (numpy_bench.py, one per round). Writes RESULTS_DIR/results.csv,
 fused.csv and table.md, prints the tables and ends with the summary line and
 the fused cases' summary line.
 
-Definitions (also in README.md, "## Benchmarks"):
+Definitions (also in docs/benchmarks.md):
 - time: the median over all repetitions (of all rounds) of the CPU time per
   call, in ns.
 - GB/s: effective bandwidth, (bytes of a + bytes of b + bytes of out) / time;
@@ -52,7 +52,7 @@ Definitions (also in README.md, "## Benchmarks"):
   summaries: the spread of the twin's ratio and its verdicts are the noise
   floor of the run's verdicts.
 
-The fused cases (issue 14, fused.json; README.md, "### Fused cases"):
+The fused cases (issue 14, fused.json; docs/benchmarks.md, "Fused cases"):
 - fused bytes: every input once and the output once. A peer's bytes: what
   its calls read and write, each call its operands and its result (status
   "bytes"; 0 means one pass, the fused bytes).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs the bcastgen benchmark against its peers, prints the table
-# and ends with the summary line. See README.md, "## Benchmarks".
+# and ends with the summary line. See docs/benchmarks.md.
 #
 #   bash bench/run.sh [BUILD_DIR]        (default: build-bench)
 #   bash bench/run.sh --kind KIND [BUILD_DIR] [ARGS...]   (BUILD_DIR: an existing directory or a path with a /)
@@ -69,7 +69,7 @@ configure() {
     -DBCASTGEN_BENCH_ONNX_LIGHT_ONLY="$([ -n "${BENCH_ONNX_LIGHT_ONLY:-}" ] && echo ON || echo OFF)" >/dev/null
 }
 # BENCH_TUNE=1: each spec's kernels planned per kernel as `bcastgen tune`
-# measures them on this machine (README "Plans per CPU kind"), else as the
+# measures them on this machine (docs/design/planner.md, "Plans per CPU kind"), else as the
 # CPU kind's row says.
 wisdom_dir=""
 if [ "${BENCH_TUNE:-0}" = 1 ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per element of bcastgen's NEON kernels beside XNNPACK's NEON
-# microkernels for the same ops and shapes (README, "Arm64: NEON"): the
-# bias add [1,64,56,56] + [1,64,1,1] and NHWC [1,224,224,3] - [3] of
+# microkernels for the same ops and shapes (docs/design/isa-table.md, "Arm64:
+# NEON"): the bias add [1,64,56,56] + [1,64,1,1] and NHWC [1,224,224,3] - [3] of
 # examples/demo.yaml (generated/demo.cpp), against Debian's arm64 build of
 # XNNPACK (unpacked by scripts/arm64-packages.sh), counted under qemu-user. Counts,
 # not timings: speed on Arm hardware is not measured here.

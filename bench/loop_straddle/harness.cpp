@@ -1,5 +1,5 @@
 // The measurement behind the generated code's `#pragma GCC unroll 1` on a
-// row's main loop (README, "Per CPU kind: AMD Zen 5"): case 13's copy of one
+// row's main loop (docs/design/planner.md, "Plans per CPU kind"): case 13's copy of one
 // 4 KiB row into a 32 MiB output, as a loop of 4-vector steps and as the row
 // unrolled whole (what g++ and clang++ -O3 made of the loop without the
 // pragma), each placed at several offsets from a 4 KiB page of code, timed

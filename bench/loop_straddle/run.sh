@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times case 13's row copy as a loop of 4-vector steps and as the row
 # unrolled whole, each at five offsets from a 4 KiB page of code, and says
-# which loops straddle a page boundary (README, "Per CPU kind: AMD Zen 5";
+# which loops straddle a page boundary (docs/design/planner.md, "Plans per CPU kind";
 # the generated code's `#pragma GCC unroll 1`).
 #
 #   bash bench/run.sh --kind loop_straddle [BUILD_DIR]   (the way to run it: installs and configures)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The README's tables of bench/math from its outputs:
+"""The tables of bench/math (docs/benchmarks.md) from its outputs:
 
     bash bench/run.sh --kind math > speed.txt
     bash bench/run.sh --kind math --accuracy > accuracy.txt

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The measurement behind a CPU-kind row's facts (cpu_kinds.h, README "Plans
+# The measurement behind a CPU-kind row's facts (cpu_kinds.h, docs/design/planner.md "Plans
 # per CPU kind"): every kernel of the benchmark's specs planned for two CPU
 # kinds, both in one binary on this machine, timed in alternating blocks of
 # back-to-back calls.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The measurement behind the default stream_threshold_bytes (README, "How
-# kernels are planned"): the same generated kernels with and without
-# streaming stores, over footprints from 16 to 128 MiB, for kernels that
-# read and write in different shares (make_specs.py).
+# The measurement behind the default stream_threshold_bytes
+# (docs/design/planner.md): the same generated kernels with and without
+# streaming stores, over footprints from 16 to 128 MiB, for kernels that read
+# and write in different shares (make_specs.py).
 #
 # make_specs.py's kernels, planned for the CPU kind the build was configured
 # with, and harness.cpp are built by bench/stream_threshold/CMakeLists.txt.

@@ -9,8 +9,8 @@
 # 8191st input (all 2^32 there would take about 37 minutes a function); the
 # real AVX-512 lanes need a CPU with AVX-512 (simd_math_test,
 # BCASTGEN_SIMD_MATH_ALL=1). This checks the algorithm on the ISA's lanes and
-# wrappers everywhere, as far as the model is the hardware (README, "Math
-# functions": "The NEON and AVX-512 lanes over all 2^32 inputs").
+# wrappers everywhere, as far as the model is the hardware (docs/design/accuracy.md,
+# "Verification").
 #
 #   bash bench/ulp/isa_model.sh neon|avx512 FUNCTION...   (e.g. neon erf_f32 fast_gelu_f32)
 #
