@@ -74,7 +74,7 @@ import os
 import statistics
 import sys
 
-from verdict import verdict
+from verdict import tally, verdict
 
 PEERS = ["xnnpack", "onednn", "eigen", "fallback", "halide", "torch", "numpy", "onnxruntime"]
 PEER_TITLES = {"bcastgen": "bcastgen", "bcastgen_chain": "bcastgen chain", "xnnpack": "XNNPACK", "onednn": "oneDNN", "eigen": "Eigen",
@@ -387,7 +387,7 @@ def fused_report(rdir, cases, status, times, fastest, roofs, usable, last_known,
         w.writeheader()
         for row in csv_rows:
             w.writerow(row)
-    return out, summary, mismatch
+    return out, summary, mismatch, [r["verdict"] for r in rows if r["pct"] is not None]
 
 
 def main():
@@ -495,7 +495,7 @@ def main():
         def level_roof_pct(e):
             return level_roof(level, e, roofs, widest, c["op"] == "broadcast", ws, c["out_bytes"])
 
-        verdict = judge(res[best], bc, level_roof_pct) if speedup else "-"
+        case_verdict = judge(res[best], bc, level_roof_pct) if speedup else "-"
         if verdict == "below":
             ledger.note_below(c["name"], speedup)
         ledger.judge_twin(c["name"], status, times, fastest, ws, c["out_numel"], bc, level_roof_pct)
@@ -520,7 +520,7 @@ def main():
                 else:
                     level_pct = level_roof_pct(bc)
         rows.append(dict(case=c, ws=ws, level=level, res=res, best=best, speedup=speedup, speedup_min=speedup_min,
-                         roof_pct=roof_pct, verdict=verdict,
+                         roof_pct=roof_pct, verdict=case_verdict,
                          roof_name=roof_name, level_pct=level_pct))
         for peer in ["bcastgen"] + PEERS:
             e = res[peer]
@@ -631,16 +631,18 @@ def main():
     if unknown:
         summary += " level_unknown=%d" % unknown
     fused_summary = ""
+    fused_verdicts = []
     if fused:
-        f_lines, fused_summary, f_mismatch = fused_report(rdir, fused, status, times, fastest, roofs, usable,
-                                                          last_known, geo, ledger)
+        f_lines, fused_summary, f_mismatch, fused_verdicts = fused_report(
+            rdir, fused, status, times, fastest, roofs, usable, last_known, geo, ledger)
         out += [""] + f_lines
         mismatch = mismatch or f_mismatch
     text = "\n".join(out)
     aa = ledger.summary()
+    verdicts = tally([r["verdict"] for r in rows if r["verdict"] != "-"] + fused_verdicts)
     with open(os.path.join(rdir, "table.md"), "w") as f:
         f.write(text + "\n\n" + summary + "\n" + (fused_summary + "\n" if fused_summary else "") +
-                (aa + "\n" if aa else ""))
+                (aa + "\n" if aa else "") + verdicts + "\n")
     fields = ["case", "kernel", "op", "dtype", "a", "b", "out", "working_set_bytes", "level", "peer", "status",
               "ns_per_call", "min_ns_per_call", "gb_per_s", "elements_per_ns", "speedup_vs_best_peer",
               "speedup_fastest_reps", "best_peer", "verdict", "roof", "pct_roof",
@@ -659,6 +661,7 @@ def main():
         print(fused_summary)
     if aa:
         print(aa)
+    print(verdicts)
     return 1 if mismatch else 0
 
 

@@ -6,8 +6,10 @@
 #   bash bench/run.sh --kind KIND [BUILD_DIR] [ARGS...]   (BUILD_DIR: an existing directory or a path with a /)
 #
 # --kind runs one kind of benchmark instead, with the same dependencies and
-# build (docs/benchmarks.md): single (the default: single ops and fused
-# expressions, then transpose and rows, as above), math (bench/math/run.sh),
+# build (docs/benchmarks.md): all (every kind with a table, then their one
+# report, BUILD_DIR/bench/results/report.md), single (the default: single
+# ops and fused expressions, then transpose and rows, as above), math
+# (bench/math/run.sh),
 # half (bench/half/run.sh), onnx (bench/onnx/run.sh), rows
 # (bench/rows/rows_bench.py), transpose (bench/transpose/transpose_bench.py),
 # ulp (bench/ulp/run.sh: every f32 input of the math functions) or scale
@@ -39,7 +41,7 @@ if [ "${1:-}" = --kind ]; then
   bench_kind=${2:?--kind needs a kind}
   shift 2
 fi
-kinds=(single math half onnx rows transpose ulp scale plan_ab stream_threshold loop_straddle)
+kinds=(all single math half onnx rows transpose ulp scale plan_ab stream_threshold loop_straddle)
 if [[ " ${kinds[*]} " != *" $bench_kind "* ]]; then
   echo "bench: unknown kind '$bench_kind' (${kinds[*]})" >&2
   exit 2
@@ -60,6 +62,23 @@ results=$build/bench/results
 start=$(date +%s)
 
 bash "$root/bench/install-deps.sh"
+
+# all: every kind with a table, one after another in this build, then the one
+# report of them all, BUILD_DIR/bench/results/report.md (bench/report_all.py).
+if [ "$bench_kind" = all ]; then
+  mkdir -p "$results"
+  status=0
+  bash "$root/bench/run.sh" --kind single "$build" || status=1
+  bash "$root/bench/run.sh" --kind math "$build" >"$results/math-speed.txt" 2>&1 || status=1
+  bash "$root/bench/run.sh" --kind math "$build" --accuracy >"$results/math-accuracy.txt" 2>&1 || status=1
+  for k in half onnx; do
+    bash "$root/bench/run.sh" --kind "$k" "$build" >"$results/$k.txt" 2>&1 || status=1
+  done
+  /usr/bin/python3 "$root/bench/report_all.py" "$results" >"$results/report.md" || status=1
+  grep -A8 '^| kind | verdicts' "$results/report.md"
+  echo "bench: the report of every kind in $results/report.md; total $(( $(date +%s) - start )) s"
+  exit $status
+fi
 
 # Only `bcastgen generate` (and `tune`) is needed: no tests, no libTooling-based commands.
 configure() {

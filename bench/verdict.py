@@ -15,6 +15,12 @@ def share(roof_ns, ns):
     return roof_ns / ns if roof_ns and ns else None
 
 
+def tally(verdicts):
+    """The line every kind's report ends with: how many of its verdicts are each."""
+    v = list(verdicts)
+    return "verdicts: ahead=%d tie=%d below=%d" % (v.count("ahead"), v.count("tie (roof)"), v.count("below"))
+
+
 def verdict(ours_ns, peer_ns, ours_share=None, peer_share=None):
     """bcastgen's verdict against a peer from their times and their shares of the same roof (None: not
     measured)."""

@@ -11,7 +11,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from verdict import verdict  # noqa: E402
+from verdict import tally, verdict  # noqa: E402
 
 PEERS = ["bcastgen", "pytorch", "onednn", "eigen", "halide", "numpy", "onnxruntime"]
 rows = defaultdict(dict)
@@ -32,6 +32,7 @@ for line in open(sys.argv[1]):
         bad[key][f[2]] = f[4]
 
 notes = []  # distinct reasons, numbered in the table
+verdicts = []
 print("| case | dtype | " + " | ".join(PEERS) + " | vs fastest peer | verdict | of own f32 |")
 print("|---|---|" + "---|" * (len(PEERS) + 3))
 for key in order:
@@ -52,6 +53,8 @@ for key in order:
     ours = r.get("bcastgen")
     vs = "%.2fx" % (min(peers) / ours) if peers and ours else ""
     v = verdict(ours, min(peers)) if peers and ours else ""
+    if v:
+        verdicts.append(v)
     f32 = rows.get((key[0], "f32"), {}).get("bcastgen")
     own = "%.2f" % (ours / f32) if f32 and ours and key[1] != "f32" else ""
     print("| %s | %s | %s | %s | %s | %s |" % (key[0], key[1], " | ".join(cells), vs, v, own))
@@ -59,3 +62,5 @@ if notes:
     print()
     for k, reason in enumerate(notes, 1):
         print("[%d] %s" % (k, reason))
+print()
+print(tally(verdicts))

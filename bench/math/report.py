@@ -20,7 +20,7 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from verdict import verdict  # noqa: E402
+from verdict import tally, verdict  # noqa: E402
 
 PEERS = [("Sleef", "SLEEF u10"), ("Torch", "PyTorch"), ("Onednn", "oneDNN"), ("Eigen", "Eigen"),
          ("Xnnpack", "XNNPACK"), ("Halide", "Halide"), ("Ort", "ONNX Runtime"), ("Numpy", "NumPy")]
@@ -87,6 +87,7 @@ def main(speed_path, accuracy_path):
     bound = bounds()
     # The functions bench/math times, in its order (bcastgen's accuracy rows).
     functions = [f for p, f in acc if p == "Bcastgen"]
+    verdicts = []  # against the fastest peer within bound, and the fused cases' (1-ulp tier)
     peers = ["Bcastgen", "BcastgenFast"] + [p for p, _ in PEERS]
     print("| function (bound) | bcastgen | bcastgen fast (4) | " + " | ".join(n for _, n in PEERS) + " |")
     print("|---" * (len(peers) + 1) + "|")
@@ -111,6 +112,8 @@ def main(speed_path, accuracy_path):
             within = [t for p, t in times.items() if acc.get((p, f), float("inf")) <= bound[f]]
             best_within = f"{min(within) / ours:.2f}x" if within else "none"
             v = verdict(ours, min(within)) if within else "-"
+            if within:
+                verdicts.append(v)
             best = f"{min(times.values()) / ours:.2f}x" if times else "-"
             best_fast = f"{min(times.values()) / fast:.2f}x" if times and fast else "-"
             cells = [fmt(times.get(p)) for p, _ in PEERS]
@@ -130,14 +133,21 @@ def main(speed_path, accuracy_path):
         fastest = min((total[(p, case)] for p in ("Torch", "Onednn", "Halide", "Ort") if (p, case) in total),
                       default=None)
         v = verdict(ours, fastest, roof / ours, roof / fastest) if fastest else "-"
+        if fastest:
+            verdicts.append(v)
         if fastest and ("BcastgenFast", case) in total:
             fast = total[("BcastgenFast", case)]
             v += f" (fast: {verdict(fast, fastest, roof / fast, roof / fastest)})"
         print(f"| {label} | " + " | ".join(c + " ms" if c != "-" else c for c in cells) +
               f" | {roof:.3g} ms | {share} | {v} |")
     threads = read_threads(speed_path)
-    if threads is None:
-        return
+    if threads is not None:
+        threads_table(total, threads)
+    print()
+    print(tally(verdicts))
+
+
+def threads_table(total, threads):
     # The fast kernels' _range entry over every core, against the copy over as many.
     print()
     print(f"| case | bcastgen fast, 1 thread | {threads} threads | speed-up | copy roof, 1 thread | "

@@ -14,7 +14,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from verdict import share, verdict  # noqa: E402
+from verdict import share, tally, verdict  # noqa: E402
 
 
 def pooled(pattern, key_cols, value_col):
@@ -42,7 +42,7 @@ def main():
     by_model = defaultdict(list)
     for g in groups:
         by_model[g[0]].append(g)
-    below, summary = [], []
+    below, summary, verdicts = [], [], []
     for model, rows in by_model.items():
         print('\n### %s: %d fused groups, %d distinct kernels\n' % (model, len(rows), len({r[2] for r in rows})))
         print('| group | kernel | nodes | elements | traffic MB | ONNX Runtime µs | bcastgen µs | vs ORT | verdict '
@@ -54,6 +54,7 @@ def main():
             tot_o, tot_b, tot_r = tot_o + o, tot_b + b, tot_r + r
             ratio = o / b
             v = verdict(b, o, share(r, b), share(r, o))
+            verdicts.append(v)
             if v == 'below':
                 below.append('%s g%s (%s) %.2fx' % (stem, gi, ops, ratio))
             print('| g%s | %s | %s | %s | %.2f | %.1f | %.1f | %.2fx | %s | %.0f%% |' % (
@@ -63,6 +64,7 @@ def main():
         summary.append('%s %.2fx' % (model, tot_o / tot_b))
     print('\nsummary: totals vs ONNX Runtime: %s; groups below ONNX Runtime (bench/verdict.py): %s' % (
         ', '.join(summary), ', '.join(below) if below else 'none'))
+    print(tally(verdicts))
 
 
 if __name__ == '__main__':

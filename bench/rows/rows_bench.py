@@ -89,7 +89,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "ort"))
 import ort_peer  # noqa: E402
 from rows_cases import CASES  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from verdict import share, verdict  # noqa: E402
+from verdict import share, tally, verdict  # noqa: E402
 SMALL_BYTES = 1 << 20  # x at most 1 MiB: in cache; the scalar loop is timed too
 
 
@@ -660,6 +660,7 @@ def main():
                 print("%-12s %9.4f %-6s %8s  %-44s %10.4f %7.2fx  %s" %
                       (cid, ns / 1e6, isa, "%.0f%%" % (100 * roof / ns) if roof else "-", peer, pns / 1e6, pns / ns,
                        v))
+            print(tally(s[-1] for s in summary))
         for n in notes:
             print("note: " + n.replace("\n", "\n      "))
         print("total %.0f s" % (time.time() - t_start))
