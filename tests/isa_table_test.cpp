@@ -459,18 +459,22 @@ TEST(VocabularyCheck, ExpandFillsDollarPlaceholdersAndLeavesBracesAlone) {
   }
 }
 
+// A form as written (form_text): "v::add_f32(a, b)"; "<none>" for no form.
+std::string text(const bg::gen::Form& f) { return bg::gen::form_text(f); }
+std::string text(const std::optional<bg::gen::Form>& f) { return f ? bg::gen::form_text(*f) : "<none>"; }
+
 // Each row names a wrapper by convention: form_dtype, cast_from_to, called
 // through the alias of the ISA's namespace (kWrapperAlias).
 TEST(VocabularyCheck, FormsCallTheirWrappers) {
   const Vocabulary& v = Vocabulary::builtin();
-  EXPECT_EQ(v.type(Isa::Avx512, bg::DType::F32)->store_tail, "v::store_tail_f32($p$, $t$, $v$)");
-  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::U8)->select, "v::select_u8($c$, $x$, $y$)");
-  EXPECT_EQ(v.op(Isa::Avx2, bg::DType::I16, bg::Op::Maximum), "v::maximum_i16($a$, $b$)");
-  EXPECT_EQ(v.unary(Isa::Avx512, bg::DType::F64, bg::UnaryOp::Sqrt), "v::sqrt_f64($x$)");
+  EXPECT_EQ(text(v.type(Isa::Avx512, bg::DType::F32)->store_tail), "v::store_tail_f32(p, t, v)");
+  EXPECT_EQ(text(v.type(Isa::Avx2, bg::DType::U8)->select), "v::select_u8(c, x, y)");
+  EXPECT_EQ(text(v.op(Isa::Avx2, bg::DType::I16, bg::Op::Maximum)), "v::maximum_i16(a, b)");
+  EXPECT_EQ(text(v.unary(Isa::Avx512, bg::DType::F64, bg::UnaryOp::Sqrt)), "v::sqrt_f64(x)");
   // store_first's lane count is a template argument, fixed per call.
-  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::I64)->store_first, "v::store_first_i64<$n$>($p$, $v$)");
+  EXPECT_EQ(text(v.type(Isa::Avx2, bg::DType::I64)->store_first), "v::store_first_i64<n>(p, v)");
   EXPECT_TRUE(v.type(Isa::Avx512, bg::DType::F32)->store_first.empty());  // its masked stores are fast
-  EXPECT_EQ(v.type(Isa::Avx2, bg::DType::F32)->store_bool4, "v::store_bool4_f32($p$, $a$, $b$, $c$, $d$)");
+  EXPECT_EQ(text(v.type(Isa::Avx2, bg::DType::F32)->store_bool4), "v::store_bool4_f32(p, a, b, c, d)");
   EXPECT_TRUE(v.type(Isa::Avx2, bg::DType::F64)->store_bool4.empty());
 }
 
@@ -479,7 +483,7 @@ TEST(VocabularyCheck, FormsCallTheirWrappers) {
 TEST(VocabularyCheck, APartialRowDropsTheBasesPlainPartialStore) {
   const Vocabulary v = Vocabulary::parse(
       edited("store_bool_tail, store_exact, stream_exact]", "store_bool_tail, store_exact, stream_exact, store_first]"));
-  EXPECT_EQ(v.type(Isa::Avx512, bg::DType::Bf16)->store_first, "v::store_first_bf16<$n$>($p$, $v$)");
+  EXPECT_EQ(text(v.type(Isa::Avx512, bg::DType::Bf16)->store_first), "v::store_first_bf16<n>(p, v)");
   EXPECT_TRUE(v.type(Isa::Avx512Bf16, bg::DType::Bf16)->store_first.empty());
 }
 
@@ -490,19 +494,19 @@ TEST(VocabularyCheck, APartialRowTakesTheRestFromItsBase) {
   const bg::gen::TypeVocabulary* own = v.type(Isa::Avx512Bf16, bg::DType::Bf16);
   const bg::gen::TypeVocabulary* base = v.type(Isa::Avx512, bg::DType::Bf16);
   ASSERT_TRUE(own && base);
-  EXPECT_EQ(own->store, "v::store_pbh($p$, $v$)");
-  EXPECT_EQ(own->store_tail, "v::store_tail_pbh($p$, $t$, $v$)");
-  EXPECT_EQ(own->stream, "v::stream_pbh($p$, $v$)");
-  EXPECT_EQ(own->store_pair, "v::store_pair_pbh($p$, $a$, $b$)");
-  EXPECT_EQ(own->stream_pair, "v::stream_pair_pbh($p$, $a$, $b$)");
+  EXPECT_EQ(text(own->store), "v::store_pbh(p, v)");
+  EXPECT_EQ(text(own->store_tail), "v::store_tail_pbh(p, t, v)");
+  EXPECT_EQ(text(own->stream), "v::stream_pbh(p, v)");
+  EXPECT_EQ(text(own->store_pair), "v::store_pair_pbh(p, a, b)");
+  EXPECT_EQ(text(own->stream_pair), "v::stream_pair_pbh(p, a, b)");
   EXPECT_TRUE(base->store_pair.empty());  // AVX-512 has no one-instruction pair: its stores stay single
   EXPECT_EQ(own->load, base->load);
   EXPECT_EQ(own->store_exact, base->store_exact);  // values of the type: no rounding, nothing to replace
   EXPECT_EQ(own->vec, "__m512");
-  EXPECT_EQ(v.op(Isa::Avx512Bf16, bg::DType::Bf16, bg::Op::Add), "v::add_bf16($a$, $b$)");
-  EXPECT_EQ(v.unary(Isa::Avx512Bf16, bg::DType::Bf16, bg::UnaryOp::Exp), "v::exp_bf16($x$)");
-  EXPECT_EQ(v.cast(Isa::Avx512Bf16, bg::DType::Bf16, bg::DType::F16), "v::cast_bf16_f16($x$)");
-  EXPECT_EQ(v.type(Isa::Avx512Bf16, bg::DType::F32)->store, "v::store_f32($p$, $v$)");
+  EXPECT_EQ(text(v.op(Isa::Avx512Bf16, bg::DType::Bf16, bg::Op::Add)), "v::add_bf16(a, b)");
+  EXPECT_EQ(text(v.unary(Isa::Avx512Bf16, bg::DType::Bf16, bg::UnaryOp::Exp)), "v::exp_bf16(x)");
+  EXPECT_EQ(text(v.cast(Isa::Avx512Bf16, bg::DType::Bf16, bg::DType::F16)), "v::cast_bf16_f16(x)");
+  EXPECT_EQ(text(v.type(Isa::Avx512Bf16, bg::DType::F32)->store), "v::store_f32(p, v)");
   EXPECT_TRUE(v.overrides(Isa::Avx512Bf16, bg::DType::Bf16));
   EXPECT_TRUE(v.overrides_only_stores(Isa::Avx512Bf16, bg::DType::Bf16));
   EXPECT_FALSE(v.overrides(Isa::Avx512Bf16, bg::DType::F32));
@@ -511,8 +515,8 @@ TEST(VocabularyCheck, APartialRowTakesTheRestFromItsBase) {
   EXPECT_EQ(v.isa(Isa::Avx512Fp16)->base, Isa::Avx512Bf16);
   EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::Bf16)->store, own->store);
   EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::Bf16)->load, base->load);
-  EXPECT_EQ(v.op(Isa::Avx512Fp16, bg::DType::Bf16, bg::Op::Add), "v::add_bf16($a$, $b$)");
-  EXPECT_EQ(v.type(Isa::Avx512Fp16, bg::DType::F16)->store, "v::store_ph($p$, $v$)");
+  EXPECT_EQ(text(v.op(Isa::Avx512Fp16, bg::DType::Bf16, bg::Op::Add)), "v::add_bf16(a, b)");
+  EXPECT_EQ(text(v.type(Isa::Avx512Fp16, bg::DType::F16)->store), "v::store_ph(p, v)");
   EXPECT_EQ(v.isa(Isa::Avx512Fp16)->index_const, v.isa(Isa::Avx512)->index_const);
   EXPECT_FALSE(v.overrides(Isa::Avx512Fp16, bg::DType::Bf16));
 }
@@ -533,15 +537,15 @@ TEST(VocabularyCheck, APartialRowNeedsABaseAndListsOnlyStores) {
 // makes part $s$ of its result, a narrowing one joins the listed registers.
 TEST(VocabularyCheck, CastFormsByWidth) {
   const Vocabulary& v = Vocabulary::builtin();
-  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::F32, bg::DType::F32), "$x$");
-  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::I32, bg::DType::F32), "v::cast_i32_f32($x$)");
+  EXPECT_EQ(text(v.cast(Isa::Avx2, bg::DType::F32, bg::DType::F32)), "$x$");
+  EXPECT_EQ(text(v.cast(Isa::Avx2, bg::DType::I32, bg::DType::F32)), "v::cast_i32_f32(x)");
   EXPECT_FALSE(v.cast(Isa::Avx2, bg::DType::U32, bg::DType::F32));  // no AVX2 form: lane by lane
-  EXPECT_EQ(v.cast(Isa::Avx512, bg::DType::F32, bg::DType::F64), "v::cast_f32_f64<$s$>($x$)");
-  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::F64, bg::DType::F32), "v::cast_f64_f32($x$)");
-  EXPECT_EQ(v.cast(Isa::Avx2, bg::DType::Bool, bg::DType::F64), "v::cast_bool_f64($x$)");
+  EXPECT_EQ(text(v.cast(Isa::Avx512, bg::DType::F32, bg::DType::F64)), "v::cast_f32_f64<s>(x)");
+  EXPECT_EQ(text(v.cast(Isa::Avx2, bg::DType::F64, bg::DType::F32)), "v::cast_f64_f32(x)");
+  EXPECT_EQ(text(v.cast(Isa::Avx2, bg::DType::Bool, bg::DType::F64)), "v::cast_bool_f64(x)");
   EXPECT_FALSE(v.cast(Isa::Avx2, bg::DType::I64, bg::DType::I8));  // a join of 8 registers: lane by lane
   const Vocabulary widened = Vocabulary::parse(edited("    f32: [i32, bool,", "    f32: [u64, i32, bool,"));
-  EXPECT_EQ(widened.cast(Isa::Avx512, bg::DType::F32, bg::DType::U64), "v::cast_f32_u64<$s$>($x$)");
+  EXPECT_EQ(text(widened.cast(Isa::Avx512, bg::DType::F32, bg::DType::U64)), "v::cast_f32_u64<s>(x)");
   expect_rejected(edited("    f32: [i32, bool,", "    f32: [f32, bool,"), "casts.avx512.f32.f32: a cast to the same dtype");
 }
 

@@ -21,14 +21,14 @@ using bg::gen::Vocabulary;
 
 namespace {
 
-// "v::add_f32($a$, $b$)" -> "add_f32", "v::cast_f32_f64<$s$>($x$)" -> "cast_f32_f64";
-// "" for no form, "$x$" for no call. Every call is qualified by the alias.
-void add_name(std::set<std::string>& names, const std::string& form) {
-  const std::size_t end = form.find_first_of("(<");
-  if (form.empty() || end == std::string::npos) return;
+// v::add_f32(a, b) -> "add_f32", v::cast_f32_f64<s>(x) -> "cast_f32_f64";
+// nothing for no form or a pattern ("$x$": no call). Every call is qualified
+// by the alias.
+void add_name(std::set<std::string>& names, const bg::gen::Form& form) {
+  if (form.function.empty()) return;
   const std::string alias = std::string(bg::gen::kWrapperAlias) + "::";
-  EXPECT_EQ(form.rfind(alias, 0), 0u) << form << " is not called through " << alias;
-  names.insert(form.substr(alias.size(), end - alias.size()));
+  EXPECT_EQ(form.function.rfind(alias, 0), 0u) << form_text(form) << " is not called through " << alias;
+  names.insert(form.function.substr(alias.size()));
 }
 
 std::set<std::string> vocabulary_names(bg::Isa isa) {
@@ -39,14 +39,14 @@ std::set<std::string> vocabulary_names(bg::Isa isa) {
     if (!tv) continue;
     for (const bg::gen::TypeForm& form : bg::gen::type_forms()) add_name(names, tv->*form.field);
     for (const bg::OpInfo& o : bg::kOpInfo) {
-      add_name(names, v.op(isa, t, o.op).value_or(""));
+      add_name(names, v.op(isa, t, o.op).value_or(bg::gen::Form{}));
       for (auto form : {bg::gen::LiteralForm::Number, bg::gen::LiteralForm::Zero}) {
-        add_name(names, v.literal_op(isa, t, o.op, form).value_or(""));
+        add_name(names, v.literal_op(isa, t, o.op, form).value_or(bg::gen::Form{}));
       }
     }
-    for (const bg::UnaryInfo& u : bg::kUnaryInfo) add_name(names, v.unary(isa, t, u.op).value_or(""));
+    for (const bg::UnaryInfo& u : bg::kUnaryInfo) add_name(names, v.unary(isa, t, u.op).value_or(bg::gen::Form{}));
     for (bg::DType to : bg::kAllDTypes) {
-      if (to != t) add_name(names, v.cast(isa, t, to).value_or(""));
+      if (to != t) add_name(names, v.cast(isa, t, to).value_or(bg::gen::Form{}));
     }
   }
   return names;

@@ -502,13 +502,14 @@ class BodyCode {
   std::string store(const std::string& ptr, const std::string& v, bool masked, const std::string& mask,
                     std::int64_t active = 0) const {
     const IsaPlan::RootStores& s = root_stores();
-    const std::string& pattern = !masked ? s.whole : s.partial_first && active == 0 ? std::string() : s.partial;
+    static const Form none;
+    const Form& form = !masked ? s.whole : s.partial_first && active == 0 ? none : s.partial;
     // The planner only picks forms the vocabulary has; an empty one here is a planner bug.
-    if (pattern.empty()) {
+    if (form.empty()) {
       throw Error(fmt::format("internal: no {} store form planned on {}", masked ? "masked" : "vector",
                               isa_name(ip_.isa)));
     }
-    std::string stmt = expand(pattern, {{"p", ptr}, {"v", v}, {"m", v}, {"t", mask}, {"n", std::to_string(active)}});
+    std::string stmt = expand(form, {{"p", ptr}, {"v", v}, {"m", v}, {"t", mask}, {"n", std::to_string(active)}});
     return stmt.back() == '}' ? stmt : stmt + ";";
   }
 
@@ -563,7 +564,7 @@ class BodyCode {
     // The stores of vectors first[u] .. first[u] + size[first[u]] - 1 go
     // as one group where the plan has a group form (RootStores::group),
     // else each vector stores alone (size 1).
-    const std::string& group = root_stores().group;
+    const Form& group = root_stores().group;
     const int n = root_stores().group_size;
     std::vector<std::size_t> first(offs.size());
     std::vector<int> size(offs.size(), 1);

@@ -320,12 +320,12 @@ std::string parts_note(const KernelPlan& p, const IsaPlan& ip) {
 }
 
 // The form that stores two adjacent vectors of the kernel's result as one
-// (out_type's store_pair or stream_pair), or "" where the vocabulary has
+// (out_type's store_pair or stream_pair), or none where the vocabulary has
 // none or the result takes a cheaper single store (its exact forms). The
 // planner pairs patterns by it (asked before streaming is settled) and
 // plan_root_stores takes it as the root's group store.
-const std::string& pair_store_form(const KernelPlan& p, const TypeVocabulary& t, bool streaming) {
-  static const std::string none;
+const Form& pair_store_form(const KernelPlan& p, const TypeVocabulary& t, bool streaming) {
+  static const Form none;
   if (p.root_in_type && !(streaming ? t.stream_exact : t.store_exact).empty()) return none;
   if (p.root_nans_exact && !(streaming ? t.stream_nan_exact : t.store_nan_exact).empty()) return none;
   return streaming ? t.stream_pair : t.store_pair;
@@ -351,8 +351,8 @@ IsaPlan::RootStores root_stores(const KernelPlan& p, const IsaPlan& ip, const Vo
     s.group_size = 4;
     return s;
   }
-  const std::string& exact = streaming ? tv->stream_exact : tv->store_exact;
-  const std::string& nan_exact = streaming ? tv->stream_nan_exact : tv->store_nan_exact;
+  const Form& exact = streaming ? tv->stream_exact : tv->store_exact;
+  const Form& nan_exact = streaming ? tv->stream_nan_exact : tv->store_nan_exact;
   s.whole = p.root_in_type && !exact.empty()          ? exact
             : p.root_nans_exact && !nan_exact.empty() ? nan_exact
             : streaming                                ? tv->stream

@@ -70,22 +70,20 @@ Placeholders placeholders(std::initializer_list<const char*> names) {
 }
 
 // A call of the wrapper `name`, qualified by the alias of its ISA's
-// namespace (kWrapperAlias), with the arguments, in order, after its
-// template arguments: "v::add_f32($a$, $b$)", "v::cast_i8_f32<$s$>($x$)".
-std::string call(const std::string& name, const std::vector<const char*>& args,
-                 const std::vector<const char*>& template_args = {}) {
-  auto list = [](const std::vector<const char*>& names) {
-    std::string s;
-    for (std::size_t i = 0; i < names.size(); ++i) s += std::string(i ? ", " : "") + "$" + names[i] + "$";
-    return s;
-  };
-  return std::string(kWrapperAlias) + "::" + name + (template_args.empty() ? "" : "<" + list(template_args) + ">") +
-         "(" + list(args) + ")";
+// namespace (kWrapperAlias), with its parameters and template parameters:
+// v::add_f32(a, b), v::cast_i8_f32<s>(x).
+Form call(const std::string& name, const std::vector<const char*>& params,
+          const std::vector<const char*>& template_params = {}) {
+  Form f;
+  f.function = std::string(kWrapperAlias) + "::" + name;
+  f.params.assign(params.begin(), params.end());
+  f.template_params.assign(template_params.begin(), template_params.end());
+  return f;
 }
 
 // A form's call of its wrapper: its first template_args arguments as the
-// template's ("store_first_f32<$n$>($p$, $v$)").
-std::string form_call(const TypeForm& form, const std::string& wrapper) {
+// template's (store_first_f32<n>(p, v)).
+Form form_call(const TypeForm& form, const std::string& wrapper) {
   const auto split = form.args.begin() + static_cast<std::ptrdiff_t>(form.template_args);
   return call(wrapper, {split, form.args.end()}, {form.args.begin(), split});
 }
@@ -187,10 +185,12 @@ std::map<UnaryOp, int> pack_widths_of(const YAML::Node& n, const std::string& wh
 
 std::string pack_namespace(int width) { return std::string(kWrapperAlias) + "::x" + std::to_string(width); }
 
-std::string packed_call(const std::string& call, int width) {
+Form packed_call(const Form& call, int width) {
   const std::string alias = std::string(kWrapperAlias) + "::";
-  if (call.rfind(alias, 0) != 0) throw Error("internal: '" + call + "' is not a wrapper call");
-  return pack_namespace(width) + "::" + call.substr(alias.size());
+  if (call.function.rfind(alias, 0) != 0) throw Error("internal: a pattern form ('" + call.pattern + "') is not a wrapper call");
+  Form packed = call;
+  packed.function = pack_namespace(width) + "::" + call.function.substr(alias.size());
+  return packed;
 }
 
 Vocabulary Vocabulary::parse(const std::string& yaml_text) {
@@ -449,7 +449,7 @@ Vocabulary Vocabulary::parse(const std::string& yaml_text) {
     }
     // The base's plain partial store writes the base's values: a row with a
     // masked store of its own (one that rounds) and none of those has none.
-    if (row.seen.count("store_tail") && !row.seen.count("store_first")) tv.store_first.clear();
+    if (row.seen.count("store_tail") && !row.seen.count("store_first")) tv.store_first = Form{};
     v.types_[{row.isa, row.dtype}] = tv;
     v.own_types_.insert({row.isa, row.dtype});
     v.partial_types_.insert({row.isa, row.dtype});
@@ -552,26 +552,30 @@ bool Vocabulary::overrides(Isa isa, DType t) const { return own_types_.count({is
 
 bool Vocabulary::overrides_only_stores(Isa isa, DType t) const { return partial_types_.count({isa, t}) != 0; }
 
-std::optional<std::string> Vocabulary::op(Isa isa, DType t, Op op) const {
+std::optional<Form> Vocabulary::op(Isa isa, DType t, Op op) const {
   auto it = ops_.find({isa, t, op});
   if (it == ops_.end()) return std::nullopt;
   return it->second;
 }
 
-std::optional<std::string> Vocabulary::literal_op(Isa isa, DType t, Op op, LiteralForm form) const {
+std::optional<Form> Vocabulary::literal_op(Isa isa, DType t, Op op, LiteralForm form) const {
   auto it = literal_ops_.find({isa, t, op, form});
   if (it == literal_ops_.end()) return std::nullopt;
   return it->second;
 }
 
-std::optional<std::string> Vocabulary::cast(Isa isa, DType from, DType to) const {
-  if (from == to) return std::string("$x$");
+std::optional<Form> Vocabulary::cast(Isa isa, DType from, DType to) const {
+  if (from == to) {
+    Form same;
+    same.pattern = "$x$";
+    return same;
+  }
   auto it = casts_.find({isa, from, to});
   if (it == casts_.end()) return std::nullopt;
   return it->second;
 }
 
-std::optional<std::string> Vocabulary::unary(Isa isa, DType t, UnaryOp u) const {
+std::optional<Form> Vocabulary::unary(Isa isa, DType t, UnaryOp u) const {
   auto it = unary_.find({isa, t, u});
   if (it == unary_.end()) return std::nullopt;
   return it->second;
@@ -603,11 +607,10 @@ void add_identifiers(const std::string& code, std::set<std::string>* out) {
   }
 }
 
-// "v::add_f32($a$, $b$)" -> "add_f32"; "" for no form or "$x$" (no call).
-void add_wrapper(const std::string& form, std::set<std::string>* out) {
+// v::add_f32(a, b) -> "add_f32"; nothing for no form or a pattern (no call).
+void add_wrapper(const Form& form, std::set<std::string>* out) {
   const std::string alias = std::string(kWrapperAlias) + "::";
-  if (form.rfind(alias, 0) != 0) return;
-  out->insert(form.substr(alias.size(), form.find_first_of("(<") - alias.size()));
+  if (form.function.rfind(alias, 0) == 0) out->insert(form.function.substr(alias.size()));
 }
 
 }  // namespace
@@ -655,6 +658,30 @@ std::string expand(const std::string& pattern, const std::map<std::string, std::
     i = close;
   }
   return out;
+}
+
+std::string form_text(const Form& form) {
+  if (form.function.empty()) return form.pattern;
+  std::map<std::string, std::string> names;
+  for (const auto* params : {&form.template_params, &form.params}) {
+    for (const std::string& p : *params) names[p] = p;
+  }
+  return expand(form, names);
+}
+
+std::string expand(const Form& form, const std::map<std::string, std::string>& values) {
+  if (form.function.empty()) return expand(form.pattern, values);
+  auto list = [&](const std::vector<std::string>& params) {
+    std::string s;
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const auto it = values.find(params[i]);
+      if (it == values.end()) throw InvalidArgument("no value for parameter " + params[i] + " of " + form.function);
+      s += (i ? ", " : "") + it->second;
+    }
+    return s;
+  };
+  return form.function + (form.template_params.empty() ? "" : "<" + list(form.template_params) + ">") + "(" +
+         list(form.params) + ")";
 }
 
 }  // namespace bcastgen::gen

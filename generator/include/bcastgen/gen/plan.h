@@ -100,14 +100,14 @@ struct IsaPlan {
   // about the root allow (KernelPlan::root_in_type, root_nans_exact): for
   // the plain variant, and for its streaming twin where it streams.
   struct RootStores {
-    std::string whole;    // one whole vector: $v$ at $p$
-    // The partial vector: masked ($t$), or its first $n$ lanes by plain
+    Form whole;    // one whole vector: v at p
+    // The partial vector: masked (t), or its first n lanes by plain
     // stores where the vocabulary has store_first (then no mask is made).
-    std::string partial;
+    Form partial;
     bool partial_first = false;
-    // Adjacent whole vectors in one write ($a$, $b$, ... from $p$): a pair
-    // (store_pair) or four compare results (store_bool4); "" for none.
-    std::string group;
+    // Adjacent whole vectors in one write (a, b, ... from p): a pair
+    // (store_pair) or four compare results (store_bool4); empty for none.
+    Form group;
     int group_size = 1;
   };
   RootStores stores, streamed_stores;

@@ -1,7 +1,7 @@
 // The per-ISA vector vocabulary (templates/vocabulary.yaml), loaded once:
 // which vector forms exist, each a call of a wrapper of the ISA's SIMD
-// header (runtime/include/bcastgen/simd/<isa>.h) with $placeholder$
-// arguments, "v::add_f32($a$, $b$)", that the emitter fills in.
+// header (runtime/include/bcastgen/simd/<isa>.h) with named parameters,
+// v::add_f32(a, b), whose arguments the emitter gives by name (expand()).
 #pragma once
 
 #include <map>
@@ -27,10 +27,29 @@ namespace bcastgen::gen {
 // `using namespace`. A block-scope alias is itself hidden by nothing.
 inline constexpr const char* kWrapperAlias = "v";
 
-// "v::exp_f32($x$)" -> "v::x4::exp_f32($x$)": a wrapper call of the math
-// functions over `width` vectors at once (simd/math_pack.inl's namespaces
-// x2 and x4, inside the ISA's).
-std::string packed_call(const std::string& call, int width);
+// A vector form: a call of a wrapper, its function ("v::add_f32") and its
+// template parameters and parameters by name, printed by expand() with the
+// emitter's values; or, for the identity cast and the ISA constants the
+// vocabulary file writes out (index_const, mask_const, mask_first), a
+// pattern with $name$ placeholders. Empty: the ISA has no such form.
+struct Form {
+  std::string function;
+  std::vector<std::string> template_params, params;
+  std::string pattern;  // when `function` is empty
+  bool empty() const { return function.empty() && pattern.empty(); }
+  bool operator==(const Form& o) const {
+    return function == o.function && template_params == o.template_params && params == o.params &&
+           pattern == o.pattern;
+  }
+  bool operator!=(const Form& o) const { return !(*this == o); }
+};
+// The form as written: "v::add_f32(a, b)", "v::store_first_f32<n>(p, v)", or its pattern.
+std::string form_text(const Form& form);
+
+// v::exp_f32(x) -> v::x4::exp_f32(x): a wrapper call of the math functions
+// over `width` vectors at once (simd/math_pack.inl's namespaces x2 and x4,
+// inside the ISA's).
+Form packed_call(const Form& call, int width);
 // The namespace of those wrappers and of their vector tuple f32v: "v::x4".
 std::string pack_namespace(int width);
 
@@ -78,57 +97,57 @@ struct TypeVocabulary {
   // Its wrappers' names end in _<suffix>: the dtype's name, unless the row
   // says otherwise (native f16 forms are _ph, beside the base's _f16).
   std::string suffix;
-  std::string load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
-  std::string permute;  // $v$ rearranged by the index vector $i$ (32-bit lane numbers)
+  Form load, store, stream, splat, load_tail, store_tail, store_bool, store_bool_tail;
+  Form permute;  // $v$ rearranged by the index vector $i$ (32-bit lane numbers)
   // The lanes at $p$, $p$ + $s$, $p$ + 2 $s$, ... ($s$ a constant element
   // stride, lanes x $s$ within int32), and the same of the lanes of tail
   // mask $t$: an input read through a transpose or a stepped slice.
-  std::string load_strided, load_strided_tail;
+  Form load_strided, load_strided_tail;
   // A tile of an input read through a transpose: the lines at $p$, $p$ +
   // $s$, ..., one cache line of elements each and as many lines, written
   // transposed to buffer $b$ (row r: $p$[r], $p$[r + $s$], ...), with the
   // lines at $a$, $a$ + $s$, ... prefetched for a later tile (IsaPlan::tiles).
-  std::string transpose_tile;
+  Form transpose_tile;
   // store and stream of lanes whose NaNs are already NaNs of the type
   // (KernelPlan::root_nans_exact): the rounding skips its NaN fixup.
-  std::string store_nan_exact, stream_nan_exact;
+  Form store_nan_exact, stream_nan_exact;
   // store and stream of lanes that hold values of the type
   // (KernelPlan::root_in_type): no rounding at all.
-  std::string store_exact, stream_exact;
+  Form store_exact, stream_exact;
   // store and stream of two adjacent vectors, $a$ at $p$ and $b$ right
   // after it, as one wider write (a pair rounds with one instruction where
   // the ISA has it: vcvtne2ps2bf16). Optional; they round as store does.
-  std::string store_pair, stream_pair;
+  Form store_pair, stream_pair;
   // store_tail of a partial vector whose length $n$ (lanes, 0 < n < the
   // vector's) is a constant of the plan: plain stores of the first $n$
   // lanes of $v$ at $p$, where the ISA's masked store is slow (AVX2's
   // vmaskmov on AMD). Optional; the emitter takes it over store_tail.
-  std::string store_first;
+  Form store_first;
   // store_bool of four adjacent compare results, $a$ at $p$, then $b$, $c$
   // and $d$, as one write where narrowing them together is cheaper than
   // four stores of a few bytes (AVX2's 32-bit lanes: two vpackssdw, a
   // vpacksswb and one 32-byte store). Optional.
-  std::string store_bool4;
+  Form store_bool4;
   // Expressions: where's select ($c$ a cmp, $x$ where set, $y$ where not),
   // and a bool input read as a cmp of this type's lanes (load_cmp from $p$,
   // load_cmp_tail under mask $t$, splat_cmp from a bool scalar $x$).
-  std::string select, load_cmp, load_cmp_tail, splat_cmp;
+  Form select, load_cmp, load_cmp_tail, splat_cmp;
   // The lanes of $x$ under tail mask $t$, those of $y$ elsewhere: the
   // partial vector of a row kernel's reduction (rows.cpp) updates only the
   // partials of the row's elements.
-  std::string blend_tail;
+  Form blend_tail;
   // The tree of a row kernel's partials inside one register: lane i of
   // lanes_down is lane i + $h$ of $x$ (for i < $h$; the others do not
   // matter), and first_lane is lane 0 of $x$ as a scalar. Optional: without
   // them the lanes are stored and combined by bcastgen::row_tree.
-  std::string lanes_down, first_lane;
+  Form lanes_down, first_lane;
 };
 
 // A memory, splat or select form of a dtype: a field of TypeVocabulary,
 // the key that names it in the table, and the arguments of its wrapper.
 struct TypeForm {
   const char* key;
-  std::string TypeVocabulary::*field;
+  Form TypeVocabulary::*field;
   std::vector<const char*> args;
   bool required;  // every vector type has it (else: where the ISA or a feature needs it)
   // The first this many of args are template arguments: constants of the
@@ -164,20 +183,20 @@ class Vocabulary {
   // Whether those forms are only stores (a `partial` row, which may list
   // nothing else): they matter only to a kernel whose result is of dtype t.
   bool overrides_only_stores(Isa isa, DType t) const;
-  // The vector form of an op ($a$, $b$), if this ISA has one for the dtype.
-  std::optional<std::string> op(Isa isa, DType t, Op op) const;
+  // The vector form of an op (parameters a, b), if this ISA has one for the dtype.
+  std::optional<Form> op(Isa isa, DType t, Op op) const;
   // The form of maximum or minimum with a literal operand, if the ISA has
   // one for the dtype (LiteralForm).
-  std::optional<std::string> literal_op(Isa isa, DType t, Op op, LiteralForm form) const;
-  // The vector form of a unary function ($x$), if there is one.
-  std::optional<std::string> unary(Isa isa, DType t, UnaryOp u) const;
+  std::optional<Form> literal_op(Isa isa, DType t, Op op, LiteralForm form) const;
+  // The vector form of a unary function (parameter x), if there is one.
+  std::optional<Form> unary(Isa isa, DType t, UnaryOp u) const;
   // The vector form of cast(x, to) for x of dtype `from`, if there is one
-  // ("$x$" for from == to). Bool is a compare result of the lanes. Between
-  // widths, where a node of a type r times wider than the lanes' takes r
-  // registers: a widening cast makes part $s$ of its result from one
-  // register $x$ ("cast_i8_f32<$s$>($x$)"), a narrowing one joins the r
-  // registers listed in $x$ ("cast_f64_f32($x$)" with $x$ = "a, b").
-  std::optional<std::string> cast(Isa isa, DType from, DType to) const;
+  // (the pattern "$x$" for from == to). Bool is a compare result of the
+  // lanes. Between widths, where a node of a type r times wider than the
+  // lanes' takes r registers: a widening cast makes part s of its result
+  // from one register x (v::cast_i8_f32<s>(x)), a narrowing one joins the r
+  // registers listed in x (v::cast_f64_f32(x) with x = "a, b").
+  std::optional<Form> cast(Isa isa, DType from, DType to) const;
   // The names of the ISA headers (immintrin.h, arm_neon.h) that generated
   // code spells unqualified, from the global namespace: every register type
   // ("__m512", "float32x4_t"), the intrinsics of the constant forms
@@ -193,10 +212,10 @@ class Vocabulary {
  private:
   std::map<Isa, IsaVocabulary> isas_;
   std::map<std::pair<Isa, DType>, TypeVocabulary> types_;
-  std::map<std::tuple<Isa, DType, Op>, std::string> ops_;
-  std::map<std::tuple<Isa, DType, Op, LiteralForm>, std::string> literal_ops_;
-  std::map<std::tuple<Isa, DType, UnaryOp>, std::string> unary_;
-  std::map<std::tuple<Isa, DType, DType>, std::string> casts_;
+  std::map<std::tuple<Isa, DType, Op>, Form> ops_;
+  std::map<std::tuple<Isa, DType, Op, LiteralForm>, Form> literal_ops_;
+  std::map<std::tuple<Isa, DType, UnaryOp>, Form> unary_;
+  std::map<std::tuple<Isa, DType, DType>, Form> casts_;
   std::set<std::pair<Isa, DType>> own_types_;      // of an ISA with a base: the dtypes it lists itself
   std::set<std::pair<Isa, DType>> partial_types_;  // ... of those, the `partial: true` rows
 };
@@ -206,5 +225,9 @@ class Vocabulary {
 // brace of C++ code in a pattern needs telling apart. A placeholder that
 // is not in `values`, or a lone `$`, is an error (InvalidArgument naming the pattern).
 std::string expand(const std::string& pattern, const std::map<std::string, std::string>& values);
+// A form with its arguments by name: a wrapper call printed as
+// function<template args>(args), each in the order of its parameters; a
+// pattern expanded as above. A parameter with no value is an error.
+std::string expand(const Form& form, const std::map<std::string, std::string>& values);
 
 }  // namespace bcastgen::gen
