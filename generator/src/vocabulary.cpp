@@ -187,7 +187,9 @@ std::string pack_namespace(int width) { return std::string(kWrapperAlias) + "::x
 
 Form packed_call(const Form& call, int width) {
   const std::string alias = std::string(kWrapperAlias) + "::";
-  if (call.function.rfind(alias, 0) != 0) throw Error("internal: a pattern form ('" + call.pattern + "') is not a wrapper call");
+  if (call.function.rfind(alias, 0) != 0) {
+    throw Error("internal: a pattern form ('" + call.pattern + "') is not a wrapper call");
+  }
   Form packed = call;
   packed.function = pack_namespace(width) + "::" + call.function.substr(alias.size());
   return packed;
