@@ -418,7 +418,7 @@ class BodyCode {
   // function called once per two or four of them (math_pack_width, namespace
   // x2 or x4): a function's operations then alternate between the vectors in
   // the source, as GCC, which does not schedule them at -O2 on x86, emits
-  // them (README "Math functions").
+  // them (docs/benchmarks.md, "Math functions").
   void emit_nodes_packed(const std::string& tag, const std::vector<std::int64_t>& offs) {
     for (std::size_t i = 0; i < dag_.nodes.size(); ++i) {
       const std::size_t width = static_cast<std::size_t>(math_pack_width(i));

@@ -650,7 +650,7 @@ bool computes_a_function(const KernelPlan& p) {
 // Whether the kernel's arithmetic, not memory, bounds it: the exact tier's
 // 40 to 70 operations per vector for a function do. The fast tier's (about
 // 20) do not: a DRAM-sized gate fast_sigmoid(x) * z took 0.29 ns per element
-// with normal stores and 0.24 streaming (Zen 4, README "Math functions").
+// with normal stores and 0.24 streaming (Zen 4, docs/benchmarks.md, "Math functions").
 bool bound_by_its_functions(const KernelPlan& p) {
   return has_unary_where(p, [](const UnaryInfo& info) { return info.max_ulp > 0 && !info.fast; });
 }

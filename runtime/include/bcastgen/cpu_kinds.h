@@ -58,8 +58,8 @@ struct CpuKindInfo {
   // kernels that read at least as many bytes as they write. A write-mostly
   // kernel's output stays in the L3 across calls until it is well past its
   // size; one that reads as much as it writes gains from skipping the
-  // read-for-ownership sooner (bench/stream_threshold/run.sh, README planner
-  // step 6). A spec's stream_threshold_bytes replaces both; without one, a
+  // read-for-ownership sooner (bench/stream_threshold/run.sh,
+  // docs/design/planner.md). A spec's stream_threshold_bytes replaces both; without one, a
   // kernel with a math function keeps normal stores (gen/plan.h,
   // stream_threshold).
   std::int64_t stream_bytes, stream_reading_bytes;
@@ -69,7 +69,7 @@ struct CpuKindInfo {
 inline constexpr CpuModels kAllModels{0x00, 0xFF};
 inline constexpr CpuModels kNoModels{1, 0};
 // Measured on AMD Zen 5 and, for the add and the broadcast, on the AVX-512
-// machine of 2026-11-23 (a 32 MiB L3; README planner step 6): from 24 MiB,
+// machine of 2026-11-23 (a 32 MiB L3; docs/design/planner.md): from 24 MiB,
 // streaming gained 1.02x to 1.41x on kernels that read as much as they
 // write, in three runs but for one bf16 point (0.95x), and a write-only
 // broadcast breaks even between 40 and 64 MiB.
@@ -85,15 +85,15 @@ inline constexpr CpuKindInfo kCpuKindInfo[] = {
      "GenuineIntel", 6,
      {CpuModels{0x55, 0x55}, CpuModels{0x6A, 0x6C}, CpuModels{0x8F, 0x8F}, CpuModels{0xCF, 0xCF}}, 4, false, true, 0,
      kStreamBytes, kStreamReadingBytes,
-     "the generic plan was tuned here (bench/run.sh, README \"Benchmarks\"); rows peeled to the output's lines "
+     "the generic plan was tuned here (bench/run.sh, docs/benchmarks.md); rows peeled to the output's lines "
      "measured on an Emerald Rapids (family 6 model 207): case 10's rows of 196 floats at 0.99x to 1.05x Halide's "
      "speed, against 0.91x to 0.96x unpeeled, in alternating rounds at five placements of its buffers; 0.95x the time "
-     "of the unpeeled plan at four of six placements, 0.99x to 1.01x at two (bench/plan_ab; README \"Plans per CPU "
-     "kind\")"},
+     "of the unpeeled plan at four of six placements, 0.99x to 1.01x at two (bench/plan_ab; docs/design/planner.md, "
+     "\"Plans per CPU kind\")"},
     {CpuKind::Zen3, "zen3", "AMD Zen 3 (EPYC Milan): AVX2", "AuthenticAMD", 0x19,
      {CpuModels{0x00, 0x0F}, CpuModels{0x20, 0x5F}, kNoModels, kNoModels}, 4, false, false, 0,
      kStreamBytes, kStreamReadingBytes,
-     "the generic plan, measured there since the fused cases (README \"Benchmarks\", Zen 3 tables)"},
+     "the generic plan, measured there since the fused cases (docs/benchmarks.md, Zen 3 tables)"},
     {CpuKind::Zen4, "zen4", "AMD Zen 4 (EPYC Genoa): AVX-512 as two 256-bit halves", "AuthenticAMD", 0x19,
      {CpuModels{0x10, 0x1F}, CpuModels{0x60, 0x7F}, CpuModels{0xA0, 0xAF}, kNoModels}, 4, false, false, 32,
      kStreamBytes, kStreamReadingBytes,

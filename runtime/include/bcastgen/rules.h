@@ -1,7 +1,7 @@
 // bcastgen runtime: the broadcast rules. This is the one implementation of
 // them; the generator plans from it and generated kernels validate with it.
 //
-// Sources (see README, "Broadcast rules"):
+// Sources (see docs/reference/rules.md):
 //   none, numpy, pdpd, bidirectional  - OpenVINO "Broadcast Rules For Elementwise Operations"
 //   paddle                            - PaddlePaddle's guide "Broadcasting" (seed 004) and
 //                                       phi's ElementwiseRawInferMeta / GetBroadcastDimsArrays
@@ -198,7 +198,7 @@ inline BroadcastResult pdpd(const Shape& a, const Shape& b, std::int64_t axis, c
 // 1s are dropped (the guide's "when the last dimension of y is 1, it will be
 // ignored") and it is padded with 1s on both sides; then each axis must be
 // equal or 1 on either side, as in numpy. Within the allowed axes, dropping
-// the trailing 1s and padding with 1s place the same dims (README, "paddle").
+// the trailing 1s and padding with 1s place the same dims (docs/reference/rules.md, "paddle").
 inline BroadcastResult paddle(const Shape& a, const Shape& b, std::int64_t axis) {
   const auto ra = static_cast<std::int64_t>(a.size()), rb = static_cast<std::int64_t>(b.size());
   const std::int64_t diff = ra > rb ? ra - rb : rb - ra;

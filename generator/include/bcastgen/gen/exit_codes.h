@@ -1,4 +1,4 @@
-// The process exit codes of the bcastgen tool (documented in README.md).
+// The process exit codes of the bcastgen tool (documented in docs/guide/cli.md).
 #pragma once
 
 namespace bcastgen::gen {

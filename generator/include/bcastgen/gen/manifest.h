@@ -1,5 +1,5 @@
 // <stem>.manifest.json: what an AOT compiler needs to know about the
-// kernels of a generated file without parsing C++ (format in README.md).
+// kernels of a generated file without parsing C++ (format in docs/guide/generated-code.md).
 #pragma once
 
 #include <string>

@@ -52,7 +52,7 @@ namespace detail {
 // shuffles and one 32-byte store, where four store_bool are four movmskps,
 // four pdep (3-cycle latency on Zen 3 and later) and four 8-byte stores:
 // case 14 (`a > b` into bool, 1024 x 1024) ran 1.09x faster on a Zen 4 with
-// AVX2 only (README "Benchmarks").
+// AVX2 only (docs/benchmarks.md).
 BCASTGEN_SIMD_AVX2 __m256i bools_of_4(__m256i a, __m256i b, __m256i c, __m256i d) {
   const __m256i bytes = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
   return _mm256_abs_epi8(_mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
@@ -189,7 +189,7 @@ BCASTGEN_SIMD_AVX2 __m256 abs_f32(__m256 x) { return _mm256_andnot_ps(_mm256_set
 // its sign bit cleared then (so a NaN comes out a NaN of the same payload,
 // positive). On an AMD Zen 4 (AVX2 only), F1 max(x * scale + shift, 0) ran
 // at 0.90x Halide's speed with a compare and a mask here, 0.98x with this
-// (README "Benchmarks"); adding +0 instead of clearing the sign, which keeps
+// (docs/benchmarks.md); adding +0 instead of clearing the sign, which keeps
 // a NaN's sign, was as fast on F1 but 0.95x as fast on F5 (vaddps's latency
 // in its chain).
 // min(x, +0.0) clears the lanes that give +0 (not x < 0 nor NaN: -0 gives

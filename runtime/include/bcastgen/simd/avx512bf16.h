@@ -12,7 +12,7 @@
 // AVX-512's rounding instead, so a subnormal is kept, never flushed. Real
 // data almost never has them; the test and its branch are three
 // instructions per vector, about a third of a bf16 bias add's time on
-// Zen 5 (README, "16-bit floats").
+// Zen 5 (docs/benchmarks.md, "16-bit floats").
 #pragma once
 
 #include "bcastgen/simd/avx512.h"
@@ -33,7 +33,7 @@ BCASTGEN_SIMD_AVX512BF16 __m256i narrow_bf16(__m512 v) {
 // Two vectors to 32 bf16, a's then b's: one vcvtne2ps2bf16 (whose first
 // operand fills the high half) and one test of both, unless either holds
 // an f32 subnormal. A bf16 bias add ran about 17% faster with it than with
-// two narrow_bf16 (Zen 5; README, "16-bit floats").
+// two narrow_bf16 (Zen 5; docs/benchmarks.md, "16-bit floats").
 BCASTGEN_SIMD_AVX512BF16 __m512i narrow_pair_bf16(__m512 a, __m512 b) {
   constexpr int kSubnormal = 0x20;
   if ((_mm512_fpclass_ps_mask(a, kSubnormal) | _mm512_fpclass_ps_mask(b, kSubnormal)) != 0) {

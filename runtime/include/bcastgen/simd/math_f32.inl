@@ -26,7 +26,7 @@
 //
 // The constants come from scripts/derive-math-constants.py, which prints
 // them in this spelling. The error bounds below are measured over all 2^32
-// inputs by bench/ulp/ (README: "Math functions").
+// inputs by bench/ulp/ (docs/reference/functions.md).
 //
 // No include guard: it is meant to be included once per namespace.
 
@@ -218,7 +218,7 @@ BCASTGEN_SIMD_FN ExpParts exp_parts(f32v x, f32v x_lo) {
 
 }  // namespace detail
 
-// e^x, <= 1 ulp (measured over all 2^32 inputs: 0.909, README).
+// e^x, <= 1 ulp (measured over all 2^32 inputs: 0.909, docs/reference/functions.md).
 //
 // n = round(x / ln2) splits x = n ln2 + r with |r| <= ln2/2
 // (exp_reduce_ln2), so e^x = 2^n e^r, and y = 1 + r P(r) (exp_polynomial)
@@ -890,7 +890,7 @@ BCASTGEN_SIMD_FN f32v gelu_f32(f32v x) {
   return select_f32(less_f32(splat_f32(0.0f), x), positive, negative);
 }
 
-// --- The fast tier (accuracy: fast; README "Math functions") ---------------
+// --- The fast tier (accuracy: fast; docs/design/accuracy.md) ---------------
 //
 // Within 4 ulp over the whole range, tails and subnormal results included,
 // for a half to three quarters of the operations: error-free

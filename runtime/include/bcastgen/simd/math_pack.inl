@@ -10,7 +10,7 @@
 // and on AMD Zen 3 the out-of-order window does not reach far enough into
 // the next vector to keep both fma pipes busy. A generated kernel's step of
 // four vectors calls x4:: once, or x2:: twice, instead (the ISA's vocabulary
-// row says which, per function: `math_pack`; README "Math functions"): 1.1x
+// row says which, per function: `math_pack`; docs/benchmarks.md, "Math functions"): 1.1x
 // to 1.3x on most functions there. Over four vectors the values of a few
 // functions spill (the log family, fast_gelu_tanh): two at a time gains
 // without spilling.
