@@ -101,6 +101,16 @@ def kernels(path):
     return [kernel(k, spec) for k in spec["kernels"]]
 
 
+def cases_in_types(path, dtypes):
+    """The kernels of a spec named CASE_DTYPE (bench/half/cases.yaml) whose dtype is one of `dtypes` and whose
+    inputs all have it: (case, dtype, kernel()), in the spec's order. A peer without a type (NumPy's bfloat16)
+    or without mixed inputs leaves the others out."""
+    for k in kernels(path):
+        case, dtype = k["name"].rsplit("_", 1)
+        if dtype in dtypes and all(t == dtype for _, _, _, t in k["inputs"]):
+            yield case, dtype, k
+
+
 def main():
     for k in kernels(sys.argv[1]):
         ins = ",".join(dims(s) + ("" if t == k["dtype"] else ":" + t) for _, _, s, t in k["inputs"])

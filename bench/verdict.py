@@ -15,6 +15,11 @@ def share(roof_ns, ns):
     return roof_ns / ns if roof_ns and ns else None
 
 
+def verdict_at_roof(ours_ns, peer_ns, roof_ns):
+    """verdict() with both sides' shares of one roof, measured as the time it takes for the same traffic."""
+    return verdict(ours_ns, peer_ns, share(roof_ns, ours_ns), share(roof_ns, peer_ns))
+
+
 def tally(verdicts):
     """The line every kind's report ends with: how many of its verdicts are each."""
     v = list(verdicts)

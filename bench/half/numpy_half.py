@@ -21,10 +21,7 @@ TYPES = {"f32": np.float32, "f16": np.float16}
 def cases():
     """cases.yaml's kernels NumPy has: (case, dtype, op or "bn_relu", the input shapes as written), in its
     order; NumPy has no bfloat16, and f16 + f32 is f32 to it."""
-    for k in spec_table.kernels(SPEC):
-        name, dtype = k["name"].rsplit("_", 1)
-        if dtype not in TYPES or any(t != dtype for _, _, _, t in k["inputs"]):
-            continue
+    for name, dtype, k in spec_table.cases_in_types(SPEC, TYPES):
         op = k["op"] or ("bn_relu" if k["form"] == BN_RELU else None)
         if op is None:
             raise SystemExit("numpy_half.py: no NumPy form of %s (%s)" % (k["name"], k["form"]))

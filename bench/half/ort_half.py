@@ -30,10 +30,7 @@ def cases():
     """cases.yaml's kernels ONNX Runtime has, as an exporter writes them: (case, dtype, output shape,
     [(input, shape)], [(op, inputs, output)]), in its order. Its CPU provider has no bf16 Add, Mul, Sub or
     Relu, so no bf16 (nor the bf16 x + f32 b case)."""
-    for k in spec_table.kernels(SPEC):
-        name, dtype = k["name"].rsplit("_", 1)
-        if dtype not in DTYPES or any(t != dtype for _, _, _, t in k["inputs"]):
-            continue
+    for name, dtype, k in spec_table.cases_in_types(SPEC, DTYPES):
         inputs = [(n, list(s)) for n, s, _, _ in k["inputs"]]
         names = [n for n, _ in inputs]
         if k["op"] in NODE:

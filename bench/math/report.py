@@ -20,7 +20,7 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from verdict import tally, verdict  # noqa: E402
+from verdict import tally, verdict, verdict_at_roof  # noqa: E402
 
 PEERS = [("Sleef", "SLEEF u10"), ("Torch", "PyTorch"), ("Onednn", "oneDNN"), ("Eigen", "Eigen"),
          ("Xnnpack", "XNNPACK"), ("Halide", "Halide"), ("Ort", "ONNX Runtime"), ("Numpy", "NumPy")]
@@ -132,12 +132,12 @@ def main(speed_path, accuracy_path):
         ours = total[("Bcastgen", case)]
         fastest = min((total[(p, case)] for p in ("Torch", "Onednn", "Halide", "Ort") if (p, case) in total),
                       default=None)
-        v = verdict(ours, fastest, roof / ours, roof / fastest) if fastest else "-"
+        v = verdict_at_roof(ours, fastest, roof) if fastest else "-"
         if fastest:
             verdicts.append(v)
         if fastest and ("BcastgenFast", case) in total:
             fast = total[("BcastgenFast", case)]
-            v += f" (fast: {verdict(fast, fastest, roof / fast, roof / fastest)})"
+            v += f" (fast: {verdict_at_roof(fast, fastest, roof)})"
         print(f"| {label} | " + " | ".join(c + " ms" if c != "-" else c for c in cells) +
               f" | {roof:.3g} ms | {share} | {v} |")
     threads = read_threads(speed_path)

@@ -14,7 +14,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from verdict import share, tally, verdict  # noqa: E402
+from verdict import tally, verdict_at_roof  # noqa: E402
 
 
 def pooled(pattern, key_cols, value_col):
@@ -53,7 +53,7 @@ def main():
             o, b, r = ort[(name,)], ours[(stem, kernel)], roof[(stem, kernel)]
             tot_o, tot_b, tot_r = tot_o + o, tot_b + b, tot_r + r
             ratio = o / b
-            v = verdict(b, o, share(r, b), share(r, o))
+            v = verdict_at_roof(b, o, r)
             verdicts.append(v)
             if v == 'below':
                 below.append('%s g%s (%s) %.2fx' % (stem, gi, ops, ratio))

@@ -89,7 +89,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "ort"))
 import ort_peer  # noqa: E402
 from rows_cases import CASES  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from verdict import share, tally, verdict  # noqa: E402
+from verdict import tally, verdict_at_roof  # noqa: E402
 SMALL_BYTES = 1 << 20  # x at most 1 MiB: in cache; the scalar loop is timed too
 
 
@@ -639,7 +639,7 @@ def main():
             if best_bg and peers:
                 fastest = min(peers, key=peers.get)
                 ratio = peers[fastest] / bg[best_bg]
-                v = verdict(bg[best_bg], peers[fastest], share(roof, bg[best_bg]), share(roof, peers[fastest]))
+                v = verdict_at_roof(bg[best_bg], peers[fastest], roof)
                 print("   bcastgen %s vs the fastest peer, %s: %.2fx %s, %s" %
                       (best_bg.split()[1], fastest, ratio if ratio >= 1 else 1 / ratio,
                        "faster" if ratio >= 1 else "SLOWER", v))

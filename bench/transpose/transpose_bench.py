@@ -36,7 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench", "ort"))
 import ort_peer  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from verdict import share, tally, verdict  # noqa: E402
+from verdict import tally, verdict_at_roof  # noqa: E402
 EXPR = "transpose(x, [0, 2, 1]) * g + b"
 B, I, J = 8, 512, 768
 
@@ -138,7 +138,7 @@ def main():
         print("%-40s %10.3f %10.1f %9.0f%% %11.2fx" % (k, v / 1e6, traffic / v, 100 * roof / v, v / best))
     peers = {k: v for k, v in med.items() if not k.startswith(("bcastgen", "roof"))}
     fastest = min(peers, key=peers.get)
-    v = verdict(best, peers[fastest], share(roof, best), share(roof, peers[fastest]))
+    v = verdict_at_roof(best, peers[fastest], roof)
     print("bcastgen %s against the fastest peer, %s: %.2fx, %s" % (isas[0], fastest, peers[fastest] / best, v))
     print(tally([v]))
     return 0
